@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole test suite, then the quick benchmark.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh dev
+.venv/bin/python -m ruff check bot games cogs tests
+.venv/bin/python -m pytest "$@"
