@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.base import Action, Game, IllegalAction, random_playout, replay
+from games.base import Action, Game, IllegalAction, replay
 
 
 def _views(game: Game, state, players: int) -> list:
