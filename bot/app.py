@@ -1,0 +1,98 @@
+"""The Discord client: wires settings, storage, sessions, timers and the cogs together."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from discord.ext import commands
+
+from bot.clock import Clock, SystemClock, Timers
+from bot.commands_i18n import CatalogueTranslator
+from bot.config import Settings
+from bot.sessions import SessionManager
+from bot.storage import Storage
+from bot.tables import TableWriter
+
+log = logging.getLogger("spieltisch")
+
+COGS = ("cogs.controls", "cogs.games", "cogs.results")
+
+
+def point_at_double(settings: Settings) -> None:
+    """Test-only: send discord.py's REST and gateway traffic to the project's Discord double."""
+    if settings.testing.api_base_url:
+        discord.http.Route.BASE = settings.testing.api_base_url.rstrip("/")
+    if settings.testing.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.testing.gateway_url)
+
+
+class Spieltisch(commands.Bot):
+    """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up."""
+
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None, **options) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self._seed_source = seed_source
+        self.storage: Storage | None = None
+        self.sessions: SessionManager
+        self.timers: Timers
+        self.tables = TableWriter(self)
+
+    async def setup_hook(self) -> None:
+        self.storage = await Storage.open(str(self.settings.database))
+        kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
+        self.sessions = SessionManager(self.storage, self.clock, **kwargs)
+        self.timers = self.sessions.timers
+        self.sessions.add_listener(self._session_event)
+        ended = await self.sessions.restore()
+        await self.tree.set_translator(CatalogueTranslator())
+        for name in COGS:
+            await self.load_extension(name)
+        self.timers.start()
+        for session in self.sessions.live():
+            self.tables.restored(session)
+        for session in ended:
+            self.tables.ended_on_restore(session)
+        if self.settings.sync_commands:
+            await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.command_guild_id
+        if guild_id is None:
+            await self.tree.sync()
+        else:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+
+    def lobby_expiry(self, session) -> float:
+        """When an unstarted lobby closes by itself."""
+        return session.created_at + self.settings.lobby_timeout_minutes * 60
+
+    async def _session_event(self, what: str, session) -> None:
+        if what == "lobby_expired":
+            await self.tables.lobby_closed(session)
+
+    async def close(self) -> None:
+        try:
+            await self.tables.close()
+            if getattr(self, "timers", None) is not None:
+                await self.timers.stop()
+            if self.storage is not None:
+                await self.storage.close()
+                self.storage = None
+        finally:
+            await super().close()

@@ -1,0 +1,200 @@
+"""The click path: every button and select of the bot lands here.
+
+``handle`` parses the custom_id (never raising), finds the session, and either changes it through
+the ``SessionManager`` (which holds the lock, checks, stores and applies) or explains in a short
+ephemeral message why nothing happened. The table is redrawn afterwards by the ``TableWriter``;
+the message that was clicked is updated in the interaction response itself, which costs no rate
+limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot import ids
+from bot.i18n import language, t
+from bot.sessions import Refusal
+from bot.ui import lobby as lobby_ui
+from bot.ui.presenters import presenter
+
+log = logging.getLogger("spieltisch.clicks")
+
+#: How long a click waits for a busy session before it defers its answer.
+LOCK_PATIENCE = 1.0
+
+
+class Reply:
+    """Answers one interaction exactly once, whether or not it was deferred."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.lang = language(str(interaction.locale))
+
+    async def defer(self) -> None:
+        if not self.interaction.response.is_done():
+            await self.interaction.response.defer()
+
+    async def notice(self, key: str, **params) -> None:
+        """A short ephemeral explanation that changes nothing."""
+        text = t(self.lang, key, **params)
+        if self.interaction.response.is_done():
+            await self.interaction.followup.send(text, ephemeral=True)
+        else:
+            await self.interaction.response.send_message(text, ephemeral=True)
+
+    async def update(self, rendered) -> None:
+        """Redraw the clicked message in place."""
+        kwargs = {"view": rendered.view}
+        if rendered.content is not None:
+            kwargs["content"] = rendered.content
+        if self.interaction.response.is_done():
+            await self.interaction.edit_original_response(**kwargs)
+        else:
+            await self.interaction.response.edit_message(**kwargs)
+
+    async def send_ephemeral(self, rendered) -> None:
+        kwargs = {"view": rendered.view, "ephemeral": True}
+        if rendered.content is not None:
+            kwargs["content"] = rendered.content
+        if self.interaction.response.is_done():
+            await self.interaction.followup.send(**kwargs)
+        else:
+            await self.interaction.response.send_message(**kwargs)
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+class Clicks:
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @property
+    def sessions(self):
+        return self.bot.sessions
+
+    async def handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        reply = Reply(interaction)
+        click = ids.parse(custom_id)
+        if click is None:
+            await reply.notice("table.unknown_button")
+            return
+        session = self.sessions.get(click.session)
+        if session is None or not session.is_live:
+            await reply.notice("table.session_gone")
+            return
+        if click.kind == "l":
+            await self._lobby(reply, session, click.arg, values)
+        elif click.kind == "t":
+            await self._table(reply, session, click.arg)
+        elif click.kind == "h":
+            await self._hand_step(reply, session, click, values)
+        else:
+            action = click.arg if click.kind == "m" else click.arg.split("|")[0] + (values[0] if values else "")
+            await self._move(reply, session, click, action)
+
+    # -- lobby -----------------------------------------------------------------------------
+    async def _lobby(self, reply: Reply, session, op: str, values: list[str]) -> None:
+        interaction = reply.interaction
+        if session.status != "lobby":
+            await reply.notice("lobby.already_started")
+            return
+        user = interaction.user
+        try:
+            if op == "join":
+                await self.sessions.join(session, user.id, user.display_name)
+            elif op == "leave":
+                await self.sessions.leave(session, user.id)
+            elif op == "start":
+                await self.sessions.start(session, user.id)
+            elif op == "cancel":
+                await self.sessions.cancel(session, user.id, can_manage=can_manage(interaction))
+            elif op == "lang":
+                await self.sessions.set_lang(session, user.id, values[0] if values else "")
+            else:
+                await reply.notice("table.unknown_button")
+                return
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session)))
+        if session.status == "playing":
+            self.bot.tables.started(session)
+
+    # -- table buttons anyone may press --------------------------------------------------------
+    async def _table(self, reply: Reply, session, op: str) -> None:
+        if op != "hand":
+            await reply.notice("table.unknown_button")
+            return
+        seat = session.seat_of(reply.interaction.user.id)
+        if seat is None:
+            await reply.notice("table.not_seated")
+            return
+        if session.status != "playing":
+            await reply.notice("table.not_started")
+            return
+        await reply.send_ephemeral(presenter(session.game.key).hand(session, seat, reply.lang, "", None))
+
+    async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
+        seat = session.seat_of(reply.interaction.user.id)
+        if seat is None or seat != click.seat:
+            await reply.notice("table.not_your_button")
+            return
+        ui = f"{click.arg}:{values[0]}" if values else click.arg
+        notice = None
+        if click.counter != session.counters[seat]:
+            ui, notice = "", t(reply.lang, "table.hand_refreshed")
+        await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, ui, notice))
+
+    # -- moves --------------------------------------------------------------------------------
+    async def _move(self, reply: Reply, session, click: ids.ClickId, action: str) -> None:
+        interaction = reply.interaction
+        user_id = interaction.user.id
+        seat = session.seat_of(user_id)
+        in_hand = bool(interaction.message and interaction.message.flags.ephemeral)
+        if seat is None:
+            await reply.notice("table.not_seated")
+            return
+        if seat != click.seat:
+            key = "core.not_your_turn" if seat not in session.game.to_act(session.state) else "table.stale_button"
+            await reply.notice(key)
+            return
+        await self._wait_for(session, reply)
+        try:
+            events = await self.sessions.act(session, user_id, click.counter, action)
+        except Refusal as refusal:
+            if in_hand and session.status == "playing":
+                notice = t(reply.lang, refusal.key, **refusal.params)
+                await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))
+            else:
+                await reply.notice(refusal.key, **refusal.params)
+            return
+        tables = self.bot.tables
+        last = tables.describe(session, events)
+        if in_hand:
+            await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", None))
+        else:
+            index = tables.index_of(session, interaction.message.id if interaction.message else None)
+            if index is None:
+                await reply.defer()
+            else:
+                rendered = tables.render(session)[index]
+                await reply.update(rendered)
+                tables.drawn(session, index, rendered)
+        tables.changed(session, last)
+
+    async def _wait_for(self, session, reply: Reply) -> None:
+        """Defer the answer when another click holds the session for longer than a moment."""
+        if not session.lock.locked():
+            return
+        try:
+            await asyncio.wait_for(session.lock.acquire(), LOCK_PATIENCE)
+        except TimeoutError:
+            await reply.defer()
+        else:
+            session.lock.release()

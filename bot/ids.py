@@ -1,0 +1,84 @@
+"""The one custom_id codec of every button and select the bot sends.
+
+Shapes (``st`` marks our components; every client can read a custom_id, so public ones carry
+nothing hidden):
+
+- ``st:l:<session>:<op>``                       lobby buttons and selects (join, leave, start …)
+- ``st:t:<session>:<op>``                       table buttons anyone may press (hand, …)
+- ``st:m:<session>:<seat>:<counter>:<action>``  a move button: the seat's move counter when drawn
+- ``st:s:<session>:<seat>:<counter>:<prefix>``  a move select: action = prefix + chosen value
+- ``st:h:<session>:<seat>:<counter>:<ui>``      a step inside a hand that is not a move yet
+
+``parse`` never raises: anything malformed comes back as ``None`` and the click is answered with an
+explanation instead of Discord's "This interaction failed".
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+PREFIX = "st"
+TEMPLATE = r"st:(?P<rest>.*)"
+MAX_LENGTH = 100
+
+Kind = Literal["l", "t", "m", "s", "h"]
+_SEATED = {"m", "s", "h"}
+
+
+class ClickId(BaseModel):
+    """A parsed custom_id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Kind
+    session: int
+    seat: int | None = None
+    counter: int | None = None
+    arg: str = ""
+
+    def encode(self) -> str:
+        if self.kind in _SEATED:
+            text = f"{PREFIX}:{self.kind}:{self.session}:{self.seat}:{self.counter}:{self.arg}"
+        else:
+            text = f"{PREFIX}:{self.kind}:{self.session}:{self.arg}"
+        if len(text) > MAX_LENGTH:
+            raise ValueError(f"custom_id too long ({len(text)}): {text!r}")
+        return text
+
+
+def lobby(session: int, op: str) -> str:
+    return ClickId(kind="l", session=session, arg=op).encode()
+
+
+def table(session: int, op: str) -> str:
+    return ClickId(kind="t", session=session, arg=op).encode()
+
+
+def move(session: int, seat: int, counter: int, action: str) -> str:
+    return ClickId(kind="m", session=session, seat=seat, counter=counter, arg=action).encode()
+
+
+def move_select(session: int, seat: int, counter: int, prefix: str) -> str:
+    return ClickId(kind="s", session=session, seat=seat, counter=counter, arg=prefix).encode()
+
+
+def hand_step(session: int, seat: int, counter: int, ui: str) -> str:
+    return ClickId(kind="h", session=session, seat=seat, counter=counter, arg=ui).encode()
+
+
+def parse(custom_id: str) -> ClickId | None:
+    parts = custom_id.split(":", 5)
+    if len(parts) < 4 or parts[0] != PREFIX:
+        return None
+    kind = parts[1]
+    try:
+        if kind in _SEATED:
+            if len(parts) != 6:
+                return None
+            return ClickId(kind=kind, session=parts[2], seat=parts[3], counter=parts[4], arg=parts[5])
+        rest = custom_id.split(":", 3)
+        return ClickId(kind=kind, session=rest[2], arg=rest[3])
+    except ValidationError:
+        return None

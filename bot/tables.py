@@ -1,0 +1,210 @@
+"""Public messages of a session: the table, the turn ping, and the closing summary.
+
+One writer task per session redraws the table after the interaction was answered. Redraw requests
+merge (the latest state wins), messages whose rendering did not change are not edited, and the
+message that was clicked is already up to date from the interaction response. Discord's channel
+PATCH routes are rate limited per channel, so fewer edits means a faster table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+
+from bot.i18n import t
+from bot.ui import lobby as lobby_ui
+from bot.ui.base import Rendered
+from bot.ui.presenters import presenter
+from bot.ui.summary import render_summary
+from games.base import Event
+
+log = logging.getLogger("spieltisch.tables")
+
+
+class _Table:
+    """What the writer remembers of one session's table (memory only; ids live in storage)."""
+
+    def __init__(self) -> None:
+        self.dirty = asyncio.Event()
+        self.idle = asyncio.Event()
+        self.idle.set()
+        self.task: asyncio.Task | None = None
+        self.drawn: dict[int, tuple] = {}
+        self.last: str | None = None
+        self.pinged: frozenset[int] | None = None
+        self.post = False
+
+
+class TableWriter:
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self._tables: dict[int, _Table] = {}
+
+    # -- what the click path and the commands call ------------------------------------------
+    def render(self, session) -> list[Rendered]:
+        table = self._table(session)
+        return presenter(session.game.key).table(session, session.lang, table.last)
+
+    def describe(self, session, events: list[Event]) -> str | None:
+        return presenter(session.game.key).describe(session, events, session.lang)
+
+    def index_of(self, session, message_id: int | None) -> int | None:
+        ids = session.messages.get("table", [])
+        return ids.index(message_id) if message_id in ids else None
+
+    def drawn(self, session, index: int, rendered: Rendered) -> None:
+        """The interaction response already shows ``rendered`` on table message ``index``."""
+        self._table(session).drawn[index] = rendered.fingerprint()
+
+    def changed(self, session, last: str | None = None) -> None:
+        table = self._table(session)
+        if last is not None:
+            table.last = last
+        self._wake(session, table)
+
+    def started(self, session) -> None:
+        """Post the table of a game that just started."""
+        table = self._table(session)
+        table.post = True
+        self._wake(session, table)
+
+    def repost(self, session) -> None:
+        """Post the table again at the bottom of the channel (``/table``)."""
+        self.started(session)
+
+    def restored(self, session) -> None:
+        """After a restart: redraw, in case the rendering changed with the new version."""
+        if session.status == "playing":
+            self.changed(session)
+
+    def ended_on_restore(self, ended) -> None:
+        self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
+
+    async def lobby_closed(self, session) -> None:
+        lobby_id = session.messages.get("lobby")
+        if lobby_id:
+            await self._edit(session.channel_id, lobby_id, lobby_ui.render(session, self.bot.lobby_expiry(session)))
+
+    async def flush(self) -> None:
+        """Wait until every table shows the latest state (tests and shutdown)."""
+        while True:
+            pending = [table for table in self._tables.values() if not table.idle.is_set()]
+            if not pending:
+                return
+            await asyncio.gather(*(table.idle.wait() for table in pending))
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.flush(), 5)
+        for table in self._tables.values():
+            if table.task is not None:
+                table.task.cancel()
+        self._tables.clear()
+
+    # -- the writer task -----------------------------------------------------------------------
+    def _table(self, session) -> _Table:
+        table = self._tables.get(session.id)
+        if table is None:
+            table = self._tables[session.id] = _Table()
+        return table
+
+    def _wake(self, session, table: _Table) -> None:
+        table.idle.clear()
+        table.dirty.set()
+        if table.task is None or table.task.done():
+            table.task = asyncio.create_task(self._run(session, table), name=f"table-writer-{session.id}")
+
+    async def _run(self, session, table: _Table) -> None:
+        while table.dirty.is_set():
+            table.dirty.clear()
+            try:
+                await self._redraw(session, table)
+            except discord.HTTPException:
+                log.warning("could not redraw the table of session %s", session.id, exc_info=True)
+        table.idle.set()
+        if not session.is_live:
+            self._tables.pop(session.id, None)
+
+    async def _redraw(self, session, table: _Table) -> None:
+        rendered = self.render(session)
+        if table.post:
+            table.post = False
+            await self._post(session, table, rendered)
+        else:
+            ids = list(session.messages.get("table", []))
+            for index, (message_id, message) in enumerate(zip(ids, rendered, strict=False)):
+                fingerprint = message.fingerprint()
+                if table.drawn.get(index) == fingerprint:
+                    continue
+                await self._edit(session.channel_id, message_id, message)
+                table.drawn[index] = fingerprint
+        await self._ping(session, table)
+        if not session.is_live and not session.messages.get("summary"):
+            await self._summarise(session)
+
+    async def _post(self, session, table: _Table, rendered: list[Rendered]) -> None:
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        old = list(session.messages.get("table", []))
+        new = []
+        for index, message in enumerate(rendered):
+            sent = await channel.send(**_kwargs(message))
+            new.append(sent.id)
+            table.drawn[index] = message.fingerprint()
+        await self.bot.sessions.set_messages(session, table=new)
+        for message_id in old:
+            await self._delete(session.channel_id, message_id)
+
+    async def _ping(self, session, table: _Table) -> None:
+        """A fresh message mentioning whoever must act now; the previous ping goes away."""
+        waiting = session.to_act() if session.status == "playing" else frozenset()
+        if waiting == table.pinged:
+            return
+        table.pinged = waiting
+        old = session.messages.get("ping")
+        users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
+        new = None
+        if users:
+            channel = self.bot.get_partial_messageable(session.channel_id)
+            text = t(session.lang, "table.your_turn", mentions=" ".join(f"<@{u}>" for u in users),
+                     game=session.game.name)
+            sent = await channel.send(
+                text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+            new = sent.id
+        await self.bot.sessions.set_messages(session, ping=new)
+        if old:
+            await self._delete(session.channel_id, old)
+
+    async def _summarise(self, session) -> None:
+        text = render_summary(session, session.lang)
+        if text is None:
+            return
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        sent = await channel.send(text)
+        await self.bot.sessions.set_messages(session, summary=sent.id)
+
+    # -- Discord calls -----------------------------------------------------------------------
+    async def _say(self, channel_id: int, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.get_partial_messageable(channel_id).send(text)
+
+    async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> None:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(**_kwargs(message))
+        except discord.NotFound:
+            log.info("table message %s in channel %s is gone", message_id, channel_id)
+
+    async def _delete(self, channel_id: int, message_id: int) -> None:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        with contextlib.suppress(discord.NotFound):
+            await partial.delete()
+
+
+def _kwargs(message: Rendered) -> dict:
+    kwargs = {"view": message.view}
+    if message.content is not None:
+        kwargs["content"] = message.content
+    return kwargs

@@ -1,0 +1,1 @@
+"""discord.py cogs: thin adapters from slash commands and components to the host in ``bot/``."""

@@ -1,0 +1,66 @@
+"""Settings: the environment wins, and every mistake is one clear sentence naming the setting."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_token_from_file(tmp_path):
+    settings = load_settings(write(tmp_path, 'token = "abc"\nlobby_timeout_minutes = 5\n'), env={})
+    assert settings.token.get_secret_value() == "abc"
+    assert settings.lobby_timeout_minutes == 5
+    assert settings.database == Path("spieltisch.sqlite3")
+
+
+def test_environment_token_wins(tmp_path):
+    settings = load_settings(write(tmp_path, 'token = "from-file"\n'), env={"DISCORD_TOKEN": "from-env"})
+    assert settings.token.get_secret_value() == "from-env"
+
+
+def test_missing_token_names_both_places(tmp_path):
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN") as err:
+        load_settings(tmp_path / "absent.toml", env={})
+    assert "config.toml" in str(err.value)
+
+
+def test_malformed_toml(tmp_path):
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_settings(write(tmp_path, "token = \n"), env={})
+
+
+def test_wrong_type_names_the_setting(tmp_path):
+    with pytest.raises(ConfigError, match="`lobby_timeout_minutes`"):
+        load_settings(write(tmp_path, 'token = "x"\nlobby_timeout_minutes = "soon"\n'), env={})
+
+
+def test_unknown_setting_is_named(tmp_path):
+    with pytest.raises(ConfigError, match="`colour`"):
+        load_settings(write(tmp_path, 'token = "x"\ncolour = "red"\n'), env={})
+
+
+def test_missing_named_config_file(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_settings(env={"SPIELTISCH_CONFIG": str(tmp_path / "nope.toml"), "DISCORD_TOKEN": "x"})
+
+
+def test_example_config_is_valid_apart_from_the_token():
+    example = Path(__file__).parents[2] / "config.example.toml"
+    settings = load_settings(example, env={"DISCORD_TOKEN": "x"})
+    assert settings.sync_commands is True and settings.testing.api_base_url is None
+
+
+def test_bad_config_stops_start_up_with_one_sentence(tmp_path, capsys):
+    from bot.__main__ import main
+
+    code = main([str(write(tmp_path, 'token = ""\n'))])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("spieltisch: Setting `token` is invalid") and "Traceback" not in err

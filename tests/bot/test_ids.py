@@ -1,0 +1,36 @@
+"""The custom_id codec: round trips, and malformed ids parse to None instead of raising."""
+
+import pytest
+
+from bot import ids
+
+
+def test_move_round_trip():
+    text = ids.move(42, 3, 17, "ret:r5a-C4")
+    assert text == "st:m:42:3:17:ret:r5a-C4"
+    click = ids.parse(text)
+    assert (click.kind, click.session, click.seat, click.counter, click.arg) == ("m", 42, 3, 17, "ret:r5a-C4")
+
+
+def test_lobby_and_table_round_trip():
+    assert ids.parse(ids.lobby(7, "join")).arg == "join"
+    click = ids.parse(ids.table(7, "hand"))
+    assert (click.kind, click.session, click.seat) == ("t", 7, None)
+
+
+def test_select_prefix_keeps_its_discriminator():
+    click = ids.parse(ids.move_select(1, 0, 2, "ret:r5a-|1"))
+    assert click.kind == "s" and click.arg == "ret:r5a-|1"
+
+
+@pytest.mark.parametrize("bad", [
+    "", "st", "st:x:1:join", "st:m:1:2:3", "st:m:one:2:3:flip:A1", "st:l:abc:join", "other:l:1:join",
+    "st:m:1:two:3:stop", "st:s:1:0:x:ret:",
+])
+def test_malformed_ids_parse_to_none(bad):
+    assert ids.parse(bad) is None
+
+
+def test_too_long_custom_id_is_refused_when_built():
+    with pytest.raises(ValueError):
+        ids.move(1, 0, 0, "x" * 100)
