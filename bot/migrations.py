@@ -1,0 +1,80 @@
+"""The numbered schema migrations of the database, applied in order by ``Storage.open``.
+
+Append new migrations at the end; never edit or drop a released one, and never drop data. Each is
+a tuple of statements run in one transaction together with its row in ``schema_migrations``.
+Kept as Python rather than ``.sql`` files so packaging needs no data files.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (1, "init", (
+        """
+        CREATE TABLE sessions (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id      INTEGER NOT NULL,
+            channel_id    INTEGER NOT NULL,
+            game          TEXT    NOT NULL,
+            host_id       INTEGER NOT NULL,
+            lang          TEXT    NOT NULL,
+            status        TEXT    NOT NULL CHECK (status IN
+                              ('lobby', 'playing', 'finished', 'stopped', 'cancelled', 'expired')),
+            options       TEXT    NOT NULL DEFAULT '{}',
+            seats         TEXT    NOT NULL DEFAULT '[]',
+            seed          TEXT,
+            rules_version INTEGER NOT NULL,
+            created_at    REAL    NOT NULL,
+            started_at    REAL,
+            ended_at      REAL,
+            messages      TEXT    NOT NULL DEFAULT '{}',
+            end_reason    TEXT
+        )
+        """,
+        # One live session per channel, even across processes: the database decides.
+        """
+        CREATE UNIQUE INDEX sessions_live_channel ON sessions (channel_id)
+            WHERE status IN ('lobby', 'playing')
+        """,
+        """
+        CREATE TABLE actions (
+            session_id INTEGER NOT NULL REFERENCES sessions (id),
+            seq        INTEGER NOT NULL,
+            seat       INTEGER NOT NULL,
+            action     TEXT    NOT NULL,
+            at         REAL    NOT NULL,
+            PRIMARY KEY (session_id, seq)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE results (
+            session_id      INTEGER NOT NULL REFERENCES sessions (id),
+            guild_id        INTEGER NOT NULL,
+            game            TEXT    NOT NULL,
+            seat            INTEGER NOT NULL,
+            user_id         INTEGER,
+            name            TEXT    NOT NULL,
+            score           INTEGER,
+            rank            INTEGER,
+            won             INTEGER NOT NULL,
+            shared          INTEGER NOT NULL,
+            with_computers  INTEGER NOT NULL,
+            stopped         INTEGER NOT NULL,
+            ended_at        REAL    NOT NULL,
+            PRIMARY KEY (session_id, seat)
+        )
+        """,
+        "CREATE INDEX results_board ON results (guild_id, game, user_id)",
+        "CREATE INDEX results_player ON results (guild_id, user_id)",
+        """
+        CREATE TABLE timers (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id INTEGER NOT NULL REFERENCES sessions (id),
+            kind       TEXT    NOT NULL,
+            due        REAL    NOT NULL,
+            payload    TEXT    NOT NULL DEFAULT '{}',
+            UNIQUE (session_id, kind)
+        )
+        """,
+        "CREATE INDEX timers_due ON timers (due)",
+    )),
+)

@@ -1,0 +1,552 @@
+"""Live sessions: lobby -> playing -> finished, with the click path of DESIGN.md.
+
+Memory is a cache of the database: every change is committed before it shows in memory, and
+``restore`` rebuilds every live session at start-up by replaying its action log. Each change runs
+under its session's lock. A refusal is a ``Refusal(key, **params)`` whose key is a message key;
+it changes nothing and is not an error. No Discord object or token is ever kept here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.clock import Clock, Timers
+from bot.i18n import LANGUAGES
+from bot.seats import Seat, SeatKind, computer, human
+from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage
+from games.base import Action, Event, Game, IllegalAction, Result, replay
+
+log = logging.getLogger(__name__)
+
+LOBBY_EXPIRY = "lobby_expiry"
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+LIVE = frozenset({Status.LOBBY, Status.PLAYING})
+
+
+class Refusal(Exception):
+    """A request the host turns down: ``key`` is a message key, ``params`` fill it in."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.key!r}, **{self.params!r})"
+
+
+def seat_order(seed: str, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """The seats shuffled from the secret seed (apart from the game's own shuffles)."""
+    order = list(seats)
+    random.Random(f"{seed}:seats").shuffle(order)
+    return tuple(order)
+
+
+@dataclass(eq=False)
+class Session:
+    """One table. ``state``, ``counters`` and ``history`` exist once the game started.
+
+    ``counters[seat]`` is the number of moves that seat has made: a move's button carries it, so a
+    double click or an old button of one's own is refused while other players' moves are not.
+    ``history`` holds ``(seat, action, events)`` per logged move, the source of observations.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: Game
+    host_id: int
+    lang: str
+    status: Status
+    options: BaseModel
+    seats: tuple[Seat, ...]
+    created_at: float
+    seed: str | None = field(default=None, repr=False)
+    state: Any = field(default=None, repr=False)
+    counters: list[int] = field(default_factory=list)
+    history: list[tuple[int, Action, list[Event]]] = field(default_factory=list, repr=False)
+    messages: dict[str, Any] = field(default_factory=dict)
+    started_at: float | None = None
+    ended_at: float | None = None
+    end_reason: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in LIVE
+
+    @property
+    def log(self) -> list[tuple[int, str]]:
+        """The action log as stored: ``(seat, action key)`` in order."""
+        return [(seat, action.key) for seat, action, _ in self.history]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.kind is not SeatKind.COMPUTER:
+                return index
+        return None
+
+    def to_act(self) -> frozenset[int]:
+        if self.status is not Status.PLAYING:
+            return frozenset()
+        return self.game.to_act(self.state)
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may see (``None``: the public table); render only from this."""
+        return self.game.view(self.state, seat)
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state) if self.state is not None and self.game.is_over(self.state) else None
+
+
+@dataclass(frozen=True, slots=True)
+class EndedSession:
+    """A live session that ``restore`` had to end, so the Discord layer can say so in its channel."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    lang: str
+    status: Status
+    reason: str
+    messages: dict[str, Any]
+
+
+Listener = Callable[[str, Session], Awaitable[None]]
+
+
+class SessionManager:
+    """Every live session of this process, by id and by channel, behind one async API."""
+
+    def __init__(
+        self, storage: Storage, clock: Clock, *, seed_source: Callable[[], str] = secrets.token_hex,
+        games: Mapping[str, Game] | None = None, timers: Timers | None = None, keep_ended: int = 256,
+    ) -> None:
+        if games is None:
+            from games import REGISTRY
+
+            games = REGISTRY
+        self.storage = storage
+        self.clock = clock
+        self.games = games
+        self.timers = timers if timers is not None else Timers(storage, clock)
+        self.timers.register(LOBBY_EXPIRY, self._on_lobby_expiry)
+        self._seed_source = seed_source
+        self._by_id: dict[int, Session] = {}
+        self._by_channel: dict[int, Session] = {}
+        self._ended: OrderedDict[int, Session] = OrderedDict()
+        self._keep_ended = keep_ended
+        self._listeners: list[Listener] = []
+
+    # -- lookups ---------------------------------------------------------------------------------
+    def by_channel(self, channel_id: int) -> Session | None:
+        return self._by_channel.get(channel_id)
+
+    def get(self, session_id: int) -> Session | None:
+        """A live session, or one that ended recently (so late clicks hear "game over")."""
+        return self._by_id.get(session_id) or self._ended.get(session_id)
+
+    def require(self, session_id: int) -> Session:
+        session = self.get(session_id)
+        if session is None:
+            raise Refusal("core.session_gone")
+        return session
+
+    def live(self) -> list[Session]:
+        return list(self._by_id.values())
+
+    def observations(self, session: Session, seat: int) -> list[Event]:
+        """Every event ``seat`` was allowed to see, in order: its memory of the match."""
+        return [event for _, _, events in session.history for event in events if event.visible_to(seat)]
+
+    def add_listener(self, listener: Listener) -> None:
+        """Called with ``("lobby_expired", session)`` for changes no interaction caused."""
+        self._listeners.append(listener)
+
+    # -- lobby -----------------------------------------------------------------------------------
+    async def open_lobby(
+        self, guild_id: int, channel_id: int, game_key: str, host_id: int, host_name: str, lang: str,
+        *, lobby_ttl: float | None,
+    ) -> Session:
+        game = self.games.get(game_key)
+        if game is None:
+            raise Refusal("core.unknown_game", game=game_key)
+        if channel_id in self._by_channel:
+            raise Refusal("core.channel_busy")
+        now = self.clock.now()
+        seats = (human(host_id, host_name),)
+        options = game.default_options()
+        try:
+            session_id = await self.storage.create_session(
+                guild_id=guild_id, channel_id=channel_id, game=game.key, host_id=host_id, lang=lang,
+                options=options.model_dump(mode="json"), seats=[s.to_json() for s in seats],
+                rules_version=game.rules_version, created_at=now,
+            )
+        except ChannelBusy:
+            raise Refusal("core.channel_busy") from None
+        session = Session(session_id, guild_id, channel_id, game, host_id, lang, Status.LOBBY, options, seats, now)
+        self._by_id[session_id] = session
+        self._by_channel[channel_id] = session
+        if lobby_ttl is not None:
+            await self.timers.schedule(session_id, LOBBY_EXPIRY, now + lobby_ttl)
+        return session
+
+    async def join(self, session: Session, user_id: int, name: str) -> None:
+        async with session.lock:
+            self._require_lobby(session)
+            if session.seat_of(user_id) is not None:
+                raise Refusal("core.already_seated")
+            self._require_room(session)
+            seats = (*session.seats, human(user_id, name))
+            await self._store(session, self.storage.update_session(session.id, seats=_seats_json(seats)))
+            session.seats = seats
+
+    async def add_computer(self, session: Session, user_id: int, name: str, level: str) -> None:
+        """The host seats a computer player (``level`` names its strength)."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            self._require_room(session)
+            seats = (*session.seats, computer(name, level))
+            await self._store(session, self.storage.update_session(session.id, seats=_seats_json(seats)))
+            session.seats = seats
+
+    async def remove_seat(self, session: Session, user_id: int, index: int) -> None:
+        """The host removes another seat (a computer player, or someone who wandered off)."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            if not 0 <= index < len(session.seats):
+                raise Refusal("core.no_such_seat")
+            if session.seats[index].user_id == session.host_id:
+                raise Refusal("core.cannot_remove_host")
+            seats = session.seats[:index] + session.seats[index + 1:]
+            await self._store(session, self.storage.update_session(session.id, seats=_seats_json(seats)))
+            session.seats = seats
+
+    async def leave(self, session: Session, user_id: int) -> None:
+        """Leave a lobby. A leaving host hands over to the next seated human; the last one cancels."""
+        async with session.lock:
+            if session.status is Status.PLAYING:
+                raise Refusal("core.leave_running")
+            self._require_lobby(session)
+            index = session.seat_of(user_id)
+            if index is None:
+                raise Refusal("core.not_seated")
+            seats = session.seats[:index] + session.seats[index + 1:]
+            humans = [s.user_id for s in seats if s.kind is SeatKind.HUMAN and s.user_id is not None]
+            if not humans:
+                await self._end(session, Status.CANCELLED, "empty")
+                return
+            host_id = session.host_id if session.host_id in humans else humans[0]
+            await self._store(session, self.storage.update_session(
+                session.id, seats=_seats_json(seats), host_id=host_id,
+            ))
+            session.seats = seats
+            session.host_id = host_id
+
+    async def set_option(self, session: Session, user_id: int, name: str, value: Any) -> None:
+        """Set one house rule, validated by the game's Options model (host only, lobby only)."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            model = session.game.Options
+            if name not in model.model_fields:
+                raise Refusal("core.unknown_option", option=name)
+            try:
+                options = model.model_validate({**session.options.model_dump(), name: value})
+            except ValidationError:
+                raise Refusal("core.bad_option", option=name) from None
+            await self._store(session, self.storage.update_session(
+                session.id, options=options.model_dump(mode="json"),
+            ))
+            session.options = options
+
+    async def set_lang(self, session: Session, user_id: int, lang: str) -> None:
+        """Change the table's language before the start (host only)."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            if lang not in LANGUAGES:
+                raise Refusal("core.bad_option", option="lang")
+            await self._store(session, self.storage.update_session(session.id, lang=lang))
+            session.lang = lang
+
+    async def set_messages(self, session: Session, **ids: Any) -> None:
+        """Remember the Discord message ids of the lobby or table (merged into what is stored)."""
+        async with session.lock:
+            messages = {**session.messages, **ids}
+            await self._store(session, self.storage.update_session(session.id, messages=messages))
+            session.messages = messages
+
+    async def start(self, session: Session, user_id: int, *, shuffle: bool = True) -> None:
+        """Draw the secret seed, shuffle the seats from it, deal (host only, enough players)."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            game = session.game
+            if len(session.seats) < game.min_players:
+                raise Refusal("core.not_enough_players", min=game.min_players)
+            seed = self._seed_source()
+            seats = seat_order(seed, session.seats) if shuffle else session.seats
+            state = game.setup(len(seats), session.options, seed)
+            now = self.clock.now()
+            await self._store(session, self.storage.start_session(
+                session.id, seats=_seats_json(seats), seed=seed, started_at=now,
+            ))
+            session.seats, session.seed, session.state = seats, seed, state
+            session.counters = [0] * len(seats)
+            session.history = []
+            session.started_at = now
+            session.status = Status.PLAYING
+        await self.timers.cancel(session.id, LOBBY_EXPIRY)
+
+    async def cancel(self, session: Session, user_id: int, *, can_manage: bool) -> None:
+        """Close a lobby (host or Manage Server); on a running game this is ``stop``."""
+        async with session.lock:
+            self._require_live(session)
+            if user_id != session.host_id and not can_manage:
+                raise Refusal("core.host_or_manager")
+            if session.status is Status.LOBBY:
+                await self._end(session, Status.CANCELLED, "cancelled")
+            else:
+                await self._end(session, Status.STOPPED, "stopped", results=self._stopped_rows(session))
+
+    async def stop(self, session: Session, user_id: int, *, can_manage: bool) -> None:
+        """End a game without a result (its result rows are flagged stopped and never count)."""
+        await self.cancel(session, user_id, can_manage=can_manage)
+
+    async def expire_lobby(self, session: Session) -> bool:
+        """Close a lobby nobody started in time; ``False`` if it is no longer a lobby."""
+        async with session.lock:
+            if session.status is not Status.LOBBY:
+                return False
+            await self._end(session, Status.EXPIRED, "expired")
+            return True
+
+    # -- the click path --------------------------------------------------------------------------
+    async def act(self, session: Session, user_id: int, counter: int, action_key: str) -> list[Event]:
+        """A player's move: checked, applied to a copy, logged and committed, then swapped in."""
+        async with session.lock:
+            self._require_playing(session)
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise Refusal("core.not_seated")
+            return await self._act(session, seat, counter, action_key)
+
+    async def act_for_seat(self, session: Session, seat: int, counter: int, action_key: str) -> list[Event]:
+        """A move made by the computer for ``seat`` (a computer player, or a human who is away)."""
+        async with session.lock:
+            self._require_playing(session)
+            if not 0 <= seat < len(session.seats):
+                raise Refusal("core.no_such_seat")
+            return await self._act(session, seat, counter, action_key)
+
+    async def _act(self, session: Session, seat: int, counter: int, action_key: str) -> list[Event]:
+        game, state = session.game, session.state
+        if game.is_over(state):
+            raise Refusal("core.game_over")
+        if counter != session.counters[seat]:
+            raise Refusal("core.stale_button")
+        if seat not in game.to_act(state):
+            raise Refusal("core.not_your_turn")
+        action = Action.parse(action_key)
+        try:
+            game.check(state, seat, action)
+            new = game.clone(state)
+            events = game.apply(new, seat, action)
+        except IllegalAction as exc:
+            raise Refusal(exc.reason, **exc.params) from None
+        now = self.clock.now()
+        seq = len(session.history)
+        over = game.is_over(new)
+        if over:
+            rows = self._result_rows(session, game.result(new), now)
+            await self._store(session, self.storage.end_session(
+                session.id, Status.FINISHED, ended_at=now, reason="over", results=rows,
+                action=(seq, seat, action.key, now),
+            ))
+        else:
+            await self._store(session, self.storage.append_action(session.id, seq, seat, action.key, now))
+        session.state = new
+        session.counters[seat] += 1
+        session.history.append((seat, action, events))
+        if over:
+            self._ended_now(session, Status.FINISHED, "over", now)
+        return events
+
+    # -- restart ---------------------------------------------------------------------------------
+    async def restore(self) -> list[EndedSession]:
+        """Rebuild every live session from the database; end those that cannot be replayed."""
+        ended: list[EndedSession] = []
+        for row in await self.storage.live_sessions():
+            if row.id in self._by_id:
+                continue
+            game = self.games.get(row.game)
+            if game is None:
+                reason = "unknown_game"
+            elif row.rules_version != game.rules_version:
+                reason = "rules_changed"
+            else:
+                try:
+                    session = self._rebuild(row, game)
+                except Exception:
+                    log.exception("session %s (%s) could not be replayed", row.id, row.game)
+                    reason = "replay_failed"
+                else:
+                    self._by_id[session.id] = session
+                    self._by_channel[session.channel_id] = session
+                    if session.status is Status.PLAYING and game.is_over(session.state):
+                        await self._finish_restored(session)
+                    continue
+            ended.append(await self._end_unrestorable(row, reason))
+        return ended
+
+    def _rebuild(self, row: SessionRow, game: Game) -> Session:
+        options = game.parse_options(row.options)
+        seats = tuple(Seat.from_json(raw) for raw in row.seats)
+        session = Session(
+            row.id, row.guild_id, row.channel_id, game, row.host_id, row.lang, Status(row.status), options,
+            seats, row.created_at, messages=row.messages, started_at=row.started_at,
+        )
+        if session.status is Status.PLAYING:
+            assert row.seed is not None
+            actions = [(seat, Action.parse(key)) for seat, key in row.actions]
+            rebuilt = replay(game, len(seats), options, row.seed, actions)
+            session.seed, session.state, session.history = row.seed, rebuilt.state, rebuilt.events
+            session.counters = [0] * len(seats)
+            for seat, _ in actions:
+                session.counters[seat] += 1
+        return session
+
+    async def _finish_restored(self, session: Session) -> None:
+        # Only reachable if a game's end was logged without its result (an older schema, say).
+        now = self.clock.now()
+        rows = self._result_rows(session, session.game.result(session.state), now)
+        await self.storage.end_session(session.id, Status.FINISHED, ended_at=now, reason="over", results=rows)
+        self._ended_now(session, Status.FINISHED, "over", now)
+
+    async def _end_unrestorable(self, row: SessionRow, reason: str) -> EndedSession:
+        now = self.clock.now()
+        if row.status == Status.PLAYING:
+            status = Status.STOPPED
+            seats = tuple(Seat.from_json(raw) for raw in row.seats)
+            results = _stopped_rows(row.id, row.guild_id, row.game, seats, now)
+        else:
+            status, results = Status.CANCELLED, []
+        await self.storage.end_session(row.id, status, ended_at=now, reason=reason, results=results)
+        return EndedSession(row.id, row.guild_id, row.channel_id, row.game, row.lang, status, reason, row.messages)
+
+    # -- timers ----------------------------------------------------------------------------------
+    async def _on_lobby_expiry(self, session_id: int, payload: dict[str, Any]) -> None:
+        session = self._by_id.get(session_id)
+        if session is None or not await self.expire_lobby(session):
+            return
+        for listener in self._listeners:
+            try:
+                await listener("lobby_expired", session)
+            except Exception:
+                log.exception("lobby expiry listener failed for session %s", session_id)
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _require_live(self, session: Session) -> None:
+        if session.status is Status.FINISHED:
+            raise Refusal("core.game_over")
+        if session.status not in LIVE:
+            raise Refusal("core.session_gone")
+
+    def _require_lobby(self, session: Session) -> None:
+        self._require_live(session)
+        if session.status is not Status.LOBBY:
+            raise Refusal("core.already_started")
+
+    def _require_playing(self, session: Session) -> None:
+        self._require_live(session)
+        if session.status is not Status.PLAYING:
+            raise Refusal("core.not_started")
+
+    def _require_host(self, session: Session, user_id: int) -> None:
+        if user_id != session.host_id:
+            raise Refusal("core.host_only")
+
+    def _require_room(self, session: Session) -> None:
+        if len(session.seats) >= session.game.max_players:
+            raise Refusal("core.table_full", max=session.game.max_players)
+
+    async def _store(self, session: Session, write: Awaitable[None]) -> None:
+        """Run one storage write; a session the database no longer has live is dropped here."""
+        try:
+            await write
+        except SessionGone:
+            log.warning("session %s is no longer live in the database; dropping it", session.id)
+            self._ended_now(session, Status.STOPPED, "gone", self.clock.now())
+            raise Refusal("core.session_gone") from None
+
+    async def _end(
+        self, session: Session, status: Status, reason: str, *, results: Sequence[ResultRow] = ()
+    ) -> None:
+        now = self.clock.now()
+        await self._store(session, self.storage.end_session(
+            session.id, status, ended_at=now, reason=reason, results=results,
+        ))
+        self._ended_now(session, status, reason, now)
+
+    def _ended_now(self, session: Session, status: Status, reason: str, now: float) -> None:
+        session.status, session.end_reason, session.ended_at = status, reason, now
+        self._by_id.pop(session.id, None)
+        if self._by_channel.get(session.channel_id) is session:
+            del self._by_channel[session.channel_id]
+        self._ended[session.id] = session
+        while len(self._ended) > self._keep_ended:
+            self._ended.popitem(last=False)
+
+    def _result_rows(self, session: Session, result: Result, now: float) -> list[ResultRow]:
+        with_computers = any(seat.played_by_computer for seat in session.seats)
+        ranks = result.ranks
+        return [
+            ResultRow(
+                session.id, session.guild_id, session.game.key, index,
+                None if seat.kind is SeatKind.COMPUTER else seat.user_id, seat.name,
+                result.scores[index], ranks[index], index in result.winners,
+                index in result.winners and result.shared, with_computers, False, now,
+            )
+            for index, seat in enumerate(session.seats)
+        ]
+
+    def _stopped_rows(self, session: Session) -> list[ResultRow]:
+        return _stopped_rows(session.id, session.guild_id, session.game.key, session.seats, self.clock.now())
+
+
+def _seats_json(seats: tuple[Seat, ...]) -> list[dict[str, Any]]:
+    return [seat.to_json() for seat in seats]
+
+
+def _stopped_rows(session_id: int, guild_id: int, game: str, seats: tuple[Seat, ...], now: float) -> list[ResultRow]:
+    """A stopped match leaves a trace per seat (no score, no rank) that never counts."""
+    with_computers = any(seat.played_by_computer for seat in seats)
+    return [
+        ResultRow(session_id, guild_id, game, index, None if seat.kind is SeatKind.COMPUTER else seat.user_id,
+                  seat.name, None, None, False, False, with_computers, True, now)
+        for index, seat in enumerate(seats)
+    ]

@@ -1,0 +1,459 @@
+"""The only code that speaks SQL: sessions, their action logs, results and timers.
+
+SQLite through aiosqlite, in WAL mode with ``synchronous=NORMAL`` (a commit survives a crash of the
+bot process; the OS may lose the last moments on power loss). The connection runs in autocommit
+mode: a single statement commits on its own (the hot path: one INSERT per move), and writes of
+several statements run in an explicit ``BEGIN IMMEDIATE`` transaction under one write lock, so
+coroutines sharing the connection never interleave inside each other's transactions. Every write
+method has committed when it returns. PostgreSQL may replace SQLite behind the same methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from bot.migrations import MIGRATIONS
+
+LIVE = ("lobby", "playing")
+ENDED = ("finished", "stopped", "cancelled", "expired")
+
+
+class StorageError(Exception):
+    """Base of the errors the storage raises on purpose."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a live session (the unique index refused a second one)."""
+
+
+class SessionGone(StorageError):
+    """The session is no longer live in the database (ended elsewhere, or never existed)."""
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class SessionRow:
+    """One stored session; ``actions`` (``(seat, action key)`` in log order) only when asked for."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    host_id: int
+    lang: str
+    status: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: str | None
+    rules_version: int
+    created_at: float
+    started_at: float | None
+    ended_at: float | None
+    messages: dict[str, Any]
+    end_reason: str | None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+_SESSION_COLUMNS = (
+    "id, guild_id, channel_id, game, host_id, lang, status, options, seats, seed, rules_version, "
+    "created_at, started_at, ended_at, messages, end_reason"
+)
+
+
+def _session_row(row: Sequence[Any]) -> SessionRow:
+    return SessionRow(
+        id=row[0], guild_id=row[1], channel_id=row[2], game=row[3], host_id=row[4], lang=row[5],
+        status=row[6], options=json.loads(row[7]), seats=json.loads(row[8]), seed=row[9],
+        rules_version=row[10], created_at=row[11], started_at=row[12], ended_at=row[13],
+        messages=json.loads(row[14]), end_reason=row[15],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer."""
+
+    session_id: int
+    guild_id: int
+    game: str
+    seat: int
+    user_id: int | None
+    name: str
+    score: int | None
+    rank: int | None
+    won: bool
+    shared: bool
+    with_computers: bool
+    stopped: bool
+    ended_at: float
+
+
+_RESULT_COLUMNS = (
+    "session_id, guild_id, game, seat, user_id, name, score, rank, won, shared, with_computers, "
+    "stopped, ended_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    id: int
+    session_id: int
+    kind: str
+    due: float
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    rank: int
+    user_id: int
+    name: str
+    wins: int
+    games: int
+    win_rate: float
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """The top rows, and the asking user's own row wherever it ranks (``None`` without a match)."""
+
+    rows: tuple[BoardRow, ...]
+    me: BoardRow | None = None
+
+    @property
+    def me_outside(self) -> bool:
+        """The caller ranks below the shown rows: show their own line under the table."""
+        return self.me is not None and all(row.user_id != self.me.user_id for row in self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    game: str
+    games: int
+    wins: int
+    win_rate: float
+    last_played: float
+
+
+class Storage:
+    """Open with ``await Storage.open(path)`` (``":memory:"`` for tests); ``await close()``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._write = asyncio.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Any) -> Storage:
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            storage = cls(db)
+            await storage._migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        async with self._write:
+            await self._db.close()
+
+    async def pragma(self, name: str) -> Any:
+        """Read one PRAGMA (``journal_mode``, ``synchronous``, ``foreign_keys``): diagnostics."""
+        if not name.replace("_", "").isalpha():
+            raise ValueError(name)
+        async with self._db.execute(f"PRAGMA {name}") as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            row = await cur.fetchone()
+        return int(row[0])
+
+    async def _migrate(self) -> None:
+        await self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        current = await self.schema_version()
+        for version, name, statements in MIGRATIONS:
+            if version <= current:
+                continue
+            async with self._transaction() as db:
+                # Re-check inside the write transaction: another process may have migrated meanwhile.
+                async with db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)) as cur:
+                    if await cur.fetchone():
+                        continue
+                for statement in statements:
+                    await db.execute(statement)
+                await db.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) "
+                    "VALUES (?, ?, datetime('now'))",
+                    (version, name),
+                )
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _write1(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        """One statement, committed on its own (autocommit)."""
+        async with self._write:
+            return await self._db.execute(sql, params)
+
+    # -- sessions --------------------------------------------------------------------------------
+    async def create_session(
+        self, *, guild_id: int, channel_id: int, game: str, host_id: int, lang: str,
+        options: dict[str, Any], seats: list[dict[str, Any]], rules_version: int, created_at: float,
+        messages: dict[str, Any] | None = None,
+    ) -> int:
+        """Insert a lobby and return its id; ``ChannelBusy`` if the channel has a live session."""
+        try:
+            cur = await self._write1(
+                "INSERT INTO sessions (guild_id, channel_id, game, host_id, lang, status, options, seats, "
+                "rules_version, created_at, messages) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, host_id, lang, _dump(options), _dump(seats), rules_version,
+                 created_at, _dump(messages or {})),
+            )
+        except sqlite3.IntegrityError as exc:
+            if "channel_id" in str(exc):
+                raise ChannelBusy(channel_id) from None
+            raise
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    _UPDATABLE = frozenset({"host_id", "lang", "options", "seats", "messages"})
+
+    async def update_session(self, session_id: int, **fields: Any) -> None:
+        """Change lobby fields (``host_id``, ``lang``, ``options``, ``seats``) or ``messages``."""
+        unknown = set(fields) - self._UPDATABLE
+        if unknown or not fields:
+            raise ValueError(f"cannot update {sorted(unknown) or 'nothing'}")
+        names = sorted(fields)
+        values = [_dump(fields[n]) if isinstance(fields[n], dict | list) else fields[n] for n in names]
+        cur = await self._write1(
+            f"UPDATE sessions SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+            (*values, session_id),
+        )
+        if cur.rowcount != 1:
+            raise SessionGone(session_id)
+
+    async def start_session(
+        self, session_id: int, *, seats: list[dict[str, Any]], seed: str, started_at: float
+    ) -> None:
+        cur = await self._write1(
+            "UPDATE sessions SET status = 'playing', seats = ?, seed = ?, started_at = ? "
+            "WHERE id = ? AND status = 'lobby'",
+            (_dump(seats), seed, started_at, session_id),
+        )
+        if cur.rowcount != 1:
+            raise SessionGone(session_id)
+
+    async def append_action(self, session_id: int, seq: int, seat: int, action: str, at: float) -> None:
+        """The hot path: one INSERT, committed by itself."""
+        await self._write1(
+            "INSERT INTO actions (session_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            (session_id, seq, seat, action, at),
+        )
+
+    async def end_session(
+        self, session_id: int, status: str, *, ended_at: float, reason: str | None = None,
+        results: Iterable[ResultRow] = (), action: tuple[int, int, str, float] | None = None,
+    ) -> None:
+        """End a live session in one transaction: the last action ``(seq, seat, key, at)`` if any,
+        the result rows, the new status; its timers go with it."""
+        if status not in ENDED:
+            raise ValueError(status)
+        async with self._transaction() as db:
+            if action is not None:
+                await db.execute(
+                    "INSERT INTO actions (session_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                    (session_id, *action),
+                )
+            cur = await db.execute(
+                "UPDATE sessions SET status = ?, ended_at = ?, end_reason = ? "
+                "WHERE id = ? AND status IN ('lobby', 'playing')",
+                (status, ended_at, reason, session_id),
+            )
+            if cur.rowcount != 1:
+                raise SessionGone(session_id)
+            rows = [
+                (r.session_id, r.guild_id, r.game, r.seat, r.user_id, r.name, r.score, r.rank, int(r.won),
+                 int(r.shared), int(r.with_computers), int(r.stopped), r.ended_at)
+                for r in results
+            ]
+            if rows:
+                await db.executemany(
+                    f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 13)})", rows
+                )
+            await db.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
+
+    async def session(self, session_id: int, *, with_actions: bool = False) -> SessionRow | None:
+        async with self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        out = _session_row(row)
+        if with_actions:
+            out.actions = await self.actions(session_id)
+        return out
+
+    async def actions(self, session_id: int) -> list[tuple[int, str]]:
+        """The action log of one session, ``(seat, key)`` in order."""
+        async with self._db.execute(
+            "SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
+        ) as cur:
+            return [(seat, action) for seat, action in await cur.fetchall()]
+
+    async def live_sessions(self) -> list[SessionRow]:
+        """Every lobby and game in progress with its action log, for the rebuild at start-up."""
+        async with self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cur:
+            sessions = {row[0]: _session_row(row) for row in await cur.fetchall()}
+        async with self._db.execute(
+            "SELECT a.session_id, a.seat, a.action FROM actions a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.status IN ('lobby', 'playing') ORDER BY a.session_id, a.seq"
+        ) as cur:
+            for session_id, seat, action in await cur.fetchall():
+                sessions[session_id].actions.append((seat, action))
+        return list(sessions.values())
+
+    async def results(self, session_id: int) -> list[ResultRow]:
+        async with self._db.execute(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), bool(r[10]),
+                      bool(r[11]), r[12])
+            for r in rows
+        ]
+
+    # -- timers ----------------------------------------------------------------------------------
+    async def set_timer(self, session_id: int, kind: str, due: float, payload: dict[str, Any]) -> int:
+        """Insert or replace the timer ``(session_id, kind)``; a replaced timer gets a new id."""
+        cur = await self._write1(
+            "INSERT OR REPLACE INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, ?)",
+            (session_id, kind, due, _dump(payload)),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def delete_timer(self, session_id: int, kind: str) -> None:
+        await self._write1("DELETE FROM timers WHERE session_id = ? AND kind = ?", (session_id, kind))
+
+    async def delete_timer_id(self, timer_id: int) -> None:
+        await self._write1("DELETE FROM timers WHERE id = ?", (timer_id,))
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[TimerRow]:
+        async with self._db.execute(
+            "SELECT id, session_id, kind, due, payload FROM timers WHERE due <= ? ORDER BY due, id LIMIT ?",
+            (now, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    async def timers(self) -> list[TimerRow]:
+        async with self._db.execute(
+            "SELECT id, session_id, kind, due, payload FROM timers ORDER BY due, id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    async def next_timer_due(self) -> float | None:
+        async with self._db.execute("SELECT MIN(due) FROM timers") as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    # -- results ---------------------------------------------------------------------------------
+    async def leaderboard(
+        self, guild_id: int, game: str | None, *, include_computer_matches: bool = False, limit: int = 10,
+        user_id: int | None = None,
+    ) -> Leaderboard:
+        """Players of one guild (and game, or all games for ``None``) ranked by wins, then win rate.
+
+        A shared win counts as a win; stopped matches never count; matches with computer players
+        count only when asked for. ``me`` is the caller's row wherever it ranks.
+        """
+        sql = """
+            WITH per AS (
+                SELECT user_id, SUM(won) AS wins, COUNT(*) AS games
+                FROM results
+                WHERE guild_id = :guild AND (:game IS NULL OR game = :game) AND stopped = 0
+                      AND user_id IS NOT NULL AND (:computers OR with_computers = 0)
+                GROUP BY user_id
+            ), ranked AS (
+                SELECT user_id, wins, games, CAST(wins AS REAL) / games AS win_rate,
+                       RANK() OVER (ORDER BY wins DESC, CAST(wins AS REAL) / games DESC) AS rank,
+                       ROW_NUMBER() OVER (ORDER BY wins DESC, CAST(wins AS REAL) / games DESC,
+                                          games DESC, user_id) AS pos
+                FROM per
+            )
+            SELECT r.rank, r.user_id,
+                   (SELECT name FROM results x WHERE x.guild_id = :guild AND x.user_id = r.user_id
+                    ORDER BY x.ended_at DESC LIMIT 1),
+                   r.wins, r.games, r.win_rate, r.pos
+            FROM ranked r
+            WHERE r.pos <= :limit OR r.user_id = :user
+            ORDER BY r.pos
+        """
+        params = {"guild": guild_id, "game": game, "computers": int(include_computer_matches),
+                  "limit": limit, "user": user_id}
+        async with self._db.execute(sql, params) as cur:
+            fetched = await cur.fetchall()
+        rows: list[BoardRow] = []
+        me: BoardRow | None = None
+        for rank, uid, name, wins, games, rate, pos in fetched:
+            row = BoardRow(rank, uid, name, wins, games, rate)
+            if pos <= limit:
+                rows.append(row)
+            if uid == user_id:
+                me = row
+        return Leaderboard(tuple(rows), me)
+
+    async def most_played_game(self, guild_id: int) -> str | None:
+        """The game with the most matches ended with a result in this guild (newest wins ties)."""
+        async with self._db.execute(
+            "SELECT game FROM results WHERE guild_id = ? AND stopped = 0 GROUP BY game "
+            "ORDER BY COUNT(DISTINCT session_id) DESC, MAX(ended_at) DESC, game LIMIT 1",
+            (guild_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
+        """Per game: matches with a result, wins, win rate, last played; most played first."""
+        async with self._db.execute(
+            "SELECT game, COUNT(*), SUM(won), MAX(ended_at) FROM results "
+            "WHERE guild_id = ? AND user_id = ? AND stopped = 0 GROUP BY game ORDER BY COUNT(*) DESC, game",
+            (guild_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
