@@ -1,0 +1,89 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import pytest
+
+# ============================================================================ Discord double: swallowed errors
+# discord.py logs exceptions raised in commands, views, modals and event handlers ("Ignoring exception
+# in ...") and carries on, so a broken handler would pass unnoticed. `bot_errors` collects them; a test
+# fails at teardown unless it claimed every one with `take()` or `await wait_for()`.
+
+
+class BotErrors(logging.Handler):
+    LOGGERS = ("discord", "asyncio")
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+        self.claimed: set[int] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and record.exc_info[1] is not None:
+            self.records.append(record)
+            if self._loop is not None and self._event is not None:
+                self._loop.call_soon_threadsafe(self._event.set)
+
+    @staticmethod
+    def _chain(exc: BaseException | None):
+        while exc is not None:       # CommandInvokeError.original, then __cause__
+            yield exc
+            exc = getattr(exc, "original", None) or exc.__cause__
+
+    def take(self, exc_type: type[BaseException] = Exception, *, code: int | None = None) -> BaseException | None:
+        """Claim the first unclaimed logged exception of this type (wrapped ones included)."""
+        for i, record in enumerate(self.records):
+            if i in self.claimed:
+                continue
+            for exc in self._chain(record.exc_info[1]):
+                if isinstance(exc, exc_type) and (code is None or getattr(exc, "code", None) == code):
+                    self.claimed.add(i)
+                    return exc
+        return None
+
+    async def wait_for(self, exc_type: type[BaseException] = Exception, *, code: int | None = None,
+                       timeout: float = 5.0) -> BaseException:
+        """Until the bot logged (swallowed) such an exception; claims and returns it."""
+        self._loop = asyncio.get_running_loop()
+        end = self._loop.time() + timeout
+        while (exc := self.take(exc_type, code=code)) is None:
+            if self._loop.time() >= end:
+                raise AssertionError(f"the bot logged no {exc_type.__name__} (code {code}) within {timeout}s; "
+                                     f"logged: {self.describe()}")
+            self._event = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._event.wait(), end - self._loop.time())
+        return exc
+
+    def unexpected(self) -> list[logging.LogRecord]:
+        return [r for i, r in enumerate(self.records) if i not in self.claimed]
+
+    def describe(self, records: list[logging.LogRecord] | None = None) -> str:
+        return "; ".join(f"{r.name}: {r.getMessage()} -> {r.exc_info[1]!r}"
+                         for r in (self.records if records is None else records)) or "nothing"
+
+    def check(self) -> None:
+        unexpected = self.unexpected()
+        if unexpected:
+            raise AssertionError("the bot swallowed exceptions: " + self.describe(unexpected))
+
+
+@pytest.fixture
+def bot_errors():
+    handler = BotErrors()
+    loggers = [logging.getLogger(name) for name in BotErrors.LOGGERS]
+    for log in loggers:
+        log.addHandler(handler)
+    yield handler
+    for log in loggers:
+        log.removeHandler(handler)
+    handler.check()
+
+
+# ============================================================================ (end of the Discord double block)

@@ -1,0 +1,49 @@
+"""The project's Discord double: a loopback Discord (REST + gateway) for end-to-end tests of the bot.
+
+    double = DiscordDouble()
+    guild = double.add_guild("Testserver", locale="de")
+    table = double.add_text_channel(guild, "spiele")
+    ann = double.add_user("ann", locale="de"); double.add_member(guild, ann)
+    await double.start()            # then point the bot at double.api_base / double.gateway_url
+    lobby = await double.slash(ann, table, "start", game="calcory")
+    await double.click(ann, lobby.message, "lobby:join")
+"""
+
+from .components import (
+    custom_ids,
+    find_component,
+    iter_components,
+    option_values,
+    visible_text,
+    visible_texts,
+)
+from .gateway import NoBotConnected
+from .server import DiscordDouble, OffsetClock, RequestRecord
+from .validate import InvalidBody, Problem, validate_message_body, validate_request, view_body
+from .wire import DiscordError
+from .world import Channel, Guild, InteractionRecord, Member, Message, User
+
+__all__ = [
+    "Channel",
+    "DiscordDouble",
+    "DiscordError",
+    "Guild",
+    "InteractionRecord",
+    "InvalidBody",
+    "Member",
+    "Message",
+    "NoBotConnected",
+    "OffsetClock",
+    "Problem",
+    "RequestRecord",
+    "User",
+    "custom_ids",
+    "find_component",
+    "iter_components",
+    "option_values",
+    "validate_message_body",
+    "validate_request",
+    "view_body",
+    "visible_text",
+    "visible_texts",
+]

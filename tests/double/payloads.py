@@ -1,0 +1,182 @@
+"""Raw Discord API v10 payloads (gateway and REST) the double sends to the bot.
+
+Shapes follow what discord.py 2.7.1 parses; fields it requires are marked where it is not obvious
+(`attachment_size_limit` in interactions since 2.6, a full `user` in `interaction_metadata`, `flags`
+on members, `thread_metadata` on threads).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+DISCORD_EPOCH_MS = 1420070400000
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+CREATE_INSTANT_INVITE = 1 << 0
+ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+MANAGE_GUILD = 1 << 5
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+CHANGE_NICKNAME = 1 << 26
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 53) - 1
+
+#: What a plain member may do in an ordinary text channel.
+MEMBER_PERMISSIONS = (
+    CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
+    | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | CHANGE_NICKNAME | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+)
+#: What the bot was invited with: enough to run tables in channels and threads.
+BOT_PERMISSIONS = (
+    VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | EMBED_LINKS | ATTACH_FILES
+    | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | ADD_REACTIONS | CREATE_PUBLIC_THREADS
+)
+
+# Message flags.
+SUPPRESS_EMBEDS = 1 << 2
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+SUPPRESS_NOTIFICATIONS = 1 << 12
+IS_VOICE_MESSAGE = 1 << 13
+IS_COMPONENTS_V2 = 1 << 15
+
+# Channel types.
+GUILD_TEXT = 0
+PUBLIC_THREAD = 11
+
+# Interaction types.
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+MODAL_SUBMIT = 5
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+class Snowflakes:
+    """Real-time snowflakes (time << 22 | increment), strictly increasing, from an injectable clock.
+
+    discord.py derives `Interaction.expires_at` from the id, so ids must carry the current time.
+    """
+
+    def __init__(self, clock: Callable[[], float]):
+        self._clock = clock
+        self._last = 0
+
+    def __call__(self) -> str:
+        value = (int(self._clock() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last = max(value, self._last + 1)
+        return str(self._last)
+
+
+def iso(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
+
+
+def user(uid: str, name: str, *, bot: bool = False) -> dict:
+    return {"id": uid, "username": name, "discriminator": "0", "global_name": None if bot else name.title(),
+            "avatar": None, "bot": bot, "public_flags": 0, "flags": 0, "banner": None, "accent_color": None}
+
+
+def role(rid: str, name: str, permissions: int, position: int) -> dict:
+    return {"id": rid, "name": name, "permissions": str(permissions), "position": position, "color": 0,
+            "hoist": False, "managed": False, "mentionable": False, "flags": 0, "icon": None,
+            "unicode_emoji": None}
+
+
+def member(user_payload: dict, roles: list[str], *, joined_at: str, permissions: int | None = None) -> dict:
+    m = {"user": user_payload, "roles": roles, "joined_at": joined_at, "deaf": False, "mute": False,
+         "flags": 0, "pending": False, "nick": None, "avatar": None, "premium_since": None,
+         "communication_disabled_until": None}
+    if permissions is not None:          # only in interactions: the member's permissions in the channel
+        m["permissions"] = str(permissions)
+    return m
+
+
+def overwrite(target_id: str, allow: int, deny: int) -> dict:
+    return {"id": target_id, "type": 1, "allow": str(allow), "deny": str(deny)}
+
+
+def text_channel(cid: str, guild_id: str, name: str, position: int, overwrites: list[dict]) -> dict:
+    return {"id": cid, "type": GUILD_TEXT, "guild_id": guild_id, "name": name, "position": position,
+            "permission_overwrites": overwrites, "nsfw": False, "parent_id": None, "topic": None,
+            "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+
+
+def thread(cid: str, guild_id: str, parent_id: str, owner_id: str, name: str, *, created: str,
+           message_count: int = 0) -> dict:
+    return {"id": cid, "type": PUBLIC_THREAD, "guild_id": guild_id, "parent_id": parent_id,
+            "owner_id": owner_id, "name": name, "last_message_id": None, "rate_limit_per_user": 0,
+            "message_count": message_count, "member_count": 1, "total_message_sent": message_count,
+            "flags": 0, "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                            "archive_timestamp": created, "locked": False,
+                                            "create_timestamp": created}}
+
+
+def guild(gid: str, name: str, *, owner_id: str, locale: str, roles: list[dict], channels: list[dict],
+          threads: list[dict], members: list[dict], joined_at: str) -> dict:
+    return {"id": gid, "name": name, "icon": None, "owner_id": owner_id, "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "roles": roles, "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
+            "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+            "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
+            "preferred_locale": locale, "public_updates_channel_id": None, "nsfw_level": 0,
+            "premium_progress_bar_enabled": False, "unavailable": False, "large": False,
+            "member_count": len(members), "members": members, "channels": channels, "threads": threads,
+            "voice_states": [], "presences": [], "stage_instances": [], "guild_scheduled_events": [],
+            "soundboard_sounds": [], "joined_at": joined_at}
+
+
+def message(mid: str, channel_id: str, author: dict, *, guild_id: str | None, timestamp: str,
+            flags: int = 0, mtype: int = 0) -> dict:
+    """An empty message; the body fields (content, embeds, components...) are merged in by the caller."""
+    m = {"id": mid, "channel_id": channel_id, "author": author, "content": "", "timestamp": timestamp,
+         "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
+         "mention_roles": [], "attachments": [], "embeds": [], "components": [], "pinned": False,
+         "type": mtype, "flags": flags}
+    if guild_id is not None:
+        m["guild_id"] = guild_id
+    return m
+
+
+def interaction_metadata(interaction: dict, invoker: dict, *, interacted_message_id: str | None) -> dict:
+    meta = {"id": interaction["id"], "type": interaction["type"], "user": invoker,
+            "authorizing_integration_owners": interaction.get("authorizing_integration_owners", {})}
+    if interacted_message_id is not None:
+        meta["interacted_message_id"] = interacted_message_id
+    if interaction["type"] == APPLICATION_COMMAND:
+        meta["name"] = interaction["data"]["name"]
+        meta["command_type"] = interaction["data"].get("type", 1)
+    return meta
+
+
+def interaction(*, iid: str, token: str, itype: int, app_id: str, data: dict, guild_id: str,
+                channel: dict, member_payload: dict, locale: str, guild_locale: str,
+                app_permissions: int, message_payload: dict | None = None) -> dict:
+    p = {"id": iid, "application_id": app_id, "type": itype, "data": data, "token": token, "version": 1,
+         "guild_id": guild_id, "guild": {"id": guild_id, "locale": guild_locale, "features": []},
+         "channel": channel, "channel_id": channel["id"], "member": member_payload, "locale": locale,
+         "guild_locale": guild_locale, "app_permissions": str(app_permissions), "entitlements": [],
+         "authorizing_integration_owners": {"0": guild_id}, "context": 0,
+         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
+    if message_payload is not None:
+        p["message"] = message_payload
+    return p
+
+
+def application(app_id: str, name: str, owner: dict) -> dict:
+    return {"id": app_id, "name": name, "icon": None, "description": "", "summary": "", "type": None,
+            "bot_public": True, "bot_require_code_grant": False, "owner": owner, "verify_key": "0" * 64,
+            "flags": 0, "team": None, "interactions_endpoint_url": None, "tags": []}

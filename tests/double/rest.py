@@ -1,0 +1,352 @@
+"""REST routes: login and gateway discovery, command sync, channel messages, interaction responses.
+
+Each answer and error follows Discord's documented behaviour; the codes are those of
+https://discord.com/developers/docs/topics/opcodes-and-status-codes#json.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from . import payloads as P
+from . import validate as V
+from .wire import BODY, DiscordError, json_response
+from .world import Channel, InteractionRecord, Message, is_empty, merged
+
+if TYPE_CHECKING:
+    from .server import DiscordDouble
+
+API = V.API_PREFIX
+EDIT_ALLOWED = V.EDIT_FLAGS | P.EPHEMERAL     # an edit may repeat the ephemeral flag; it changes nothing
+MESSAGE_TYPE_SLASH_REPLY = 20
+MESSAGE_TYPE_REPLY = 19
+
+
+def unknown_message() -> DiscordError:
+    return DiscordError(404, 10008, "Unknown Message")
+
+
+def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, allowed: int,
+                    prefix: V.Path = ()) -> int:
+    """Check a create (old=None) or edit body against the message it makes; return the new flags.
+
+    Raises 50035 for broken limits (when validation is on) and 50006 for an empty message.
+    """
+    if not isinstance(body, dict):
+        raise DiscordError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "DICT_TYPE_CONVERT",
+                                                                           "message": "Only dictionaries may be used"}]})
+    new = body.get("flags")
+    problems: list[V.Problem] = []
+    if old is None:
+        flags = new or 0
+    else:
+        flags = old.flags & ~P.LOADING
+        if isinstance(new, int):
+            if old.is_v2 and not new & P.IS_COMPONENTS_V2:
+                problems.append(V.Problem((*prefix, "flags"), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                                          "The IS_COMPONENTS_V2 flag cannot be removed from a message."))
+            flags = (flags & ~P.SUPPRESS_EMBEDS) | (new & V.EDIT_FLAGS)
+    v2 = bool(flags & P.IS_COMPONENTS_V2)
+    result = merged(old.payload if old is not None else {}, body)
+    if double.validate:
+        problems += V.flag_problems(new, allowed, prefix)
+        problems += V.message_problems(body, v2=v2, prefix=prefix)
+        if v2 and old is not None and "content" not in body and result.get("content"):
+            problems.append(V.Problem((*prefix, "content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                                      "The message keeps its content, which IS_COMPONENTS_V2 does not allow."))
+        if problems:
+            raise DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody(problems).errors())
+    if is_empty({**result, "sticker_ids": body.get("sticker_ids")}):
+        raise DiscordError(400, 50006, "Cannot send an empty message")
+    return flags
+
+
+class MetaRoutes:
+    """Login, gateway discovery and application commands."""
+
+    def __init__(self, double: DiscordDouble):
+        self.d = double
+
+    def register(self, r: web.UrlDispatcher) -> None:
+        r.add_get(f"{API}/users/@me", self.me)
+        r.add_get(f"{API}/oauth2/applications/@me", self.application)
+        r.add_get(f"{API}/applications/@me", self.application)
+        r.add_get(f"{API}/gateway", self.gateway)
+        r.add_get(f"{API}/gateway/bot", self.gateway_bot)
+        for path in ("/applications/{app_id}/commands", "/applications/{app_id}/guilds/{guild_id}/commands"):
+            r.add_put(API + path, self.bulk_commands)
+            r.add_get(API + path, self.get_commands)
+
+    async def me(self, request: web.Request) -> web.Response:
+        return json_response(self.d.bot.payload())
+
+    async def application(self, request: web.Request) -> web.Response:
+        return json_response(P.application(self.d.app_id, self.d.bot.name, self.d.owner.payload()))
+
+    async def gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.d.gateway_url})
+
+    async def gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.d.gateway_url, "shards": 1, "session_start_limit": {
+            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+
+    def _scope(self, request: web.Request) -> str | None:
+        if request.match_info["app_id"] != self.d.app_id:
+            raise DiscordError(403, 50001, "Missing Access")
+        gid = request.match_info.get("guild_id")
+        if gid is not None and gid not in self.d.world.guilds:
+            raise DiscordError(403, 50001, "Missing Access")
+        return gid
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        return json_response(list(self.d.commands.get(self._scope(request), {}).values()))
+
+    async def bulk_commands(self, request: web.Request) -> web.Response:
+        """Bulk overwrite: the body replaces every command of the scope; names keep their ids."""
+        scope = self._scope(request)
+        body = request[BODY] or []
+        if self.d.validate:
+            problems = [V.Problem((i, "name"), "APPLICATION_COMMAND_NAME_INVALID",
+                                  "Command names are lower case without spaces.")
+                        for i, c in enumerate(body) if c.get("name") != c.get("name", "").lower() or " " in c.get("name", "")]
+            names = [(c.get("type", 1), c.get("name")) for c in body]
+            problems += [V.Problem((i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
+                         for i, n in enumerate(names) if n in names[:i]]
+            if problems:
+                raise DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody(problems).errors())
+        old = self.d.commands.get(scope, {})
+        new: dict[str, dict] = {}
+        for cmd in body:
+            stored = {"type": 1, "default_member_permissions": None, "nsfw": False, "contexts": None,
+                      "integration_types": [0], "name_localizations": None, "description_localizations": None,
+                      "options": [], **cmd, "application_id": self.d.app_id, "version": self.d.snowflake()}
+            stored["id"] = old[cmd["name"]]["id"] if cmd["name"] in old else self.d.snowflake()
+            if stored["default_member_permissions"] is not None:    # discord.py sends an int, Discord answers a string
+                stored["default_member_permissions"] = str(stored["default_member_permissions"])
+            if scope is not None:
+                stored["guild_id"] = scope
+            new[cmd["name"]] = stored
+        self.d.commands[scope] = new
+        return json_response(list(new.values()))
+
+
+class ChannelRoutes:
+    """Messages the bot posts, edits, reads and deletes with its bot token."""
+
+    def __init__(self, double: DiscordDouble):
+        self.d = double
+
+    def register(self, r: web.UrlDispatcher) -> None:
+        r.add_get(f"{API}/channels/{{cid}}", self.get_channel)
+        r.add_post(f"{API}/channels/{{cid}}/messages", self.post)
+        r.add_get(f"{API}/channels/{{cid}}/messages", self.history)
+        r.add_get(f"{API}/channels/{{cid}}/messages/{{mid}}", self.get)
+        r.add_patch(f"{API}/channels/{{cid}}/messages/{{mid}}", self.patch)
+        r.add_delete(f"{API}/channels/{{cid}}/messages/{{mid}}", self.delete)
+
+    def _channel(self, request: web.Request, *need: int) -> Channel:
+        ch = self.d.world.channels.get(request.match_info["cid"])
+        if ch is None:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        perms = self.d.world.app_permissions(ch)
+        if not perms & P.VIEW_CHANNEL:
+            raise DiscordError(403, 50001, "Missing Access")
+        for bit in need:
+            if not perms & bit:
+                raise DiscordError(403, 50013, "Missing Permissions")
+        return ch
+
+    def _message(self, request: web.Request, ch: Channel) -> Message:
+        msg = self.d.world.messages.get(request.match_info["mid"])
+        # ephemeral messages exist only for their interaction's token
+        if msg is None or msg.deleted or msg.channel is not ch or msg.ephemeral_to is not None:
+            raise unknown_message()
+        return msg
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self.d.world.channel_payload(self._channel(request)))
+
+    async def post(self, request: web.Request) -> web.Response:
+        probe = self.d.world.channels.get(request.match_info["cid"])
+        send = P.SEND_MESSAGES_IN_THREADS if probe is not None and probe.is_thread else P.SEND_MESSAGES
+        ch = self._channel(request, send)
+        body = request[BODY]
+        flags = prepare_message(self.d, body, old=None, allowed=V.CHANNEL_FLAGS)
+        return json_response(self.d.world.store_message(ch, body, flags=flags).payload)
+
+    async def history(self, request: web.Request) -> web.Response:
+        ch = self._channel(request, P.READ_MESSAGE_HISTORY)
+        q = request.query
+        limit = max(1, min(100, int(q.get("limit", 50))))
+        msgs = [m for m in self.d.world.channel_messages.get(ch.id, ()) if not m.deleted and m.ephemeral_to is None]
+        if "before" in q:
+            msgs = [m for m in msgs if int(m.id) < int(q["before"])]
+        if "after" in q:
+            msgs = [m for m in msgs if int(m.id) > int(q["after"])][:limit]
+        return json_response([m.payload for m in reversed(msgs[-limit:])])
+
+    async def get(self, request: web.Request) -> web.Response:
+        ch = self._channel(request, P.READ_MESSAGE_HISTORY)
+        return json_response(self._message(request, ch).payload)
+
+    async def patch(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        msg = self._message(request, ch)
+        body = request[BODY]
+        flags = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS)
+        self.d.world.edit_message(msg, body, flags)
+        return json_response(msg.payload)
+
+    async def delete(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        self._message(request, ch).deleted = True
+        return web.Response(status=204)
+
+
+class InteractionRoutes:
+    """The interaction callback and the interaction webhook (followups, @original)."""
+
+    def __init__(self, double: DiscordDouble):
+        self.d = double
+
+    def register(self, r: web.UrlDispatcher) -> None:
+        r.add_post(f"{API}/interactions/{{iid}}/{{token}}/callback", self.callback)
+        r.add_post(f"{API}/webhooks/{{app_id}}/{{token}}", self.followup)
+        r.add_get(f"{API}/webhooks/{{app_id}}/{{token}}/messages/{{mid}}", self.get)
+        r.add_patch(f"{API}/webhooks/{{app_id}}/{{token}}/messages/{{mid}}", self.patch)
+        r.add_delete(f"{API}/webhooks/{{app_id}}/{{token}}/messages/{{mid}}", self.delete)
+
+    # ------------------------------------------------------------------ the callback
+
+    async def callback(self, request: web.Request) -> web.Response:
+        d = self.d
+        rec = d.world.interactions.get(request.match_info["token"])
+        if rec is None or rec.id != request.match_info["iid"]:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if d.clock() - rec.created > d.response_deadline:      # Discord invalidates the token after 3 s
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if rec.callback is not None:
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        body = request[BODY] or {}
+        ctype, data = body.get("type"), body.get("data") or {}
+        handler = {4: self._message_response, 5: self._deferred_message, 6: self._update, 7: self._update,
+                   8: self._autocomplete, 9: self._modal}.get(ctype)
+        if handler is None:
+            raise self._invalid(("type",), f"Callback type {ctype} is not available to a gateway bot here.")
+        resource = handler(rec, ctype, data)
+        rec.callback, rec.callback_at = body, d.clock()
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        msg = rec.original
+        return json_response({
+            "interaction": {"id": rec.id, "type": rec.type, "activity_instance_id": None,
+                            "response_message_id": msg.id if msg is not None else None,
+                            "response_message_loading": ctype == 5,
+                            "response_message_ephemeral": bool(msg is not None and msg.ephemeral)},
+            "resource": resource})
+
+    def _invalid(self, path: V.Path, message: str) -> DiscordError:
+        problem = V.Problem(path, "INTERACTION_RESPONSE_INVALID", message)
+        return DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody([problem]).errors())
+
+    def _new_message(self, rec: InteractionRecord, data: dict, flags: int) -> Message:
+        mtype = MESSAGE_TYPE_SLASH_REPLY if rec.type == P.APPLICATION_COMMAND else MESSAGE_TYPE_REPLY
+        to = rec.user.id if flags & P.EPHEMERAL else None
+        return self.d.world.store_message(rec.channel, data, flags=flags, mtype=mtype, ephemeral_to=to,
+                                          interaction=rec)
+
+    def _message_response(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+        flags = prepare_message(self.d, data, old=None, allowed=V.CALLBACK_FLAGS, prefix=("data",))
+        rec.original = self._new_message(rec, data, flags)
+        return {"type": ctype, "message": rec.original.payload}
+
+    def _deferred_message(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+        flags = data.get("flags") or 0
+        if self.d.validate and (flags & ~P.EPHEMERAL or set(data) - {"flags"}):
+            # the message itself (a V2 view too) comes later, by editing @original
+            raise self._invalid(("data", "flags"), "A deferred response may only carry the EPHEMERAL flag.")
+        rec.original = self._new_message(rec, {}, (flags & P.EPHEMERAL) | P.LOADING)
+        return {"type": ctype}
+
+    def _update(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+        if rec.source is None:
+            raise self._invalid(("type",), "Only interactions on a message component can update that message.")
+        msg = rec.source
+        if msg.deleted:
+            raise unknown_message()
+        rec.original = msg
+        if ctype == 6:
+            return {"type": ctype}
+        flags = prepare_message(self.d, data, old=msg, allowed=EDIT_ALLOWED, prefix=("data",))
+        self.d.world.edit_message(msg, data, flags)
+        return {"type": ctype, "message": msg.payload}
+
+    def _autocomplete(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+        if rec.type != 4:
+            raise self._invalid(("type",), "Autocomplete results answer autocomplete interactions only.")
+        return {"type": ctype}
+
+    def _modal(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+        if rec.type == P.MODAL_SUBMIT:
+            raise self._invalid(("type",), "A modal submission cannot be answered with another modal.")
+        rec.modal = data
+        return {"type": ctype}
+
+    # ------------------------------------------------------------------ the interaction webhook
+
+    def _record(self, request: web.Request) -> InteractionRecord:
+        rec = self.d.world.interactions.get(request.match_info["token"])
+        if rec is None or request.match_info["app_id"] != self.d.app_id:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        if self.d.clock() - rec.created > self.d.token_lifetime:
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
+        return rec
+
+    def _target(self, request: web.Request, rec: InteractionRecord) -> Message:
+        mid = request.match_info["mid"]
+        msg = rec.original if mid == "@original" else self.d.world.messages.get(mid)
+        if msg is None or msg.deleted or not (msg is rec.original or msg in rec.followups):
+            raise unknown_message()
+        return msg
+
+    async def followup(self, request: web.Request) -> web.Response:
+        rec = self._record(request)
+        if rec.callback is None:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        body = request[BODY]
+        original = rec.original
+        if original is not None and original.loading and rec.callback_type == 5:
+            # documented back-compat: the first followup after a deferred message edits the loading
+            # message, and the defer's ephemeral flag wins over the followup's
+            flags = prepare_message(self.d, body, old=original, allowed=V.CALLBACK_FLAGS)
+            self.d.world.edit_message(original, body, flags)
+            rec.edits.append(body)
+            msg = original
+        else:
+            flags = prepare_message(self.d, body, old=None, allowed=V.CALLBACK_FLAGS)
+            msg = self.d.world.store_message(rec.channel, body, flags=flags, ephemeral_to=(
+                rec.user.id if flags & P.EPHEMERAL else None), interaction=rec)
+            rec.followups.append(msg)
+        if request.query.get("wait") in ("0", "false", "False"):
+            return web.Response(status=204)
+        return json_response(msg.payload)
+
+    async def get(self, request: web.Request) -> web.Response:
+        rec = self._record(request)
+        return json_response(self._target(request, rec).payload)
+
+    async def patch(self, request: web.Request) -> web.Response:
+        rec = self._record(request)
+        msg = self._target(request, rec)
+        body = request[BODY]
+        flags = prepare_message(self.d, body, old=msg, allowed=EDIT_ALLOWED)
+        self.d.world.edit_message(msg, body, flags)
+        rec.edits.append(body)
+        return json_response(msg.payload)
+
+    async def delete(self, request: web.Request) -> web.Response:
+        rec = self._record(request)
+        self._target(request, rec).deleted = True
+        return web.Response(status=204)

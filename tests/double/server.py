@@ -1,0 +1,282 @@
+"""The Discord double: a loopback aiohttp server speaking Discord's REST API and gateway.
+
+The unmodified bot connects to it once `discord.http.Route.BASE` points at `double.api_base` and
+`DiscordWebSocket.DEFAULT_GATEWAY` at `double.gateway_url`. Tests build a world (guilds, channels,
+users), act as users (users.py) and assert on what users see (`messages`, `ephemerals`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from . import payloads as P
+from . import validate as V
+from .gateway import Gateway
+from .rest import ChannelRoutes, InteractionRoutes, MetaRoutes
+from .users import UsersMixin
+from .wire import BODY, RECORD, DiscordError, json_response
+from .world import Channel, Guild, InteractionRecord, Member, Message, User, World
+
+
+@dataclass(eq=False)
+class RequestRecord:
+    method: str
+    path: str                      # without the /api/v10 prefix
+    query: dict
+    body: Any
+    at: float
+    status: int = 0
+    code: int | None = None        # Discord error code of an error answer
+    error: dict | None = None      # the error answer
+    unknown: bool = False          # no such route in the double
+    files: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        tail = f" -> {self.status} {self.code}" if self.code is not None else f" -> {self.status}"
+        return f"<{self.method} {self.path}{tail}>"
+
+
+class OffsetClock:
+    """Wall-clock time that tests can move forward: `advance(960)` expires every token at once."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+class DiscordDouble(UsersMixin):
+    def __init__(self, *, validate: bool = True, response_deadline: float = 3.0, token_lifetime: float = 15 * 60,
+                 clock: Callable[[], float] | None = None, bot_name: str = "Spieltisch",
+                 bot_permissions: int = P.BOT_PERMISSIONS, requests_maxlen: int | None = None):
+        self.validate = validate
+        self.response_deadline = response_deadline
+        self.token_lifetime = token_lifetime
+        self.clock = clock if clock is not None else OffsetClock()
+        self.snowflake = P.Snowflakes(self.clock)
+        self.app_id = self.snowflake()           # a modern app: the bot user's id is the application id
+        self.owner = User(self.snowflake(), "app-owner")
+        self.world = World(self.snowflake, self.clock, User(self.app_id, bot_name, bot=True), bot_permissions)
+        self.gateway = Gateway(self)
+        self.requests: deque[RequestRecord] | list[RequestRecord] = (
+            deque(maxlen=requests_maxlen) if requests_maxlen else [])
+        self.internal_errors: list[str] = []     # bugs in the double itself; a test fixture should fail on them
+        self.commands: dict[str | None, dict[str, dict]] = {}   # guild id (None: global) -> name -> command
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.host, self.port = "127.0.0.1", 0
+        self._meta, self._channels, self._interactions = MetaRoutes(self), ChannelRoutes(self), InteractionRoutes(self)
+
+    # ------------------------------------------------------------------ building the world
+
+    def add_user(self, name: str, *, locale: str = "en-US") -> User:
+        return self.world.add_user(name, locale=locale)
+
+    def add_guild(self, name: str = "Testserver", *, locale: str = "en-US", owner: User | None = None,
+                  everyone_permissions: int = P.MEMBER_PERMISSIONS) -> Guild:
+        return self.world.add_guild(name, locale=locale, owner=owner, everyone_permissions=everyone_permissions)
+
+    def add_member(self, guild: Guild, user: User, *, permissions: int = 0) -> Member:
+        """`permissions`: guild-wide ones beyond @everyone's (e.g. payloads.MANAGE_GUILD)."""
+        return self.world.add_member(guild, user, permissions=int(getattr(permissions, "value", permissions)))
+
+    def add_text_channel(self, guild: Guild, name: str = "spiele") -> Channel:
+        return self.world.add_text_channel(guild, name)
+
+    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None) -> Channel:
+        return self.world.add_thread(parent, name, owner=owner)
+
+    async def set_permissions(self, channel: Channel, user: User, permissions: int) -> None:
+        """The exact permissions `user` (or the bot: `double.bot`) has in `channel` from now on."""
+        channel.user_permissions[user.id] = int(getattr(permissions, "value", permissions))
+        home = channel.parent if channel.is_thread else channel
+        if self.gateway.connected and not channel.is_thread:
+            await self.gateway.dispatch("CHANNEL_UPDATE", self.world.channel_payload(home))
+
+    async def set_app_permissions(self, channel: Channel, permissions: int) -> None:
+        await self.set_permissions(channel, self.bot, permissions)
+
+    @property
+    def bot(self) -> User:
+        return self.world.bot
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """For `discord.http.Route.BASE`."""
+        return f"{self.url}{V.API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        """For `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY` (as a yarl.URL)."""
+        return f"ws://{self.host}:{self.port}/ws"
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> DiscordDouble:
+        app = web.Application(middlewares=[self._middleware], client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/ws", self.gateway.handle)
+        self._meta.register(app.router)
+        self._interactions.register(app.router)
+        self._channels.register(app.router)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        self.host, self.port = host, self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> DiscordDouble:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ time and waiting
+
+    def advance(self, seconds: float) -> None:
+        """Move the double's clock forward (tokens expire, deadlines pass) without sleeping."""
+        self.clock.advance(seconds)
+        self.notify()
+
+    def notify(self) -> None:
+        """Wake every waiter: called after each request, gateway change and clock move."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def _wait_change(self, timeout: float) -> None:
+        event = self._changed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), max(timeout, 0))
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str | None = None) -> Any:
+        """Re-check `predicate` whenever the double sees a request; return its first truthy value.
+        The timeout only guards against a test hanging."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not (value := predicate()):
+            remaining = end - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}; "
+                                     f"last requests: {list(self.requests)[-5:]}")
+            await self._wait_change(remaining)
+        return value
+
+    async def wait_for_bot(self, timeout: float = 10.0) -> None:
+        """Until a bot has identified (READY and GUILD_CREATEs sent)."""
+        await self.wait_until(lambda: self.gateway.connected, timeout, "a bot to connect to the gateway")
+
+    # ------------------------------------------------------------------ what users see
+
+    def message(self, message_id: str | int) -> Message:
+        return self.world.messages[str(message_id)]
+
+    def messages(self, channel: Channel) -> list[Message]:
+        """Public messages in the channel, oldest first, as they look now; deleted ones are gone."""
+        return [m for m in self.world.channel_messages.get(channel.id, ()) if not m.deleted and m.ephemeral_to is None]
+
+    def ephemerals(self, user: User, channel: Channel | None = None) -> list[Message]:
+        return [m for m in self.world.messages.values() if m.ephemeral_to == user.id and not m.deleted
+                and (channel is None or m.channel is channel)]
+
+    def interaction(self, token_or_id: str) -> InteractionRecord:
+        rec = self.world.interactions.get(token_or_id)
+        return rec or next(r for r in self.world.interactions.values() if r.id == token_or_id)
+
+    def command(self, name: str, guild: Guild | None = None) -> dict:
+        return self.commands.get(guild.id if guild else None, {})[name]
+
+    @property
+    def unknown_routes(self) -> list[RequestRecord]:
+        return [r for r in self.requests if r.unknown]
+
+    @property
+    def errors(self) -> list[RequestRecord]:
+        """Requests the double answered with an error."""
+        return [r for r in self.requests if r.status >= 400]
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    async def _read_body(self, request: web.Request, record: RequestRecord) -> Any:
+        if not request.body_exists:
+            return None
+        if request.content_type == "application/json":
+            raw = await request.read()
+            return json.loads(raw) if raw else None
+        if request.content_type.startswith("multipart/"):
+            body = None
+            async for part in await request.multipart():
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    data = await part.read()
+                    record.files.append(f"{part.filename} ({len(data)} bytes)")
+            return body
+        return (await request.read()).decode(errors="replace")
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler) -> web.StreamResponse:
+        if request.path == "/ws":
+            return await handler(request)
+        record = RequestRecord(request.method, request.path.removeprefix(V.API_PREFIX), dict(request.query),
+                               None, self.clock())
+        self.requests.append(record)
+        request[RECORD] = record
+        try:
+            body = request[BODY] = record.body = await self._read_body(request, record)
+            if self.validate and body is not None:
+                problems = V.spec_problems(request.method, record.path, body)
+                if problems:
+                    raise V.InvalidBody(problems)
+            response = await handler(request)
+            record.status = response.status
+            return response
+        except V.InvalidBody as e:
+            return self._error(request, record, DiscordError(400, 50035, "Invalid Form Body", e.errors()))
+        except DiscordError as e:
+            return self._error(request, record, e)
+        except web.HTTPException:
+            raise
+        except Exception as e:     # a bug in the double: answer 400 (5xx makes discord.py retry for seconds)
+            self.internal_errors.append(f"{request.method} {record.path}: {traceback.format_exc()}")
+            return self._error(request, record, DiscordError(400, 0, f"double internal error: {e!r}"))
+        finally:
+            self.notify()
+
+    def _error(self, request: web.Request, record: RequestRecord, e: DiscordError) -> web.Response:
+        body = {"message": e.message, "code": e.code}
+        if e.errors:
+            body["errors"] = e.errors
+        record.status, record.code, record.error = e.status, e.code, body
+        rec = self.world.interactions.get(request.match_info.get("token", ""))
+        if rec is not None:
+            rec.rejected.append(record)
+        return json_response(body, e.status)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        request[RECORD].unknown = True
+        raise DiscordError(404, 0, f"404: Not Found (the double has no route {request.method} {request.path})")

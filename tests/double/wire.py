@@ -1,0 +1,25 @@
+"""HTTP plumbing shared by the server and its routes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+BODY = web.RequestKey("body", object)
+RECORD = web.RequestKey("record", object)
+
+
+class DiscordError(Exception):
+    """An error answer in Discord's shape: {"message", "code", "errors"?}."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict | None = None):
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+
+def json_response(obj: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": discord.py's json_or_text compares the header with ==, and aiohttp's
+    # default "application/json; charset=utf-8" would make it treat the body as text.
+    return web.Response(body=json.dumps(obj).encode(), status=status, headers={"Content-Type": "application/json"})

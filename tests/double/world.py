@@ -1,0 +1,342 @@
+"""What the double knows: guilds, channels, threads, users, members, permissions, messages, interactions."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import components as C
+from . import payloads as P
+
+
+@dataclass(eq=False)
+class User:
+    id: str
+    name: str
+    locale: str = "en-US"
+    bot: bool = False
+
+    def payload(self) -> dict:
+        return P.user(self.id, self.name, bot=self.bot)
+
+    def __repr__(self) -> str:
+        return f"<User {self.name} {self.locale}>"
+
+
+@dataclass(eq=False)
+class Guild:
+    id: str
+    name: str
+    locale: str
+    owner_id: str
+    everyone_permissions: int
+    joined_at: str
+    channels: list[Channel] = field(default_factory=list)
+    members: dict[str, Member] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<Guild {self.name}>"
+
+
+@dataclass(eq=False)
+class Member:
+    user: User
+    guild: Guild
+    permissions: int            # guild-wide, on top of @everyone (carried by a role of its own)
+    role_id: str
+    joined_at: str
+
+
+@dataclass(eq=False)
+class Channel:
+    id: str
+    guild: Guild
+    name: str
+    type: int = P.GUILD_TEXT
+    parent: Channel | None = None
+    position: int = 0
+    owner_id: str | None = None
+    created: str = ""
+    # exact permissions of a user in this channel (a member overwrite); otherwise the guild-wide ones
+    user_permissions: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == P.PUBLIC_THREAD
+
+    def __repr__(self) -> str:
+        return f"<Channel #{self.name}>"
+
+
+@dataclass(eq=False)
+class Message:
+    """One message as users see it now; `payload` is its current wire form."""
+
+    payload: dict
+    channel: Channel
+    ephemeral_to: str | None = None          # user id: only this user sees it
+    interaction: InteractionRecord | None = None
+    deleted: bool = False
+    history: list[dict] = field(default_factory=list)   # earlier versions, oldest first
+
+    id = property(lambda self: self.payload["id"])
+    content = property(lambda self: self.payload.get("content") or "")
+    embeds = property(lambda self: self.payload.get("embeds") or [])
+    components = property(lambda self: self.payload.get("components") or [])
+    flags = property(lambda self: self.payload.get("flags") or 0)
+    is_v2 = property(lambda self: bool(self.flags & P.IS_COMPONENTS_V2))
+    ephemeral = property(lambda self: bool(self.flags & P.EPHEMERAL))
+    loading = property(lambda self: bool(self.flags & P.LOADING))
+    text = property(lambda self: C.visible_text(self.payload))
+    texts = property(lambda self: C.visible_texts(self.payload))
+    custom_ids = property(lambda self: C.custom_ids(self.payload))
+    option_values = property(lambda self: C.option_values(self.payload))
+    labels = property(lambda self: C.labels(self.payload))
+
+    def has_component(self, custom_id: str | None = None, *, label: str | None = None) -> bool:
+        return C.find_component(self.payload, custom_id, label=label) is not None
+
+    def component(self, custom_id: str | None = None, *, label: str | None = None) -> dict:
+        found = C.find_component(self.payload, custom_id, label=label)
+        if found is None:
+            raise AssertionError(f"message {self.id} has no component {custom_id or label!r}; it has "
+                                 f"{C.describe(self.payload)}")
+        return found
+
+    @property
+    def rendered(self) -> dict:
+        """The parts the bot rendered (for comparing renderings): no ids, times or authors."""
+        return {"content": self.content, "embeds": self.embeds, "components": self.components,
+                "flags": self.flags & ~P.LOADING,
+                "attachments": [a.get("filename") for a in self.payload.get("attachments") or ()]}
+
+    def __repr__(self) -> str:
+        who = f" ephemeral to {self.ephemeral_to}" if self.ephemeral_to else ""
+        return f"<Message {self.id} in #{self.channel.name}{who}: {self.text[:60]!r}>"
+
+
+@dataclass(eq=False)
+class InteractionRecord:
+    """One user action and everything the bot did with its token."""
+
+    payload: dict
+    user: User
+    channel: Channel
+    created: float                             # double clock
+    source: Message | None = None              # the message whose component was used
+    callback: dict | None = None               # the accepted callback body
+    callback_at: float | None = None
+    original: Message | None = None            # the message the response created or edited
+    followups: list[Message] = field(default_factory=list)
+    edits: list[dict] = field(default_factory=list)
+    rejected: list[Any] = field(default_factory=list)   # RequestRecords answered with an error
+    modal: dict | None = None
+
+    id = property(lambda self: self.payload["id"])
+    token = property(lambda self: self.payload["token"])
+    type = property(lambda self: self.payload["type"])
+    acknowledged = property(lambda self: self.callback is not None)
+    message = property(lambda self: self.original)
+
+    @property
+    def callback_type(self) -> int | None:
+        return None if self.callback is None else self.callback["type"]
+
+    @property
+    def ephemeral(self) -> bool:
+        if self.original is not None:
+            return self.original.ephemeral
+        return bool(((self.callback or {}).get("data") or {}).get("flags", 0) & P.EPHEMERAL)
+
+    @property
+    def response_time(self) -> float | None:
+        return None if self.callback_at is None else self.callback_at - self.created
+
+    def __repr__(self) -> str:
+        return f"<Interaction {self.id} type={self.type} by {self.user.name} callback={self.callback_type}>"
+
+
+class World:
+    def __init__(self, snowflake, clock, bot_user: User, bot_permissions: int):
+        self.snowflake = snowflake
+        self.clock = clock
+        self.bot = bot_user
+        self.bot_permissions = bot_permissions
+        self.users: dict[str, User] = {bot_user.id: bot_user}
+        self.guilds: dict[str, Guild] = {}
+        self.channels: dict[str, Channel] = {}
+        self.messages: dict[str, Message] = {}
+        self.channel_messages: dict[str, list[Message]] = {}
+        self.interactions: dict[str, InteractionRecord] = {}      # by token
+
+    # ------------------------------------------------------------------ building the world
+
+    def add_user(self, name: str, *, locale: str = "en-US") -> User:
+        u = User(self.snowflake(), name, locale)
+        self.users[u.id] = u
+        return u
+
+    def add_guild(self, name: str, *, locale: str = "en-US", owner: User | None = None,
+                  everyone_permissions: int = P.MEMBER_PERMISSIONS) -> Guild:
+        now = P.iso(self.clock())
+        owner_id = owner.id if owner is not None else self.snowflake()     # not the bot: owners may do all
+        g = Guild(self.snowflake(), name, locale, owner_id, everyone_permissions, now)
+        self.guilds[g.id] = g
+        self._add_member(g, self.bot, self.bot_permissions)
+        if owner is not None:
+            self._add_member(g, owner, P.ALL_PERMISSIONS)
+        return g
+
+    def _add_member(self, guild: Guild, user: User, permissions: int) -> Member:
+        m = Member(user, guild, permissions, self.snowflake(), P.iso(self.clock()))
+        guild.members[user.id] = m
+        return m
+
+    def add_member(self, guild: Guild, user: User, *, permissions: int = 0) -> Member:
+        if user.id in guild.members:
+            raise ValueError(f"{user} is already a member of {guild}")
+        return self._add_member(guild, user, permissions)
+
+    def add_text_channel(self, guild: Guild, name: str) -> Channel:
+        ch = Channel(self.snowflake(), guild, name, position=len(guild.channels))
+        guild.channels.append(ch)
+        self.channels[ch.id] = ch
+        return ch
+
+    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None) -> Channel:
+        ch = Channel(self.snowflake(), parent.guild, name, type=P.PUBLIC_THREAD, parent=parent,
+                     owner_id=(owner or self.bot).id, created=P.iso(self.clock()))
+        parent.guild.channels.append(ch)
+        self.channels[ch.id] = ch
+        return ch
+
+    # ------------------------------------------------------------------ permissions
+
+    def guild_permissions(self, guild: Guild, user: User) -> int:
+        member = guild.members.get(user.id)
+        if member is None:
+            return 0
+        perms = guild.everyone_permissions | member.permissions
+        return P.ALL_PERMISSIONS if perms & P.ADMINISTRATOR or guild.owner_id == user.id else perms
+
+    def permissions(self, channel: Channel, user: User) -> int:
+        """The user's permissions in the channel (a thread has its parent's)."""
+        base = self.guild_permissions(channel.guild, user)
+        if base == P.ALL_PERMISSIONS:          # administrators and the owner ignore overwrites
+            return base
+        home = channel.parent if channel.is_thread else channel
+        if user.id in channel.user_permissions:
+            return channel.user_permissions[user.id]
+        return home.user_permissions.get(user.id, base)
+
+    def app_permissions(self, channel: Channel) -> int:
+        return self.permissions(channel, self.bot)
+
+    # ------------------------------------------------------------------ payloads of the world
+
+    def user_payload(self, user: User) -> dict:
+        return user.payload()
+
+    def member_payload(self, guild: Guild, user: User, channel: Channel | None = None) -> dict:
+        m = guild.members[user.id]
+        perms = None if channel is None else self.permissions(channel, user)
+        return P.member(user.payload(), [m.role_id], joined_at=m.joined_at, permissions=perms)
+
+    def channel_payload(self, ch: Channel) -> dict:
+        if ch.is_thread:
+            count = len([m for m in self.channel_messages.get(ch.id, ()) if not m.deleted])
+            return P.thread(ch.id, ch.guild.id, ch.parent.id, ch.owner_id or self.bot.id, ch.name,
+                            created=ch.created, message_count=count)
+        overwrites = []
+        for uid, perms in ch.user_permissions.items():
+            base = self.guild_permissions(ch.guild, self.users[uid])
+            overwrites.append(P.overwrite(uid, perms & ~base, base & ~perms))
+        return P.text_channel(ch.id, ch.guild.id, ch.name, ch.position, overwrites)
+
+    def interaction_channel(self, ch: Channel, user: User) -> dict:
+        return {**self.channel_payload(ch), "permissions": str(self.permissions(ch, user))}
+
+    def guild_payload(self, g: Guild) -> dict:
+        roles = [P.role(g.id, "@everyone", g.everyone_permissions, 0)]
+        roles += [P.role(m.role_id, f"member-{m.user.name}", m.permissions, i + 1)
+                  for i, m in enumerate(g.members.values())]
+        members = [self.member_payload(g, m.user) for m in g.members.values()]
+        channels = [self.channel_payload(c) for c in g.channels if not c.is_thread]
+        threads = [self.channel_payload(c) for c in g.channels if c.is_thread]
+        return P.guild(g.id, g.name, owner_id=g.owner_id, locale=g.locale, roles=roles, channels=channels,
+                       threads=threads, members=members, joined_at=g.joined_at)
+
+    # ------------------------------------------------------------------ messages
+
+    def store_message(self, channel: Channel, body: dict, *, flags: int = 0, mtype: int = 0,
+                      ephemeral_to: str | None = None, interaction: InteractionRecord | None = None) -> Message:
+        payload = P.message(self.snowflake(), channel.id, self.bot.payload(), guild_id=channel.guild.id,
+                            timestamp=P.iso(self.clock()), flags=flags, mtype=mtype)
+        if interaction is not None:
+            source = interaction.source.id if interaction.source else None
+            payload["interaction_metadata"] = P.interaction_metadata(
+                interaction.payload, interaction.user.payload(), interacted_message_id=source)
+            payload["application_id"] = interaction.payload["application_id"]
+            payload["webhook_id"] = interaction.payload["application_id"]
+        apply_body(payload, body)
+        msg = Message(payload, channel, ephemeral_to=ephemeral_to, interaction=interaction)
+        self.messages[msg.id] = msg
+        self.channel_messages.setdefault(channel.id, []).append(msg)
+        return msg
+
+    def edit_message(self, msg: Message, body: dict, flags: int) -> None:
+        msg.history.append(copy.deepcopy(msg.payload))
+        apply_body(msg.payload, body)
+        msg.payload["flags"] = flags
+        msg.payload["edited_timestamp"] = P.iso(self.clock())
+
+
+_BODY_FIELDS = ("content", "embeds", "components", "attachments", "poll", "sticker_ids", "tts")
+
+
+def merged(payload: dict, body: dict) -> dict:
+    """What a message would look like after an edit with this body (Discord's PATCH semantics)."""
+    out = {k: payload.get(k) for k in ("content", "embeds", "components", "attachments", "poll")}
+    for k in ("content", "embeds", "components", "attachments", "poll"):
+        if k in body:
+            out[k] = body[k]
+    return out
+
+
+def is_empty(fields: dict) -> bool:
+    return not (fields.get("content") or fields.get("embeds") or fields.get("components")
+                or fields.get("attachments") or fields.get("poll") or fields.get("sticker_ids"))
+
+
+def apply_body(payload: dict, body: dict) -> None:
+    for key in _BODY_FIELDS:
+        if key not in body:
+            continue
+        value = body[key]
+        if key == "components":
+            value = number_components(copy.deepcopy(value or []))
+        elif key == "attachments":
+            value = [{"id": str(a.get("id", i)), "filename": a.get("filename", f"file{i}"), "size": 0,
+                      "url": f"https://cdn.invalid/{a.get('filename', i)}", "proxy_url": "https://cdn.invalid/"}
+                     for i, a in enumerate(value or [])]
+        elif key == "content":
+            value = value or ""
+        elif key == "embeds":
+            value = copy.deepcopy(value or [])
+        elif key == "sticker_ids":
+            continue
+        payload[key] = value
+
+
+def number_components(rows: list) -> list:
+    """Discord gives every component without an `id` the next free number, depth first."""
+    used = {c["id"] for _p, c in C.iter_components(rows) if isinstance(c.get("id"), int)}
+    n = 0
+    for _p, comp in C.iter_components(rows):
+        if not isinstance(comp.get("id"), int):
+            n += 1
+            while n in used:
+                n += 1
+            comp["id"] = n
+    return rows
