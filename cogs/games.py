@@ -6,18 +6,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import games
 from bot.clicks import Reply, can_manage
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
 from bot.permissions import missing_permissions
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
+from bot.ui.presenters import playable
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=cmd(f"game.{key}"), value=key) for key in games.REGISTRY
+        app_commands.Choice(name=cmd(f"game.{key}"), value=key) for key in playable()
     ]
 
 

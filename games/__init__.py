@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.base import Game
 
-#: Every playable game by key, in the order the /start choices list them.
+#: Every rules engine by key, in the order the /start choices list them (those with a table).
 REGISTRY: dict[str, Game] = {}
 
 
@@ -21,9 +21,9 @@ def get(key: str) -> Game:
 
 
 def _load() -> None:
-    from games import calcory
+    from games import calcory, dacapo, diabolo, kapado, mu, rummu, safaru, skippo
 
-    for module in (calcory,):
+    for module in (calcory, mu, safaru, rummu, dacapo, kapado, skippo, diabolo):
         register(module.GAME)
 
 

@@ -29,9 +29,20 @@ class Presenter(Protocol):
 _PRESENTERS: dict[str, Presenter] = {}
 
 
-def presenter(game_key: str) -> Presenter:
+def _presenters() -> dict[str, Presenter]:
     if not _PRESENTERS:
         from bot.ui import calcory
 
         _PRESENTERS.update({"calcory": calcory.PRESENTER})
-    return _PRESENTERS[game_key]
+    return _PRESENTERS
+
+
+def presenter(game_key: str) -> Presenter:
+    return _presenters()[game_key]
+
+
+def playable() -> list[str]:
+    """Games with a table on Discord, in registry order: only these are offered by /start."""
+    import games
+
+    return [key for key in games.REGISTRY if key in _presenters()]

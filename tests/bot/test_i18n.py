@@ -5,8 +5,8 @@ import string
 
 import pytest
 
-import games
 from bot import i18n
+from bot.ui.presenters import playable
 
 FIELDS = string.Formatter()
 
@@ -24,8 +24,8 @@ def test_placeholders_match(key):
     assert placeholders(i18n.catalogue("en")[key]) == placeholders(i18n.catalogue("de")[key])
 
 
-@pytest.mark.parametrize("key", sorted(games.REGISTRY))
-def test_every_registered_game_has_its_texts(key):
+@pytest.mark.parametrize("key", playable())
+def test_every_playable_game_has_its_texts(key):
     for lang in i18n.LANGUAGES:
         assert i18n.catalogue(lang)[f"{key}.ui.rules"].strip()
         assert i18n.catalogue(lang)[f"commands.game.{key}"]
