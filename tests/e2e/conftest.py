@@ -1,0 +1,23 @@
+"""Fixtures of the end-to-end tests: the double, a world in it, and the bot started against it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.clock import ManualClock
+from tests.e2e.harness import Env, make_double
+
+
+@pytest.fixture
+async def env(tmp_path, monkeypatch, bot_errors):
+    double, guild, channel, thread, users = make_double()
+    await double.start()
+    e = Env(double, guild, channel, thread, users, tmp_path / "bot.sqlite3", ManualClock(), monkeypatch)
+    await e.start_bot()
+    yield e
+    if e.bot is not None:
+        await e.settle()
+    await e.stop_bot()
+    await double.stop()
+    assert not double.unknown_routes, f"the bot called routes the double does not know: {double.unknown_routes}"
+    assert not double.internal_errors, double.internal_errors[0]

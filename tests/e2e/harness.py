@@ -1,0 +1,97 @@
+"""The bot under test, started in-process against the Discord double, plus helpers to read a table."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.app import Spieltisch
+from bot.clock import ManualClock
+from bot.config import Settings
+from tests.double import DiscordDouble
+from tests.double import payloads as P
+
+
+@dataclass
+class Env:
+    double: DiscordDouble
+    guild: object
+    channel: object
+    thread: object
+    users: dict[str, object]
+    database: Path
+    clock: ManualClock
+    monkeypatch: object
+    bot: Spieltisch | None = None
+    task: asyncio.Task | None = None
+    seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
+    seen: dict = field(default_factory=dict)
+
+    def __getattr__(self, name: str):
+        users = self.__dict__.get("users", {})
+        if name in users:
+            return users[name]
+        raise AttributeError(name)
+
+    async def start_bot(self) -> Spieltisch:
+        self.monkeypatch.setattr(discord.http.Route, "BASE", self.double.api_base)
+        self.monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                                 yarl.URL(self.double.gateway_url))
+        settings = Settings(token="test-token", database=self.database)
+        self.bot = Spieltisch(settings, clock=self.clock, seed_source=lambda: f"seed-{next(self.seeds)}",
+                              guild_ready_timeout=0.01)
+        self.task = asyncio.create_task(self.bot.start("test-token"))
+        await self.double.wait_for_bot()
+        await asyncio.wait_for(self.bot.wait_until_ready(), 10)
+        return self.bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+            await asyncio.wait_for(self.task, 10)
+            self.bot = self.task = None
+
+    async def settle(self) -> None:
+        """Until the bot has drawn every table it owes (event driven, no sleeping)."""
+        await self.bot.tables.flush()
+
+    def session(self, channel=None):
+        """The channel's live session, or the last one seen there once it has ended."""
+        key = int((channel or self.channel).id)
+        live = self.bot.sessions.by_channel(key)
+        if live is not None:
+            self.seen[key] = live.id
+            return live
+        return self.bot.sessions.get(self.seen[key]) if key in self.seen else None
+
+    def public(self, channel=None) -> list:
+        return self.double.messages(channel or self.channel)
+
+    def table_messages(self, channel=None) -> list:
+        session = self.session(channel)
+        ids = [str(i) for i in session.messages.get("table", [])]
+        return [self.double.message(i) for i in ids]
+
+
+def make_double() -> tuple[DiscordDouble, object, object, object, dict]:
+    d = DiscordDouble()
+    guild = d.add_guild("Testserver")
+    channel = d.add_text_channel(guild, "spiele")
+    thread = d.add_thread(channel, "calcory-1")
+    users = {
+        "ann": d.add_user("ann"),
+        "bob": d.add_user("bob", locale="de"),
+        "cem": d.add_user("cem"),
+        "dia": d.add_user("dia"),
+        "mod": d.add_user("mod"),
+    }
+    for name, user in users.items():
+        d.add_member(guild, user, permissions=P.MANAGE_GUILD if name == "mod" else 0)
+    return d, guild, channel, thread, users

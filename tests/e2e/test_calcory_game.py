@@ -1,0 +1,71 @@
+"""A whole Calcory game by three simulated users, from /start to /leaderboard."""
+
+import asyncio
+
+from bot import ids
+from tests.e2e.calcory_driver import CalcoryDriver
+
+
+async def start_calcory(env, players=("ann", "bob", "cem")):
+    host = env.users[players[0]]
+    lobby = (await env.double.slash(host, env.channel, "start", game="calcory")).message
+    session = env.session()
+    for name in players[1:]:
+        await env.double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
+    await env.double.click(host, lobby, ids.lobby(session.id, "start"))
+    await env.settle()
+    return session, lobby
+
+
+async def test_whole_game_three_players_then_leaderboard(env):
+    session, lobby = await start_calcory(env)
+    drive = CalcoryDriver(env)
+    first, second = drive.active, (drive.active + 1) % 3
+    assert "has started" in lobby.text and not lobby.custom_ids
+
+    # Turn 1: a hit on 13; two simultaneous clicks on the same card apply once.
+    a, b = drive.pair_to(13)
+    flip_a = drive.flip_id(a)
+    message = drive.message_with(flip_a)
+    user = drive.user_of(first)
+    await asyncio.gather(env.double.click(user, message, flip_a), env.double.click(user, message, flip_a))
+    await env.settle()
+    assert session.counters[first] == 1 and session.state.flips != []
+    await drive.flip(b)
+    assert session.state.phase == "return" and len(session.state.hands[first]) == 2
+    await drive.put_back()
+    assert len(session.state.hands[first]) == 1 and drive.active == second
+
+    # Turn 2: a low pair, stopped and marked.
+    for slot in drive.pair_to(3):
+        await drive.flip(slot)
+    await drive.stop()
+    assert session.state.owner == second and len(session.state.marks) == 2
+
+    # Turn 3: another hit clears the marked set.
+    for slot in drive.pair_to(13):
+        await drive.flip(slot)
+    await drive.put_back()
+    assert session.state.owner == -1 and drive.active == first
+
+    # Turn 4: the first player marks a single 9; nobody beats it.
+    await drive.flip(drive.face_down(9))
+    await drive.stop()
+    for slot in drive.pair_to(3):
+        await drive.flip(slot)
+    await drive.stop()
+    await drive.flip(drive.face_down(0))
+    await drive.stop()
+
+    # The walkover of a single card ends the game: 2 cards beat 1 and 0.
+    assert session.status == "finished"
+    names = [seat.name for seat in session.seats]
+    summary = env.public()[-1]
+    assert f"Winner: **{names[first]}**" in summary.text
+    assert all(not m.custom_ids or all("flip" not in c for c in m.custom_ids if not m.component(c).get("disabled"))
+               for m in env.table_messages())
+
+    board = (await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory")).message
+    lines = board.text.splitlines()
+    assert f"**1.** {names[first]}: 1 wins in 1 games (100 %)" in lines
+    assert any(f"{names[second]}: 0 wins in 1 games (0 %)" in line for line in lines)
