@@ -55,6 +55,17 @@ class Action:
         return self.key
 
 
+_INTERNED: dict[tuple[str, str], Action] = {}
+
+
+def action(kind: str, arg: str = "") -> Action:
+    """The one shared ``Action`` for (kind, arg): hot paths build the same moves again and again."""
+    found = _INTERNED.get((kind, arg))
+    if found is None:
+        found = _INTERNED[(kind, arg)] = Action(kind, arg)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, for the table log and for each seat's observation history.

@@ -61,3 +61,18 @@ def triangles(cid: str) -> int:
 def sort_cards(cids: Iterable[str]) -> list[str]:
     """Cards in deck order (colour, then digit, then copy)."""
     return sorted(cids, key=ORDER.__getitem__)
+
+
+def split_cards(text: str) -> tuple[str, ...]:
+    """Card ids run together (``g3b4k7a``) split again: only 1s and 7s carry a copy letter, so this
+    is unambiguous. Raises ``ValueError`` on anything that is not a card list."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        size = 3 if text[i + 1: i + 2] in ("1", "7") else 2
+        cid = text[i: i + size]
+        if cid not in CARDS:
+            raise ValueError(text)
+        out.append(cid)
+        i += size
+    return tuple(out)

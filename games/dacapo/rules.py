@@ -16,6 +16,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.base import Action, Event, IllegalAction, ScoreLine
+from games.base import action as _act
 from games.buildpiles import END, PILE, BuildPileGame, Table, draw_to, push_build
 from games.dacapo.cards import DECK, TOP, VALUE, face, face_of_value
 
@@ -36,17 +37,9 @@ class Options(BaseModel):
 
 
 DRAW = Action("draw")
-_ACTIONS: dict[tuple[str, str], Action] = {}
 _BUILD = tuple(f"b{i}" for i in range(1, 10))
 _HELPER = tuple(f"helper:{i}" for i in range(1, 10))
 _OTHER = tuple(f"pile:seat{i}" for i in range(10))
-
-
-def _act(kind: str, arg: str) -> Action:
-    action = _ACTIONS.get((kind, arg))
-    if action is None:
-        action = _ACTIONS[(kind, arg)] = Action(kind, arg)
-    return action
 
 
 class DaCapo(BuildPileGame):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from games.base import IllegalAction
-from games.deck import CARDS, ORDER, colour, digit, sort_cards
+from games.deck import ORDER, colour, digit, sort_cards
+from games.deck import split_cards as deck_split_cards
 
 YELLOW = "yellow"
 REAL_COLOURS = ("red", "green", "blue", "black")
@@ -24,19 +25,11 @@ def join_cards(cards: Iterable[str]) -> str:
 
 
 def split_cards(text: str) -> tuple[str, ...]:
-    """The inverse of ``join_cards``; raises ``ValueError`` on anything that is not a card list."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        size = 3 if text[i + 1: i + 2] in ("1", "7") else 2
-        cid = text[i: i + size]
-        if cid not in CARDS:
-            raise ValueError(text)
-        out.append(cid)
-        i += size
-    if not out:
+    """Like ``games.deck.split_cards``, but an empty list is no combination either."""
+    cards = deck_split_cards(text)
+    if not cards:
         raise ValueError(text)
-    return tuple(out)
+    return cards
 
 
 def _wraps(digits: Sequence[int]) -> bool:

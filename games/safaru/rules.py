@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from games.base import IllegalAction
-from games.deck import CARDS, ORDER, colour, digit, triangles
+from games.deck import ORDER, colour, digit, split_cards, triangles
 
 #: Which suit shows which animal. No public source names them: this is the project's own
 #: assignment (README ruling 1), stated in the help text. Change it here and nowhere else.
@@ -30,20 +30,6 @@ METHODS = ("add", "sev", "pair")
 def join_cards(cards: Iterable[str]) -> str:
     """Ids run together in deck order: ``g3b4``."""
     return "".join(sorted(cards, key=ORDER.__getitem__))
-
-
-def split_cards(text: str) -> tuple[str, ...]:
-    """The inverse of ``join_cards``; raises ``ValueError`` on anything that is not a card list."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        size = 3 if text[i + 1: i + 2] in ("1", "7") else 2
-        cid = text[i: i + size]
-        if cid not in CARDS:
-            raise ValueError(text)
-        out.append(cid)
-        i += size
-    return tuple(out)
 
 
 # -- catches ------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.base import Action, Event, IllegalAction, ScoreLine
+from games.base import action as _act
 from games.buildpiles import (
     END,
     HAND,
@@ -63,17 +64,9 @@ class Options(BaseModel):
         return self.decks or (1 if players <= 4 else 2)
 
 
-_ACTIONS: dict[tuple[str, str], Action] = {}
 _BUILD = tuple(f"b{i}" for i in range(1, 10))
 _HELPER = tuple(f"helper:{i}" for i in range(1, 10))
 _SOURCE = {HAND: "hand", PILE: "stock", RESERVE: "reserve", HELPER: ""}
-
-
-def _act(kind: str, arg: str) -> Action:
-    action = _ACTIONS.get((kind, arg))
-    if action is None:
-        action = _ACTIONS[(kind, arg)] = Action(kind, arg)
-    return action
 
 
 class Skippo(BuildPileGame):
