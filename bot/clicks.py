@@ -73,6 +73,9 @@ def can_manage(interaction: discord.Interaction) -> bool:
 class Clicks:
     def __init__(self, bot) -> None:
         self.bot = bot
+        #: Lobby clicks run one at a time per lobby, answer included, so the lobby message Discord
+        #: shows last is always the newest rendering.
+        self._lobby_turns: dict[int, asyncio.Lock] = {}
 
     @property
     def sessions(self):
@@ -88,8 +91,16 @@ class Clicks:
         if session is None or not session.is_live:
             await reply.notice("table.session_gone")
             return
+        if session.channel_id != interaction.channel_id:
+            # Only a tampered client (or a message from before a database reset) names another table.
+            await reply.notice("table.other_channel")
+            return
         if click.kind == "l":
-            await self._lobby(reply, session, click.arg, values)
+            turn = self._lobby_turns.setdefault(session.id, asyncio.Lock())
+            async with turn:
+                await self._lobby(reply, session, click.arg, values)
+            if session.status != "lobby":
+                self._lobby_turns.pop(session.id, None)
         elif click.kind == "t":
             await self._table(reply, session, click.arg)
         elif click.kind == "h":
@@ -145,6 +156,9 @@ class Clicks:
         if seat is None or seat != click.seat:
             await reply.notice("table.not_your_button")
             return
+        if session.status != "playing":
+            await reply.notice("table.not_started")
+            return
         ui = f"{click.arg}:{values[0]}" if values else click.arg
         notice = None
         if click.counter != session.counters[seat]:
@@ -160,9 +174,15 @@ class Clicks:
         if seat is None:
             await reply.notice("table.not_seated")
             return
+        if session.status != "playing":
+            await reply.notice("table.not_started")
+            return
         if seat != click.seat:
-            key = "core.not_your_turn" if seat not in session.game.to_act(session.state) else "table.stale_button"
+            key = "core.not_your_turn" if seat not in session.to_act() else "table.stale_button"
             await reply.notice(key)
+            return
+        if not in_hand and self._replaced(session, interaction.message):
+            await reply.notice("table.old_message")
             return
         await self._wait_for(session, reply)
         try:
@@ -187,6 +207,13 @@ class Clicks:
                 await reply.update(rendered)
                 tables.drawn(session, index, rendered)
         tables.changed(session, last)
+
+    @staticmethod
+    def _replaced(session, message) -> bool:
+        """A public message older than the current table: ``/table`` replaced it (its deletion may
+        not have reached the user yet). Newer unknown messages are a table still being posted."""
+        current = session.messages.get("table") or []
+        return message is not None and bool(current) and message.id not in current and message.id < min(current)
 
     async def _wait_for(self, session, reply: Reply) -> None:
         """Defer the answer when another click holds the session for longer than a moment."""

@@ -76,9 +76,12 @@ class TableWriter:
         self.started(session)
 
     def restored(self, session) -> None:
-        """After a restart: redraw, in case the rendering changed with the new version."""
+        """After a restart: redraw, in case the rendering changed with the new version. The line about
+        the last turn comes back from the replayed history, so the table reads as it did before."""
         if session.status == "playing":
-            self.changed(session)
+            last = next((line for _, _, events in reversed(session.history)
+                         if (line := self.describe(session, events)) is not None), None)
+            self.changed(session, last)
 
     def ended_on_restore(self, ended) -> None:
         self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))

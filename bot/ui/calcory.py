@@ -80,7 +80,8 @@ def _turn_line(session, view, lang: str, last: str | None) -> str:
     elif view.phase == "return":
         lines.append(t(lang, "calcory.ui.returning", name=_name(session, view.active)))
     elif view.flipped:
-        lines.append(t(lang, "calcory.ui.flipping", name=_name(session, view.active),
+        key = "calcory.ui.flipping" if len(view.flipped) > 1 else "calcory.ui.flipping_one"
+        lines.append(t(lang, key, name=_name(session, view.active),
                        digits=" + ".join(map(str, view.flipped)), total=view.total, count=len(view.flipped)))
     else:
         lines.append(t(lang, "calcory.ui.to_flip", name=_name(session, view.active)))

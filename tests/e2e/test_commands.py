@@ -1,0 +1,398 @@
+"""/stop, /table, /rules, /stats, /leaderboard and the German command names, through the Discord double."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot import ids
+from bot.storage import ResultRow
+from tests.double import payloads as P
+from tests.e2e.calcory_driver import CalcoryDriver
+
+
+@pytest.fixture(autouse=True)
+def quiet_logs(caplog):
+    """Nothing the users did may be logged as an error (or a warning of the bot's own)."""
+    caplog.set_level(logging.INFO)
+    yield
+    loud = [r for r in caplog.records
+            if r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and r.name.startswith("spieltisch"))]
+    assert not loud, [f"{r.name}: {r.getMessage()}" for r in loud]
+
+
+async def start_calcory(env, players=("ann", "bob", "cem"), channel=None):
+    """`/start calcory` by the first player, the others join, the host starts; returns (session, lobby)."""
+    channel = channel or env.channel
+    host = env.users[players[0]]
+    lobby = (await env.double.slash(host, channel, "start", game="calcory")).message
+    session = env.session(channel)
+    for name in players[1:]:
+        await env.double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
+    await env.double.click(host, lobby, ids.lobby(session.id, "start"))
+    await settled(env, lambda: len(session.messages.get("table") or ()) == 2, "the table to be posted")
+    assert session.status == "playing"
+    return session, lobby
+
+
+async def settled(env, condition, what: str) -> None:
+    """Until the bot did what an answered interaction set off (it works on after answering), then
+    until the table writer is idle."""
+    await env.double.wait_until(condition, what=what)
+    await env.settle()
+
+
+async def play_two_player_game(env, drive: CalcoryDriver) -> tuple[int, int]:
+    """A short planned game of two: returns (winner seat, loser seat)."""
+    first, second = drive.active, 1 - drive.active
+    for slot in drive.pair_to(13):                  # a hit: the first player holds a card
+        await drive.flip(slot)
+    await drive.put_back()
+    for slot in drive.pair_to(3):                   # the second marks a low pair
+        await drive.flip(slot)
+    await drive.stop()
+    await drive.flip(drive.face_down(9))            # overbid with a single 9
+    await drive.stop()
+    for slot in drive.pair_to(3):                   # the second cannot beat it
+        await drive.flip(slot)
+    await drive.stop()                              # the walkover of a single card ends the game
+    assert drive.session.status == "finished"
+    return first, second
+
+
+def last_public(env, channel=None):
+    return env.public(channel)[-1]
+
+
+def board_lines(message) -> list[str]:
+    return message.text.splitlines()
+
+
+# ----------------------------------------------------------------------------------------- /stop
+
+async def test_stop_by_host_ends_without_result_and_table_shows_it(env):
+    session, _ = await start_calcory(env)
+    drive = CalcoryDriver(env)
+    await drive.flip(drive.face_down(5))
+    tables = env.table_messages()
+
+    record = await env.double.slash(env.ann, env.channel, "stop")
+    await settled(env, lambda: "stopped without a result" in last_public(env).text, "the closing summary")
+    assert not record.ephemeral
+    assert record.message.text == "⏹️ Ann stopped Calcory. The game counts for nobody."
+    assert session.status == "stopped"
+    assert [(m.id, m.deleted) for m in tables] == [(m.id, False) for m in env.table_messages()]
+    assert "This game was stopped; it counts for nobody." in tables[1].text
+    for message in tables:       # no button can be used any more
+        assert message.custom_ids and all(message.component(c).get("disabled") for c in message.custom_ids)
+    assert "⏹️ **Calcory** was stopped without a result." in last_public(env).text
+    assert not [m for m in env.public() if "your turn" in m.text]
+    rows = await env.bot.storage.results(session.id)
+    assert len(rows) == 3 and all(row.stopped and not row.won for row in rows)
+
+    nothing = await env.double.slash(env.cem, env.channel, "leaderboard")
+    assert nothing.ephemeral and nothing.message.text == "No finished games here yet. Start one with /start!"
+    board = await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory")
+    assert board_lines(board.message)[1:] == ["No finished games here yet. Start one with /start!"]
+    stats = await env.double.slash(env.ann, env.channel, "stats")
+    assert "No finished games yet." in stats.message.text
+
+
+async def test_stop_by_manage_server_works_and_by_another_player_is_refused(env):
+    session, _ = await start_calcory(env)
+    counters = list(session.counters)
+
+    refused = await env.double.slash(env.bob, env.channel, "stop")
+    assert refused.ephemeral
+    assert refused.message.text == "Das darf nur die Spielleitung oder wer den Server verwalten darf."
+    refused = await env.double.slash(env.cem, env.channel, "stop")
+    assert refused.message.text == "Only the host or someone allowed to manage the server can do that."
+    assert session.status == "playing" and session.counters == counters
+
+    record = await env.double.slash(env.mod, env.channel, "stop")
+    await env.settle()
+    assert record.message.text == "⏹️ Mod stopped Calcory. The game counts for nobody."
+    assert session.status == "stopped"
+    again = await env.double.slash(env.mod, env.channel, "stop")
+    assert again.ephemeral and again.message.text == "No game is running in this channel."
+
+
+# ----------------------------------------------------------------------------------------- /table
+
+async def test_table_reposts_and_the_new_messages_work(env):
+    session, _ = await start_calcory(env)
+    drive = CalcoryDriver(env)
+    old = env.table_messages()
+
+    record = await env.double.slash(env.cem, env.channel, "table")
+    await settled(env, lambda: all(message.deleted for message in old), "the old table to go")
+    assert record.ephemeral
+    assert record.message.text == "Here it comes: the table is posted again at the bottom of the channel."
+    new = env.table_messages()
+    assert len(new) == 2 and {m.id for m in new}.isdisjoint({m.id for m in old})
+    assert env.public()[-2:] == new                      # at the bottom of the channel
+
+    slot = drive.face_down(4)
+    counter = session.counters[drive.active]
+    await drive.flip(slot)
+    assert session.counters[drive.active] == counter + 1 and session.state.flips
+    assert "4" in new[0].labels + new[1].labels
+
+    nobody = await env.double.slash(env.ann, env.thread, "table")
+    assert nobody.message.text == "No game is running in this channel."
+
+
+# ----------------------------------------------------------------------------------------- /rules
+
+async def test_rules_are_ephemeral_in_each_users_language(env):
+    english = await env.double.slash(env.ann, env.channel, "rules", game="calcory")
+    assert english.ephemeral and english.message.text.startswith("**Calcory** (2–6 players)")
+    german = await env.double.slash(env.bob, env.channel, "regeln", spiel="calcory")
+    assert german.ephemeral and german.message.text.startswith("**Calcory** (2–6 Spieler)")
+    assert not env.public()
+
+
+# ------------------------------------------------------------------------------------ /stats, /leaderboard
+
+async def test_stats_after_a_finished_game_for_oneself_and_another_user(env):
+    await start_calcory(env, ("ann", "bob"))
+    drive = CalcoryDriver(env)
+    winner, loser = await play_two_player_game(env, drive)
+    when = int(env.clock.now())
+    win_user, lose_user = drive.user_of(winner), drive.user_of(loser)
+
+    mine = await env.double.slash(win_user, env.channel, "stats")
+    assert not mine.ephemeral
+    lines = board_lines(mine.message)
+    assert lines[0] == f"## 📊 {win_user.name.title()}"
+    if win_user is env.bob:
+        assert lines[1] == f"**Calcory**: 1 Partien, 1 Siege (100 %), zuletzt gespielt <t:{when}:D>"
+    else:
+        assert lines[1] == f"**Calcory**: 1 games, 1 wins (100 %), last played <t:{when}:D>"
+
+    theirs = await env.double.slash(env.cem, env.channel, "stats", user=lose_user)
+    assert board_lines(theirs.message) == [
+        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 games, 0 wins (0 %), last played <t:{when}:D>"]
+    nobody = await env.double.slash(env.cem, env.channel, "stats", user=env.dia)
+    assert board_lines(nobody.message) == ["## 📊 Dia", "No finished games yet."]
+
+
+async def test_leaderboard_without_results(env):
+    english = await env.double.slash(env.ann, env.channel, "leaderboard")
+    assert english.ephemeral and english.message.text == "No finished games here yet. Start one with /start!"
+    german = await env.double.slash(env.bob, env.channel, "rangliste")
+    assert german.message.text == "Hier gibt es noch keine beendeten Partien. Starte eine mit /starten!"
+
+
+async def seed_board(env, players: list[tuple[int, str]]) -> None:
+    """Rounds of one big table: the k-th player wins len(players) - 1 - k rounds; everyone plays all."""
+    storage = env.bot.storage
+    guild = int(env.guild.id)
+    rounds = len(players) - 1
+    for r in range(rounds):
+        session_id = await storage.create_session(
+            guild_id=guild, channel_id=900 + r, game="calcory", host_id=players[0][0], lang="en", options={},
+            seats=[], rules_version=1, created_at=1_000.0 + r)
+        rows = [ResultRow(session_id, guild, "calcory", k, uid, name, 0, 1, k < rounds - r, False, False, False,
+                          1_000.0 + r) for k, (uid, name) in enumerate(players)]
+        await storage.end_session(session_id, "finished", ended_at=1_000.0 + r, results=rows)
+
+
+async def test_leaderboard_top_ten_and_the_callers_own_rank_below(env):
+    fake = [(10_000 + k, f"player{k}") for k in range(11)]
+    fake[3] = (int(env.ann.id), "ann")
+    await seed_board(env, [*fake, (int(env.dia.id), "dia")])
+
+    board = await env.double.slash(env.dia, env.channel, "leaderboard")
+    lines = board_lines(board.message)
+    assert not board.ephemeral
+    assert lines[0] == "## 🏆 Calcory leaderboard (matches among people)"
+    expected = [f"**{k + 1}.** {name}: {11 - k} wins in 11 games ({round((11 - k) / 11 * 100)} %)"
+                for k, (_, name) in enumerate(fake[:10])]
+    assert lines[1:11] == expected
+    assert lines[11:] == ["…", "**12.** dia: 0 wins in 11 games (0 %)"]
+    assert "player10" not in board.message.text
+
+    inside = await env.double.slash(env.ann, env.channel, "leaderboard", game="calcory")
+    assert board_lines(inside.message)[1:] == expected            # ann is 4th: no extra line
+
+
+# ------------------------------------------------------------------------------------ command names
+
+async def test_german_command_names_are_registered(env):
+    synced = env.double.commands[None]
+    german = {name: command["name_localizations"]["de"] for name, command in synced.items()}
+    assert german == {"start": "starten", "stop": "beenden", "table": "tisch", "rules": "regeln",
+                      "leaderboard": "rangliste", "stats": "statistik"}
+    for command in synced.values():
+        assert command["description_localizations"]["de"] != command["description"]
+    game = next(o for o in synced["start"]["options"] if o["name"] == "game")
+    assert game["name_localizations"] == {"de": "spiel"}
+    assert {c["value"] for c in game["choices"]} == {"calcory"}
+    user = next(o for o in synced["stats"]["options"] if o["name"] == "user")
+    assert user["name_localizations"] == {"de": "nutzer"} and user["type"] == 6
+
+    record = await env.double.slash(env.bob, env.channel, "starten", spiel="calcory")
+    assert "Spielleitung: **Bob**" in record.message.text
+    assert P.EPHEMERAL & record.message.flags == 0
+
+
+# ----------------------------------------------------------------------------------------- /start, lobby
+
+async def open_lobby(env, user=None, channel=None):
+    record = await env.double.slash(user or env.ann, channel or env.channel, "start", game="calcory")
+    assert not record.ephemeral
+    return record.message, env.session(channel)
+
+
+async def test_lobby_join_leave_and_start_rules(env):
+    lobby, session = await open_lobby(env)
+    join, leave, start = (ids.lobby(session.id, op) for op in ("join", "leave", "start"))
+    assert lobby.text.splitlines()[1:4] == [
+        "Host: **Ann**", "Players (1/6): Ann", "2–6 players. The host starts the game."]
+    assert lobby.component(start).get("disabled")            # Discord shows Start disabled while alone
+
+    await env.double.click(env.bob, lobby, join)
+    assert "Players (2/6): Ann, Bob" in lobby.text and not lobby.component(start).get("disabled")
+    refused = await env.double.click(env.bob, lobby, join)
+    assert refused.ephemeral and refused.message.text == "Du sitzt schon an diesem Tisch."
+    refused = await env.double.click(env.cem, lobby, leave)
+    assert refused.ephemeral and refused.message.text == "You are not playing at this table."
+    refused = await env.double.click(env.bob, lobby, start)
+    assert refused.ephemeral and refused.message.text == "Das darf nur die Spielleitung."
+    await env.double.click(env.bob, lobby, leave)
+    assert "Players (1/6): Ann" in lobby.text and lobby.component(start).get("disabled")
+
+    await env.double.click(env.cem, lobby, join)
+    await env.double.click(env.ann, lobby, leave)             # the host leaves: cem takes over
+    assert lobby.text.splitlines()[1:3] == ["Host: **Cem**", "Players (1/6): Cem"]
+    await env.double.click(env.dia, lobby, join)
+    assert session.status == "lobby" and not env.table_messages()
+    await env.double.click(env.cem, lobby, start)
+    await settled(env, lambda: len(session.messages.get("table") or ()) == 2, "the table to be posted")
+    assert session.status == "playing"
+    assert lobby.text.splitlines()[1] == "The game has started with Cem, Dia. The table is below." or \
+        lobby.text.splitlines()[1] == "The game has started with Dia, Cem. The table is below."
+    assert not lobby.custom_ids and len(env.table_messages()) == 2
+
+
+async def test_lobby_cancel_by_host_or_manager_only(env):
+    lobby, session = await open_lobby(env)
+    cancel = ids.lobby(session.id, "cancel")
+    await env.double.click(env.cem, lobby, ids.lobby(session.id, "join"))
+    refused = await env.double.click(env.cem, lobby, cancel)
+    assert refused.ephemeral
+    assert refused.message.text == "Only the host or someone allowed to manage the server can do that."
+    assert session.status == "lobby"
+
+    await env.double.click(env.mod, lobby, cancel)
+    assert session.status == "cancelled"
+    assert lobby.text.splitlines()[1:] == ["This lobby was closed."] and not lobby.custom_ids
+
+    again, second = await open_lobby(env)                     # the channel is free again
+    await env.double.click(env.ann, again, ids.lobby(second.id, "cancel"))
+    assert second.status == "cancelled" and again.text.endswith("This lobby was closed.")
+    assert (await env.bot.storage.session(second.id)).status == "cancelled"
+
+    third_lobby, third = await open_lobby(env)                # /stop closes a lobby too
+    refused = await env.double.slash(env.cem, env.channel, "stop")
+    assert refused.message.text == "Only the host or someone allowed to manage the server can do that."
+    record = await env.double.slash(env.ann, env.channel, "stop")
+    await env.settle()
+    assert record.message.text == "⏹️ Ann stopped Calcory. The game counts for nobody."
+    await env.double.wait_until(lambda: third_lobby.text.endswith("This lobby was closed."), what="the lobby closed")
+    assert third.status == "cancelled"
+    assert not third_lobby.custom_ids
+
+
+async def test_lobby_expires_after_the_configured_time(env):
+    lobby, session = await open_lobby(env)
+    minutes = env.bot.settings.lobby_timeout_minutes
+    due = int(env.clock.now()) + minutes * 60
+    assert f"This lobby closes <t:{due}:R> unless the game starts." in lobby.text
+
+    env.clock.advance(minutes * 60 - 1)
+    await env.bot.timers.idle()
+    assert session.status == "lobby" and lobby.custom_ids
+    env.clock.advance(2)
+    await env.double.wait_until(lambda: "Nobody started this lobby in time" in lobby.text, what="the lobby to expire")
+    assert lobby.text.splitlines()[1:] == ["Nobody started this lobby in time, so it closed."]
+    assert not lobby.custom_ids and session.status == "expired"
+    assert (await env.bot.storage.session(session.id)).status == "expired"
+    fresh, _ = await open_lobby(env, env.bob)                   # the channel is free again
+    assert "Spielleitung: **Bob**" in fresh.text
+
+
+async def test_second_start_in_a_busy_channel_is_refused_politely(env):
+    lobby, session = await open_lobby(env)
+    busy = await env.double.slash(env.cem, env.channel, "start", game="calcory")
+    assert busy.ephemeral
+    assert busy.message.text == "There is already a game in this channel. Finish or stop it first."
+    german = await env.double.slash(env.bob, env.channel, "starten", spiel="calcory")
+    assert german.message.text == "In diesem Kanal läuft schon ein Spiel. Beendet oder stoppt es zuerst."
+    assert env.session() is session and [m for m in env.public() if m.custom_ids] == [lobby]
+
+
+async def test_start_in_a_thread(env):
+    session, lobby = await start_calcory(env, ("cem", "dia"), channel=env.thread)
+    assert lobby.channel is env.thread and session.channel_id == int(env.thread.id)
+    tables = env.table_messages(env.thread)
+    assert len(tables) == 2 and all(m.channel is env.thread for m in tables)
+    assert not env.public(env.channel)
+    drive_user = env.cem if session.seats[session.state.active].user_id == int(env.cem.id) else env.dia
+    flip = next(c for c in tables[0].custom_ids if ":flip:" in c)
+    await env.double.click(drive_user, tables[0], flip)
+    await env.settle()
+    assert session.counters[session.state.active] == 1 and session.state.flips
+
+
+async def test_start_without_send_messages_names_the_missing_permissions(env):
+    await env.double.set_app_permissions(env.channel, P.VIEW_CHANNEL | P.EMBED_LINKS)
+    record = await env.double.slash(env.ann, env.channel, "start", game="calcory")
+    assert record.ephemeral
+    assert record.message.text == ("I cannot run a table here: I am missing these permissions in this channel: "
+                                   "Send Messages.")
+    german = await env.double.slash(env.bob, env.channel, "starten", spiel="calcory")
+    assert german.message.text.endswith("Mir fehlen in diesem Kanal diese Berechtigungen: Nachrichten senden.")
+    assert env.session() is None and not env.public()
+
+    await env.double.set_app_permissions(env.thread, P.VIEW_CHANNEL | P.SEND_MESSAGES)
+    record = await env.double.slash(env.ann, env.thread, "start", game="calcory")
+    assert record.message.text.endswith("Send Messages in Threads.")
+    assert env.session(env.thread) is None
+
+
+async def test_lobby_language_select_switches_the_table_to_german(env):
+    lobby, session = await open_lobby(env)
+    lang = ids.lobby(session.id, "lang")
+    refused = await env.double.click(env.cem, lobby, ids.lobby(session.id, "join"))
+    refused = await env.double.select(env.cem, lobby, lang, ["de"])
+    assert refused.ephemeral and refused.message.text == "Only the host can do that."
+    assert "Host: **Ann**" in lobby.text
+
+    await env.double.select(env.ann, lobby, lang, ["de"])
+    assert lobby.text.splitlines()[1:3] == ["Spielleitung: **Ann**", "Mitspieler (2/6): Ann, Cem"]
+    assert lobby.labels == ["Mitspielen", "Aussteigen", "Starten", "Abbrechen"]
+    assert (await env.bot.storage.session(session.id)).lang == "de"
+    # Ephemeral answers follow each user's own language, not the table's.
+    mine = await env.double.click(env.ann, lobby, ids.lobby(session.id, "join"))
+    assert mine.message.text == "You already have a seat at this table."
+    await env.double.click(env.bob, lobby, ids.lobby(session.id, "join"))
+    theirs = await env.double.click(env.bob, lobby, ids.lobby(session.id, "join"))
+    assert theirs.message.text == "Du sitzt schon an diesem Tisch."
+
+    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    await settled(env, lambda: len(session.messages.get("table") or ()) == 2, "the table to be posted")
+    assert lobby.text.splitlines()[1].startswith("Das Spiel läuft mit ")
+    first, second = env.table_messages()
+    assert first.text.splitlines()[1].startswith("Karten auf der Hand:")
+    assert "Aufhören" in second.labels and "Spalten F–J:" in second.text
+    assert "du bist bei Calcory am Zug" in env.public()[-1].text
+    drive = CalcoryDriver(env)
+    hand_id = ids.table(session.id, "hand")
+    english = (await env.double.click(env.ann, second, hand_id)).message
+    german = (await env.double.click(env.bob, second, hand_id)).message
+    assert english.ephemeral and english.text.startswith("**Your cards (0):**")
+    assert german.ephemeral and german.text.startswith("**Deine Karten (0):**")
+    assert drive.session is session
