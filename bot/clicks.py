@@ -142,12 +142,8 @@ class Clicks:
         if op != "hand":
             await reply.notice("table.unknown_button")
             return
-        seat = session.seat_of(reply.interaction.user.id)
+        seat = await self._player(reply, session)
         if seat is None:
-            await reply.notice("table.not_seated")
-            return
-        if session.status != "playing":
-            await reply.notice("table.not_started")
             return
         await reply.send_ephemeral(presenter(session.game.key).hand(session, seat, reply.lang, "", None))
 
@@ -165,17 +161,23 @@ class Clicks:
             ui, notice = "", t(reply.lang, "table.hand_refreshed")
         await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, ui, notice))
 
+    async def _player(self, reply: Reply, session) -> int | None:
+        """The clicking user's seat in a running game, or None after saying why there is none."""
+        seat = session.seat_of(reply.interaction.user.id)
+        if seat is None:
+            await reply.notice("table.not_seated")
+        elif session.status != "playing":
+            await reply.notice("table.not_started")
+            seat = None
+        return seat
+
     # -- moves --------------------------------------------------------------------------------
     async def _move(self, reply: Reply, session, click: ids.ClickId, action: str) -> None:
         interaction = reply.interaction
         user_id = interaction.user.id
-        seat = session.seat_of(user_id)
         in_hand = bool(interaction.message and interaction.message.flags.ephemeral)
+        seat = await self._player(reply, session)
         if seat is None:
-            await reply.notice("table.not_seated")
-            return
-        if session.status != "playing":
-            await reply.notice("table.not_started")
             return
         if seat != click.seat:
             key = "core.not_your_turn" if seat not in session.to_act() else "table.stale_button"

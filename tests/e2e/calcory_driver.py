@@ -93,3 +93,50 @@ class CalcoryDriver:
         record = await self.env.double.select(user, hand, slot_select, [slot])
         await self.env.settle()
         return card, slot, record
+
+
+async def start_calcory(env, players=("ann", "bob", "cem"), channel=None):
+    """`/start calcory` by the first player, the others join, the host starts; returns (session, lobby)."""
+    channel = channel or env.channel
+    host = env.users[players[0]]
+    lobby = (await env.double.slash(host, channel, "start", game="calcory")).message
+    session = env.session(channel)
+    for name in players[1:]:
+        await env.double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
+    await env.double.click(host, lobby, ids.lobby(session.id, "start"))
+    await settled(env, lambda: len(session.messages.get("table") or ()) == 2, "the table to be posted")
+    assert session.status == "playing"
+    return session, lobby
+
+
+async def settled(env, condition, what: str) -> None:
+    """Until the bot did what an answered interaction set off (it works on after answering), then
+    until the table writer is idle."""
+    await env.double.wait_until(condition, what=what)
+    await env.settle()
+
+
+async def play_two_player_game(env, drive: CalcoryDriver) -> tuple[int, int]:
+    """A short planned game of two: returns (winner seat, loser seat)."""
+    first, second = drive.active, 1 - drive.active
+    for slot in drive.pair_to(13):                  # a hit: the first player holds a card
+        await drive.flip(slot)
+    await drive.put_back()
+    for slot in drive.pair_to(3):                   # the second marks a low pair
+        await drive.flip(slot)
+    await drive.stop()
+    await drive.flip(drive.face_down(9))            # overbid with a single 9
+    await drive.stop()
+    for slot in drive.pair_to(3):                   # the second cannot beat it
+        await drive.flip(slot)
+    await drive.stop()                              # the walkover of a single card ends the game
+    assert drive.session.status == "finished"
+    return first, second
+
+
+def last_public(env, channel=None):
+    return env.public(channel)[-1]
+
+
+def board_lines(message) -> list[str]:
+    return message.text.splitlines()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.clock import ManualClock
@@ -21,3 +23,13 @@ async def env(tmp_path, monkeypatch, bot_errors):
     await double.stop()
     assert not double.unknown_routes, f"the bot called routes the double does not know: {double.unknown_routes}"
     assert not double.internal_errors, double.internal_errors[0]
+
+
+@pytest.fixture(autouse=True)
+def quiet_logs(caplog):
+    """Nothing the users did may be logged as an error (or a warning of the bot's own)."""
+    caplog.set_level(logging.INFO)
+    yield
+    loud = [r for r in caplog.records
+            if r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and r.name.startswith("spieltisch"))]
+    assert not loud, [f"{r.name}: {r.getMessage()}" for r in loud]

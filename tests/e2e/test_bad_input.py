@@ -16,10 +16,7 @@ from games.calcory import SLOTS
 from tests.double import components as C
 from tests.double import payloads as P
 from tests.double.world import Message
-from tests.e2e.calcory_driver import CalcoryDriver
-from tests.e2e.test_commands import play_two_player_game, quiet_logs, settled, start_calcory
-
-__all__ = ["quiet_logs"]
+from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, settled, start_calcory
 
 
 async def tampered(env, user, message, custom_id: str, values: list[str] | None = None, *, replace: str | None = None,

@@ -2,19 +2,7 @@
 
 import asyncio
 
-from bot import ids
-from tests.e2e.calcory_driver import CalcoryDriver
-
-
-async def start_calcory(env, players=("ann", "bob", "cem")):
-    host = env.users[players[0]]
-    lobby = (await env.double.slash(host, env.channel, "start", game="calcory")).message
-    session = env.session()
-    for name in players[1:]:
-        await env.double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
-    await env.double.click(host, lobby, ids.lobby(session.id, "start"))
-    await env.settle()
-    return session, lobby
+from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 
 
 async def test_whole_game_three_players_then_leaderboard(env):

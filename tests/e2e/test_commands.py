@@ -2,72 +2,17 @@
 
 from __future__ import annotations
 
-import logging
-
-import pytest
-
 from bot import ids
 from bot.storage import ResultRow
 from tests.double import payloads as P
-from tests.e2e.calcory_driver import CalcoryDriver
-
-
-@pytest.fixture(autouse=True)
-def quiet_logs(caplog):
-    """Nothing the users did may be logged as an error (or a warning of the bot's own)."""
-    caplog.set_level(logging.INFO)
-    yield
-    loud = [r for r in caplog.records
-            if r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and r.name.startswith("spieltisch"))]
-    assert not loud, [f"{r.name}: {r.getMessage()}" for r in loud]
-
-
-async def start_calcory(env, players=("ann", "bob", "cem"), channel=None):
-    """`/start calcory` by the first player, the others join, the host starts; returns (session, lobby)."""
-    channel = channel or env.channel
-    host = env.users[players[0]]
-    lobby = (await env.double.slash(host, channel, "start", game="calcory")).message
-    session = env.session(channel)
-    for name in players[1:]:
-        await env.double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
-    await env.double.click(host, lobby, ids.lobby(session.id, "start"))
-    await settled(env, lambda: len(session.messages.get("table") or ()) == 2, "the table to be posted")
-    assert session.status == "playing"
-    return session, lobby
-
-
-async def settled(env, condition, what: str) -> None:
-    """Until the bot did what an answered interaction set off (it works on after answering), then
-    until the table writer is idle."""
-    await env.double.wait_until(condition, what=what)
-    await env.settle()
-
-
-async def play_two_player_game(env, drive: CalcoryDriver) -> tuple[int, int]:
-    """A short planned game of two: returns (winner seat, loser seat)."""
-    first, second = drive.active, 1 - drive.active
-    for slot in drive.pair_to(13):                  # a hit: the first player holds a card
-        await drive.flip(slot)
-    await drive.put_back()
-    for slot in drive.pair_to(3):                   # the second marks a low pair
-        await drive.flip(slot)
-    await drive.stop()
-    await drive.flip(drive.face_down(9))            # overbid with a single 9
-    await drive.stop()
-    for slot in drive.pair_to(3):                   # the second cannot beat it
-        await drive.flip(slot)
-    await drive.stop()                              # the walkover of a single card ends the game
-    assert drive.session.status == "finished"
-    return first, second
-
-
-def last_public(env, channel=None):
-    return env.public(channel)[-1]
-
-
-def board_lines(message) -> list[str]:
-    return message.text.splitlines()
-
+from tests.e2e.calcory_driver import (
+    CalcoryDriver,
+    board_lines,
+    last_public,
+    play_two_player_game,
+    settled,
+    start_calcory,
+)
 
 # ----------------------------------------------------------------------------------------- /stop
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import ids
-from tests.e2e.calcory_driver import CalcoryDriver
-from tests.e2e.test_commands import quiet_logs, start_calcory
-
-__all__ = ["quiet_logs"]
+from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 
 
 async def test_two_joins_at_the_same_moment_are_both_seated(env):

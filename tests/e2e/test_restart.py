@@ -12,8 +12,7 @@ from games.deck import digit
 from tests.double import DiscordDouble
 from tests.e2e import outside as O
 from tests.e2e.bot_process import BotProcess, clean_env, stored_session, write_config
-from tests.e2e.calcory_driver import CalcoryDriver
-from tests.e2e.test_calcory_game import start_calcory
+from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 
 PROCESS_TIMEOUT = 30      # only guards a hanging test; every wait ends on an event
 
