@@ -1,0 +1,7 @@
+"""The benchmark of DESIGN.md's performance budget: ``python -m bench [--quick]``.
+
+The bot runs as its own process (``python -m bot``) against the Discord double in this process;
+simulated players click Calcory tables through the double the way Discord clients would. One row
+per target, the environment beside them; the quick mode is the same run on a small workload, so CI
+keeps the command from rotting.
+"""

@@ -1,0 +1,70 @@
+"""The printed table: one row per target (ok / missed), information rows beside them."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+OK, MISSED, INFO = "ok", "missed", "info"
+
+#: The rows every run prints, in order (the test checks each appears with a figure and a status).
+LATENCY_MEDIAN = "click latency, median"
+LATENCY_P99 = "click latency, p99"
+THROUGHPUT = "actions/s, all games at once"
+RESTORE = "rebuild live sessions at start-up"
+MEMORY = "bot resident memory, live sessions"
+RAW_SQLITE = "raw SQLite commits/s"
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY)
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    figure: str
+    target: str
+    status: str
+    conditions: str = ""
+
+
+def check(value: float, limit: float, *, at_most: bool) -> str:
+    return OK if (value <= limit if at_most else value >= limit) else MISSED
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * p // 100))
+    return ordered[int(rank) - 1]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def mb(size: int) -> str:
+    return f"{size / 2**20:.0f} MB"
+
+
+def render(title: str, environment: dict[str, str], rows: list[Row], notes: list[str]) -> str:
+    label_w = max(len(r.label) for r in rows)
+    figure_w = max(len(r.figure) for r in rows)
+    target_w = max(len(r.target) for r in rows)
+    status_w = max(len(r.status) for r in rows)
+    key_w = max(len(k) for k in environment)
+    lines = [title, ""]
+    lines += [f"  {key:<{key_w}}  {value}" for key, value in environment.items()]
+    lines.append("")
+    header = (f"  {'row':<{label_w}}  {'measured':>{figure_w}}  {'target':<{target_w}}  "
+              f"{'status':<{status_w}}  conditions")
+    lines += [header, "  " + "-" * (len(header) + 10)]
+    for r in rows:
+        lines.append(f"  {r.label:<{label_w}}  {r.figure:>{figure_w}}  {r.target:<{target_w}}  "
+                     f"{r.status:<{status_w}}  {r.conditions}".rstrip())
+    if notes:
+        lines.append("")
+        lines += [f"  {note}" for note in notes]
+    return "\n".join(lines)

@@ -1,0 +1,191 @@
+"""One benchmark run: the workloads, the order of the phases, and the rows they print."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench import envinfo
+from bench.live import LiveResult, run_live
+from bench.load import BenchError, LoadDouble
+from bench.playouts import Playouts
+from bench.playouts import measure as measure_playouts
+from bench.report import (
+    INFO,
+    LATENCY_MEDIAN,
+    LATENCY_P99,
+    MEMORY,
+    RAW_SQLITE,
+    RESTORE,
+    THROUGHPUT,
+    Row,
+    check,
+    mb,
+    median,
+    ms,
+    percentile,
+    render,
+)
+from bench.restore import RestoreResult, run_restore
+from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
+
+# The budget of DESIGN.md.
+MEDIAN_MS, P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 20.0, 500.0, 2.0, 250
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    quick: bool
+    games: int                  # concurrent Calcory games (latency and throughput)
+    players: int                # seats per game
+    latency_moves: int          # moves timed one at a time
+    warmup: float               # seconds of full load before the throughput window
+    window: float               # seconds of the throughput window
+    sessions: int               # live sessions in the database at the restart
+    moves: tuple[int, int]      # random moves per restored session (inclusive range)
+    sqlite_seconds: float
+    playout_seconds: float      # per game
+
+
+FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
+                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0)
+QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
+                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05)
+
+
+async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None) -> str:
+    """The printed report; with ``profile`` the bot processes run under cProfile and save there."""
+    workdir = Path(tempfile.mkdtemp(prefix="spieltisch-bench-", dir=parent))
+    try:
+        return await _run(workload, workdir, profile)
+    except BenchError as exc:
+        logs = "".join(f"\n--- the end of {log.name} ---\n{_tail(log)}"
+                       for log in sorted(workdir.glob("*.log")))
+        raise BenchError(f"{exc}{logs}") from None
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _tail(path: Path, lines: int = 25) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
+    started = time.perf_counter()
+    environment = envinfo.describe(workdir)
+    raw = raw_commit_rate(workdir, w.sqlite_seconds)
+    via_aiosqlite = await aiosqlite_commit_rate(workdir, w.sqlite_seconds)
+    playouts = measure_playouts(w.playout_seconds)
+    load = LoadDouble()
+    await load.start()
+    try:
+        live = await run_live(load, workdir, games=w.games, players=w.players, latency_moves=w.latency_moves,
+                              warmup=w.warmup, window=w.window, profile=profile)
+        restored = await run_restore(load, workdir, live.guild_id, sessions=w.sessions, moves=w.moves,
+                                     profile=profile)
+    finally:
+        await load.stop()
+    environment["SQLite"] += (f", journal_mode={restored.built.journal_mode}, "
+                              f"synchronous={restored.built.synchronous} (as bot.storage opens it)")
+    environment["Discord double"] = ("request validation off; the double and the players in this process, "
+                                     "the bot in its own (python -m bot)")
+    environment["workload"] = (f"{w.name}: {w.games} Calcory games x {w.players} players, "
+                               f"{w.latency_moves} timed moves, "
+                               f"{w.warmup:g} s warm-up + {w.window:g} s window, "
+                               f"{w.sessions} sessions restored ({w.moves[0]}-{w.moves[1]} moves each)")
+    title = "Spieltisch benchmark (DESIGN.md, performance budget)"
+    if profile is not None:
+        title += f" -- the bot ran under cProfile (slower), profiles in {profile}"
+    if w.quick:
+        title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
+                  "conditions, the status column only shows the command works")
+    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts)
+    notes = _notes(live, restored, time.perf_counter() - started)
+    return render(title, environment, rows, notes)
+
+
+def _rows(w: Workload, live: LiveResult, restored: RestoreResult, raw: float, via_aiosqlite: float,
+          playouts: list[Playouts]) -> list[Row]:
+    quick = " (quick)" if w.quick else ""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    games = f"{live.games} games in progress{quick}"
+    med, p99 = median(live.latencies), percentile(live.latencies, 99)
+    per_second = live.actions_per_second
+    setup = restored.startup.setup_hook
+    rss = restored.rss
+    rows = [
+        Row(LATENCY_MEDIAN, ms(med), f"<= {MEDIAN_MS:g} ms", mark(check(med * 1000, MEDIAN_MS, at_most=True)),
+            f"{games}, one click at a time, n={len(live.latencies)}; "
+            "gateway event -> callback, commit included"),
+        Row(LATENCY_P99, ms(p99), f"<= {P99_MS:g} ms", mark(check(p99 * 1000, P99_MS, at_most=True)), games),
+        Row(THROUGHPUT, f"{per_second:.0f}/s", f">= {ACTIONS_PER_S:g}/s",
+            mark(check(per_second, ACTIONS_PER_S, at_most=False)),
+            f"{live.games} games, no think time; "
+            f"{live.actions} actions committed in {live.window:.1f} s{quick}"),
+        Row(RESTORE, f"{setup:.2f} s", f"<= {RESTORE_S:g} s", mark(check(setup, RESTORE_S, at_most=True)),
+            f"{restored.built.sessions} live sessions, {restored.built.actions} moves replayed; bot's "
+            f"setup_hook seen from the double: login answered -> command sync{quick}"),
+        Row(MEMORY, mb(rss), f"<= {MEMORY_MB} MB", mark(check(rss / 2**20, MEMORY_MB, at_most=True)),
+            f"VmRSS with {restored.built.sessions} live sessions, every table redrawn{quick}"),
+        Row(RAW_SQLITE, f"{raw:,.0f}/s", "-", INFO,
+            "single-row INSERT + COMMIT, WAL, synchronous=NORMAL, same disk; "
+            f"one action costs the time of {raw / per_second:,.0f} of them"),
+        Row(f"{RAW_SQLITE} via aiosqlite", f"{via_aiosqlite:,.0f}/s", "-", INFO,
+            "the same, one awaited statement at a time (the bot's driver)"),
+    ]
+    if live.load_latencies:
+        rows += [
+            Row("click latency under full load, median", ms(median(live.load_latencies)), "-", INFO,
+                f"all {live.games} games clicking at once (queueing included), n={len(live.load_latencies)}"),
+            Row("click latency under full load, p99", ms(percentile(live.load_latencies, 99)), "-", INFO, ""),
+        ]
+    rows += [
+        Row("rebuild alone, in process", f"{restored.in_process:.2f} s", "-", INFO,
+            "SessionManager.restore() on the same database, timed in the benchmark process"),
+        Row("bot start-up to gateway connected", f"{restored.startup.to_connected:.2f} s", "-", INFO,
+            f"process spawn -> IDENTIFY with {restored.built.sessions} live sessions "
+            f"(empty database: {live.startup.to_connected:.2f} s)"),
+        Row("setup_hook with an empty database", f"{live.startup.setup_hook:.2f} s", "-", INFO,
+            "the same interval as the rebuild row, nothing to rebuild"),
+        Row("redraw of every restored table", f"{restored.redraw:.2f} s", "-", INFO,
+            "command sync -> the last table edit and turn ping (no rate limits in the double)"),
+        Row("bot peak resident memory", mb(restored.peak), "-", INFO, "VmHWM of the restarted bot"),
+        Row("bot resident memory, games in progress", mb(live.rss), "-", INFO,
+            f"VmRSS at the end of the throughput window, {live.games} games"),
+        Row("CPU during the throughput window", f"{live.bot_cpu:.0%} / {live.bench_cpu:.0%}", "-", INFO,
+            "bot process / double and players (share of one core each)"),
+    ]
+    for p in playouts:
+        rows.append(Row(f"random playouts/s, {p.game}", f"{p.per_second:,.0f}/s", "-", INFO,
+                        f"{p.players} players, {p.actions_per_second:,.0f} actions/s, {p.playouts} playouts"))
+    return rows
+
+
+def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:
+    both = live.stats.games_finished + live.load_stats.games_finished
+    notes = [
+        f"players: {live.stats.games_started + live.load_stats.games_started} games opened, {both} played to "
+        f"the end, {live.stats.refused + live.load_stats.refused} clicks refused, "
+        f"{live.stats.deferred + live.load_stats.deferred} deferred (the session stayed locked for "
+        "over a second; not in the latencies), "
+        f"{live.stats.interactions + live.load_stats.interactions} interactions in all",
+    ]
+    reasons = live.stats.reasons + live.load_stats.reasons
+    if reasons:
+        notes.append(f"refusals said: {' / '.join(reasons[:3])}")
+    rest = restored.startup.setup_hook - restored.in_process - live.startup.setup_hook
+    notes.append(
+        f"start-up: of the {restored.startup.setup_hook:.2f} s between login and command sync, the rebuild "
+        f"itself takes about {restored.in_process:.2f} s and an empty start {live.startup.setup_hook:.2f} s; "
+        f"the other {max(rest, 0):.2f} s is further work the bot does before it sends the command sync "
+        "(run with --profile DIR to see what)")
+    errors = live.errors + restored.errors
+    if errors:
+        notes.append(f"the bot logged {len(errors)} error lines, first: {errors[0]}")
+    notes.append(f"run took {seconds:.1f} s; load average at the end {envinfo.load_average()} "
+                 "(other processes on the machine make the figures worse, not better)")
+    return notes
