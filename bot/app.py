@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import discord
 import discord.gateway
@@ -57,7 +58,10 @@ class Spieltisch(commands.Bot):
         self.sessions = SessionManager(self.storage, self.clock, **kwargs)
         self.timers = self.sessions.timers
         self.sessions.add_listener(self._session_event)
+        began = time.perf_counter()
         ended = await self.sessions.restore()
+        log.info("restored %d live sessions (%d ended) in %.3f s",
+                 len(self.sessions.live()), len(ended), time.perf_counter() - began)
         await self.tree.set_translator(CatalogueTranslator())
         for name in COGS:
             await self.load_extension(name)

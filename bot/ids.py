@@ -48,24 +48,32 @@ class ClickId(BaseModel):
         return text
 
 
+def _checked(text: str) -> str:
+    if len(text) > MAX_LENGTH:
+        raise ValueError(f"custom_id too long ({len(text)}): {text!r}")
+    return text
+
+
+# The builders format strings directly: a table renders dozens of ids per move, and the model above
+# is only needed to parse what comes back.
 def lobby(session: int, op: str) -> str:
-    return ClickId(kind="l", session=session, arg=op).encode()
+    return _checked(f"{PREFIX}:l:{session}:{op}")
 
 
 def table(session: int, op: str) -> str:
-    return ClickId(kind="t", session=session, arg=op).encode()
+    return _checked(f"{PREFIX}:t:{session}:{op}")
 
 
 def move(session: int, seat: int, counter: int, action: str) -> str:
-    return ClickId(kind="m", session=session, seat=seat, counter=counter, arg=action).encode()
+    return _checked(f"{PREFIX}:m:{session}:{seat}:{counter}:{action}")
 
 
 def move_select(session: int, seat: int, counter: int, prefix: str) -> str:
-    return ClickId(kind="s", session=session, seat=seat, counter=counter, arg=prefix).encode()
+    return _checked(f"{PREFIX}:s:{session}:{seat}:{counter}:{prefix}")
 
 
 def hand_step(session: int, seat: int, counter: int, ui: str) -> str:
-    return ClickId(kind="h", session=session, seat=seat, counter=counter, arg=ui).encode()
+    return _checked(f"{PREFIX}:h:{session}:{seat}:{counter}:{ui}")
 
 
 def parse(custom_id: str) -> ClickId | None:

@@ -35,6 +35,7 @@ class _Table:
         self.drawn: dict[int, tuple] = {}
         self.last: str | None = None
         self.pinged: frozenset[int] | None = None
+        self.rendered: tuple[tuple, list[Rendered]] | None = None
         self.post = False
 
 
@@ -45,8 +46,12 @@ class TableWriter:
 
     # -- what the click path and the commands call ------------------------------------------
     def render(self, session) -> list[Rendered]:
+        """The table as it stands; the click's answer and the writer share one rendering per move."""
         table = self._table(session)
-        return presenter(session.game.key).table(session, session.lang, table.last)
+        key = (len(session.history), session.status, session.lang, table.last)
+        if table.rendered is None or table.rendered[0] != key:
+            table.rendered = (key, presenter(session.game.key).table(session, session.lang, table.last))
+        return table.rendered[1]
 
     def describe(self, session, events: list[Event]) -> str | None:
         return presenter(session.game.key).describe(session, events, session.lang)
@@ -121,6 +126,7 @@ class TableWriter:
             table.task = asyncio.create_task(self._run(session, table), name=f"table-writer-{session.id}")
 
     async def _run(self, session, table: _Table) -> None:
+        await self.bot.wait_until_ready()     # after a restart: redraw once connected, not during start-up
         while table.dirty.is_set():
             table.dirty.clear()
             try:

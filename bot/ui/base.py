@@ -8,7 +8,7 @@ no memory in the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import discord
 
@@ -85,9 +85,13 @@ class Rendered:
 
     view: discord.ui.View | discord.ui.LayoutView
     content: str | None = None
+    _fingerprint: tuple | None = field(default=None, repr=False, compare=False)
 
     def fingerprint(self) -> tuple:
-        return (self.content, repr(self.view.to_components()))
+        """What the message shows, to skip edits that would change nothing (computed once)."""
+        if self._fingerprint is None:
+            self._fingerprint = (self.content, repr(self.view.to_components()))
+        return self._fingerprint
 
 
 def mention(user_id: int | None, fallback: str) -> str:

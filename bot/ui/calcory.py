@@ -30,13 +30,9 @@ def _name(session, seat: int) -> str:
     return session.seats[seat].name
 
 
-def _slot_button(session, cell, lang: str) -> discord.ui.Button:
-    view_active = session.game.to_act(session.state)
-    active = next(iter(view_active)) if view_active else 0
-    counter = session.counters[active]
-    custom_id = ids.move(session.id, active, counter, f"flip:{cell.slot}")
+def _slot_button(cell, flip_id: str, flipping: bool) -> discord.ui.Button:
+    custom_id = f"{flip_id}{cell.slot}"
     if cell.status == "down":
-        flipping = session.state.phase == "flip" and _playing(session)
         return button(cell.slot, custom_id, disabled=not flipping)
     if cell.status == "up":
         return button(str(cell.digit), custom_id, style=Style.primary, disabled=True)
@@ -45,12 +41,16 @@ def _slot_button(session, cell, lang: str) -> discord.ui.Button:
     return button("·", custom_id, disabled=True)
 
 
-def _grid_rows(session, view, columns: str, lang: str) -> list[discord.ui.ActionRow]:
+def _grid_rows(session, view, columns: str) -> list[discord.ui.ActionRow]:
+    """Six rows of five slots; every slot button is the active seat's flip of that slot."""
+    active = view.active if view.active is not None else 0
+    flip_id = ids.move(session.id, active, session.counters[active], "flip:")
+    flipping = view.phase == "flip" and _playing(session)
     by_slot = {cell.slot: cell for cell in view.grid}
-    out = []
-    for row in range(1, ROWS + 1):
-        out.append(discord.ui.ActionRow(*(_slot_button(session, by_slot[f"{c}{row}"], lang) for c in columns)))
-    return out
+    return [
+        discord.ui.ActionRow(*(_slot_button(by_slot[f"{c}{row}"], flip_id, flipping) for c in columns))
+        for row in range(1, ROWS + 1)
+    ]
 
 
 def _scoreboard(session, view, lang: str) -> str:
@@ -96,11 +96,11 @@ class CalcoryPresenter:
         view = session.game.view(session.state, None)
         first = StaticLayout()
         first.add_item(discord.ui.TextDisplay(_scoreboard(session, view, lang)))
-        for row in _grid_rows(session, view, _HALVES[0], lang):
+        for row in _grid_rows(session, view, _HALVES[0]):
             first.add_item(row)
         second = StaticLayout()
         second.add_item(discord.ui.TextDisplay(_turn_line(session, view, lang, last)))
-        for row in _grid_rows(session, view, _HALVES[1], lang):
+        for row in _grid_rows(session, view, _HALVES[1]):
             second.add_item(row)
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"
