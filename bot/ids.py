@@ -38,14 +38,6 @@ class ClickId(BaseModel):
     counter: int | None = None
     arg: str = ""
 
-    def encode(self) -> str:
-        if self.kind in _SEATED:
-            text = f"{PREFIX}:{self.kind}:{self.session}:{self.seat}:{self.counter}:{self.arg}"
-        else:
-            text = f"{PREFIX}:{self.kind}:{self.session}:{self.arg}"
-        if len(text) > MAX_LENGTH:
-            raise ValueError(f"custom_id too long ({len(text)}): {text!r}")
-        return text
 
 
 def _checked(text: str) -> str:
