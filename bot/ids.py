@@ -39,7 +39,6 @@ class ClickId(BaseModel):
     arg: str = ""
 
 
-
 def _checked(text: str) -> str:
     if len(text) > MAX_LENGTH:
         raise ValueError(f"custom_id too long ({len(text)}): {text!r}")
