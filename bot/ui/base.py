@@ -16,20 +16,35 @@ Style = discord.ButtonStyle
 
 
 class StaticView(discord.ui.View):
-    """A legacy message's components (content plus up to five rows)."""
+    """A legacy message (content plus up to five rows) given as Discord's component dicts."""
 
-    def __init__(self) -> None:
+    def __init__(self, components: list[dict]) -> None:
         super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[dict]:
+        return self.components
 
     def is_dispatchable(self) -> bool:
         return False
 
 
 class StaticLayout(discord.ui.LayoutView):
-    """A Components V2 message (text displays and rows, at most 40 components)."""
+    """A Components V2 message (text displays and rows, at most 40 components) as component dicts.
 
-    def __init__(self) -> None:
+    Building the dicts directly instead of ``discord.ui`` items: a table is re-rendered on every move,
+    and the item objects were the largest cost the benchmark found.
+    """
+
+    def __init__(self, components: list[dict]) -> None:
         super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[dict]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
 
     def is_dispatchable(self) -> bool:
         return False
@@ -41,9 +56,8 @@ def button(
     *,
     style: Style = Style.secondary,
     disabled: bool = False,
-    emoji: str | None = None,
-) -> discord.ui.Button:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, disabled=disabled, emoji=emoji)
+) -> dict:
+    return {"type": 2, "style": style.value, "label": label[:80], "custom_id": custom_id, "disabled": disabled}
 
 
 def select(
@@ -54,29 +68,36 @@ def select(
     default: str | None = None,
     disabled: bool = False,
     max_values: int = 1,
-) -> discord.ui.Select:
+) -> dict:
     """A string select of at most 25 (label, value) options."""
     if len(options) > 25:
         raise ValueError("a select holds at most 25 options; page the list")
-    return discord.ui.Select(
-        custom_id=custom_id,
-        placeholder=placeholder[:150],
-        min_values=1,
-        max_values=min(max_values, len(options)),
-        disabled=disabled,
-        options=[
-            discord.SelectOption(label=label[:100], value=value, default=value == default)
-            for label, value in options
+    return {
+        "type": 3,
+        "custom_id": custom_id,
+        "placeholder": placeholder[:150],
+        "min_values": 1,
+        "max_values": min(max_values, len(options)),
+        "disabled": disabled,
+        "options": [
+            {"label": label[:100], "value": value, "default": value == default} for label, value in options
         ],
-    )
+    }
 
 
-def rows(items: list[discord.ui.Item], width: int = 5) -> list[discord.ui.ActionRow]:
+def row(*items: dict) -> dict:
+    """An action row: up to five buttons, or one select."""
+    return {"type": 1, "components": list(items)}
+
+
+def rows(items: list[dict], width: int = 5) -> list[dict]:
     """Pack buttons into action rows of ``width``."""
-    out = []
-    for start in range(0, len(items), width):
-        out.append(discord.ui.ActionRow(*items[start:start + width]))
-    return out
+    return [row(*items[start:start + width]) for start in range(0, len(items), width)]
+
+
+def text(content: str) -> dict:
+    """A Components V2 text display."""
+    return {"type": 10, "content": content}
 
 
 @dataclass

@@ -10,11 +10,9 @@ record of a card once it is face down again.
 
 from __future__ import annotations
 
-import discord
-
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, select
+from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, row, select, text
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
 from games.deck import digit
@@ -30,7 +28,7 @@ def _name(session, seat: int) -> str:
     return session.seats[seat].name
 
 
-def _slot_button(cell, flip_id: str, flipping: bool) -> discord.ui.Button:
+def _slot_button(cell, flip_id: str, flipping: bool) -> dict:
     custom_id = f"{flip_id}{cell.slot}"
     if cell.status == "down":
         return button(cell.slot, custom_id, disabled=not flipping)
@@ -41,15 +39,15 @@ def _slot_button(cell, flip_id: str, flipping: bool) -> discord.ui.Button:
     return button("·", custom_id, disabled=True)
 
 
-def _grid_rows(session, view, columns: str) -> list[discord.ui.ActionRow]:
+def _grid_rows(session, view, columns: str) -> list[dict]:
     """Six rows of five slots; every slot button is the active seat's flip of that slot."""
     active = view.active if view.active is not None else 0
     flip_id = ids.move(session.id, active, session.counters[active], "flip:")
     flipping = view.phase == "flip" and _playing(session)
     by_slot = {cell.slot: cell for cell in view.grid}
     return [
-        discord.ui.ActionRow(*(_slot_button(by_slot[f"{c}{row}"], flip_id, flipping) for c in columns))
-        for row in range(1, ROWS + 1)
+        row(*(_slot_button(by_slot[f"{c}{line}"], flip_id, flipping) for c in columns))
+        for line in range(1, ROWS + 1)
     ]
 
 
@@ -94,23 +92,17 @@ class CalcoryPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        first = StaticLayout()
-        first.add_item(discord.ui.TextDisplay(_scoreboard(session, view, lang)))
-        for row in _grid_rows(session, view, _HALVES[0]):
-            first.add_item(row)
-        second = StaticLayout()
-        second.add_item(discord.ui.TextDisplay(_turn_line(session, view, lang, last)))
-        for row in _grid_rows(session, view, _HALVES[1]):
-            second.add_item(row)
+        first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0])]
+        second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"
-        second.add_item(discord.ui.ActionRow(
+        second.append(row(
             button(t(lang, "calcory.ui.stop"), ids.move(session.id, active, session.counters[active], "stop"),
                    style=Style.danger, disabled=not playing),
             button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
                    disabled=not _playing(session)),
         ))
-        return [Rendered(first), Rendered(second)]
+        return [Rendered(StaticLayout(first)), Rendered(StaticLayout(second))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
@@ -119,7 +111,7 @@ class CalcoryPresenter:
             lines.append(notice)
         digits = " · ".join(str(digit(c)) for c in view.hand)
         lines.append(t(lang, "calcory.ui.hand", count=len(view.hand), cards=digits or "—"))
-        out = StaticView()
+        out: list[dict] = []
         if view.choices and _playing(session):
             lines.append(t(lang, "calcory.ui.choose_return"))
             self._return_controls(session, seat, view, lang, ui, out)
@@ -129,10 +121,10 @@ class CalcoryPresenter:
             lines.append(t(lang, "calcory.ui.hand_over"))
         else:
             lines.append(t(lang, "calcory.ui.wait", name=_name(session, view.active)))
-        return Rendered(out, "\n".join(lines))
+        return Rendered(StaticView(out), "\n".join(lines))
 
     @staticmethod
-    def _return_controls(session, seat: int, view, lang: str, ui: str, out: StaticView) -> None:
+    def _return_controls(session, seat: int, view, lang: str, ui: str, out: list[dict]) -> None:
         counter = session.counters[seat]
         by_digit: dict[int, str] = {}
         for card in view.choices:
@@ -142,15 +134,15 @@ class CalcoryPresenter:
             chosen = next(iter(by_digit.values())) if len(by_digit) == 1 else None
         options = [(str(d), card) for d, card in sorted(by_digit.items())]
         default = chosen if chosen is None else by_digit.get(digit(chosen))
-        out.add_item(select(ids.hand_step(session.id, seat, counter, "card"), options,
-                            placeholder=t(lang, "calcory.ui.pick_card"), default=default))
+        out.append(row(select(ids.hand_step(session.id, seat, counter, "card"), options,
+                              placeholder=t(lang, "calcory.ui.pick_card"), default=default)))
         empty = [cell.slot for cell in view.grid if cell.status == "empty"]
         for part, start in enumerate(range(0, len(empty), 25)):
             chunk = empty[start:start + 25]
             custom_id = ids.move_select(session.id, seat, counter, f"ret:{default or ''}-|{part}")
-            out.add_item(select(custom_id, [(slot, slot) for slot in chunk],
-                                placeholder=t(lang, "calcory.ui.pick_slot", first=chunk[0], last=chunk[-1]),
-                                disabled=default is None))
+            out.append(row(select(custom_id, [(slot, slot) for slot in chunk],
+                                  placeholder=t(lang, "calcory.ui.pick_slot", first=chunk[0], last=chunk[-1]),
+                                  disabled=default is None)))
 
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """Say what ended a turn; flips themselves show on the grid while they are face up."""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import LANGUAGES, t
-from bot.ui.base import Rendered, StaticView, Style, button, relative_time, select
+from bot.ui.base import Rendered, StaticView, Style, button, relative_time, row, rows, select
 
 
 def render(session, expires_at: float) -> Rendered:
     lang = session.lang
     game = session.game
     title = game.name
-    view = StaticView()
+    components: list[dict] = []
     names = ", ".join(seat.name for seat in session.seats) or "—"
     lines = [t(lang, "lobby.title", game=title)]
     if session.status == "lobby":
@@ -23,24 +23,23 @@ def render(session, expires_at: float) -> Rendered:
         ]
         enough = len(session.seats) >= game.min_players
         full = len(session.seats) >= game.max_players
-        for item in (
+        components += rows([
             button(t(lang, "lobby.join"), ids.lobby(session.id, "join"), style=Style.success, disabled=full),
             button(t(lang, "lobby.leave"), ids.lobby(session.id, "leave")),
             button(t(lang, "lobby.start"), ids.lobby(session.id, "start"), style=Style.primary,
                    disabled=not enough),
             button(t(lang, "lobby.cancel"), ids.lobby(session.id, "cancel"), style=Style.danger),
-        ):
-            view.add_item(item)
+        ])
         languages = [(t(code, "lobby.language_name"), code) for code in LANGUAGES]
-        view.add_item(select(ids.lobby(session.id, "lang"), languages,
-                             placeholder=t(lang, "lobby.language"), default=lang))
+        components.append(row(select(ids.lobby(session.id, "lang"), languages,
+                                     placeholder=t(lang, "lobby.language"), default=lang)))
     elif session.status in ("playing", "finished", "stopped") and session.started_at is not None:
         lines.append(t(lang, "lobby.started", names=names))
     elif session.status == "expired":
         lines.append(t(lang, "lobby.expired"))
     else:
         lines.append(t(lang, "lobby.cancelled"))
-    return Rendered(view, "\n".join(lines))
+    return Rendered(StaticView(components), "\n".join(lines))
 
 
 def _host_name(session) -> str:
