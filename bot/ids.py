@@ -20,7 +20,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 PREFIX = "st"
-TEMPLATE = r"st:(?P<rest>.*)"
 MAX_LENGTH = 100
 
 Kind = Literal["l", "t", "m", "s", "h"]

@@ -1,12 +1,13 @@
-"""Every button and select the bot sends arrives here, through one ``DynamicItem`` template.
+"""Every button and select the bot sends arrives here.
 
-``from_custom_id`` never raises (a malformed id still builds an item), so the user always gets an
-answer instead of Discord's "This interaction failed"; ``bot.clicks`` decides what the click means.
+All our custom_ids start with ``st:`` (``bot/ids.py``); ``bot.clicks`` decides what a click means
+and always answers. We listen to the raw interaction instead of registering a ``DynamicItem``:
+discord.py would rebuild the clicked message's whole view (``View.from_message``) for every click
+just to find the item, which the benchmark showed to be one of the largest costs of a move.
+Rendered views are never registered either, so nothing else answers these clicks.
 """
 
 from __future__ import annotations
-
-import re
 
 import discord
 from discord.ext import commands
@@ -15,31 +16,23 @@ from bot import ids
 from bot.clicks import Clicks
 
 
-class Control(discord.ui.DynamicItem[discord.ui.Item], template=ids.TEMPLATE):
-    def __init__(self, item: discord.ui.Item) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
-    ) -> Control:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(getattr(self.item, "values", []) or [])
-        await interaction.client.clicks.handle(interaction, self.custom_id, values)
-
-
 class Controls(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
         self.bot.clicks = Clicks(self.bot)
-        self.bot.add_dynamic_items(Control)
 
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(Control)
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith(f"{ids.PREFIX}:"):
+            return
+        values = [str(value) for value in data.get("values", [])]
+        await self.bot.clicks.handle(interaction, custom_id, values)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,7 +1,7 @@
 """Building blocks for every message the bot renders.
 
 Rendered views are never registered with discord.py's view store (``is_dispatchable`` is False):
-clicks reach the bot only through the one ``DynamicItem`` in ``cogs/controls.py``, which parses
+clicks reach the bot only through the interaction listener in ``cogs/controls.py``, which parses
 the custom_id. So a message keeps working after a restart, and sending thousands of tables costs
 no memory in the store.
 """
