@@ -55,15 +55,26 @@ class BuildPileGame(Game[Table]):
     def deck(self, options: Any, players: int) -> list[str]:
         raise NotImplementedError
 
-    def deal(self, table: Table, cards: list[str]) -> None:
-        """Fill the seats' piles and hands from the shuffled ``cards`` (the rest is the draw pile)."""
+    def personal_pile_size(self, options: Any) -> int:
+        """How many cards each player's own pile (Da Capo's pile, Skippo's stock) starts with."""
         raise NotImplementedError
+
+    def deal(self, table: Table, cards: list[str]) -> None:
+        """A face-down pile each (top turned up), then hand cards one at a time from the dealer's left;
+        the rest of the shuffled ``cards`` is the draw pile."""
+        size, n = self.personal_pile_size(table.options), table.players
+        for s in table.seats:
+            s.pile = [cards.pop() for _ in range(size)]
+        for _ in range(table.options.hand_size):
+            for i in range(n):
+                table.seats[(table.dealer + 1 + i) % n].hand.append(cards.pop())
+        table.draw = cards
 
     def build_slots(self, options: Any) -> int:
-        raise NotImplementedError
+        return options.build_piles
 
     def helper_slots(self, options: Any) -> int:
-        raise NotImplementedError
+        return options.helper_piles
 
     def start_turn(self, table: Table, events: list[Event] | None = None) -> list[Event]:
         """What happens before the current player may choose (refill; Skippo: aces out)."""

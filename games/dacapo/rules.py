@@ -63,22 +63,8 @@ class DaCapo(BuildPileGame):
     def deck(self, options: Options, players: int) -> list[str]:
         return list(DECK)
 
-    def build_slots(self, options: Options) -> int:
-        return options.build_piles
-
-    def helper_slots(self, options: Options) -> int:
-        return options.helper_piles
-
-    def deal(self, table: Table, cards: list[str]) -> None:
-        """A face-down pile each (top turned up), then hand cards one at a time from the dealer's left."""
-        o: Options = table.options
-        n = table.players
-        for s in table.seats:
-            s.pile = [cards.pop() for _ in range(o.pile_size)]
-        for _ in range(o.hand_size):
-            for i in range(n):
-                table.seats[(table.dealer + 1 + i) % n].hand.append(cards.pop())
-        table.draw = cards
+    def personal_pile_size(self, options: Options) -> int:
+        return options.pile_size
 
     def start_turn(self, table: Table, events: list[Event] | None = None) -> list[Event]:
         """Refill the hand (nothing to do in the first round: everybody holds four)."""

@@ -93,21 +93,8 @@ class Skippo(BuildPileGame):
             raise ValueError("not enough cards for these players, stock and hand sizes")
         return cards
 
-    def build_slots(self, options: Options) -> int:
-        return options.build_piles
-
-    def helper_slots(self, options: Options) -> int:
-        return options.helper_piles
-
-    def deal(self, table: Table, cards: list[str]) -> None:
-        o: Options = table.options
-        n = table.players
-        for s in table.seats:
-            s.pile = [cards.pop() for _ in range(o.stock_size)]
-        for _ in range(o.hand_size):
-            for i in range(n):
-                table.seats[(table.dealer + 1 + i) % n].hand.append(cards.pop())
-        table.draw = cards
+    def personal_pile_size(self, options: Options) -> int:
+        return options.stock_size
 
     def start_turn(self, table: Table, events: list[Event] | None = None) -> list[Event]:
         """Aces out (each with a replacement card), then refill to the hand size."""
