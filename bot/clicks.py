@@ -145,7 +145,9 @@ class Clicks:
         seat = await self._player(reply, session)
         if seat is None:
             return
-        await reply.send_ephemeral(presenter(session.game.key).hand(session, seat, reply.lang, "", None))
+        rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+        await reply.send_ephemeral(rendered)
+        self.bot.tables.hand_shown(session, seat, reply, "", rendered)
 
     async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)
@@ -159,7 +161,9 @@ class Clicks:
         notice = None
         if click.counter != session.counters[seat]:
             ui, notice = "", t(reply.lang, "table.hand_refreshed")
-        await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, ui, notice))
+        rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
+        await reply.update(rendered)
+        self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
 
     async def _player(self, reply: Reply, session) -> int | None:
         """The clicking user's seat in a running game, or None after saying why there is none."""
@@ -199,7 +203,9 @@ class Clicks:
         tables = self.bot.tables
         last = tables.describe(session, events)
         if in_hand:
-            await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", None))
+            rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+            await reply.update(rendered)
+            tables.hand_shown(session, seat, reply, "", rendered)
         else:
             index = tables.index_of(session, interaction.message.id if interaction.message else None)
             if index is None:

@@ -36,6 +36,9 @@ class _Table:
         self.last: str | None = None
         self.pinged: frozenset[int] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
+        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows).
+        #: Interaction tokens are credentials: memory only, usable for 15 minutes.
+        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple]] = {}
         self.post = False
 
 
@@ -63,6 +66,10 @@ class TableWriter:
     def drawn(self, session, index: int, rendered: Rendered) -> None:
         """The interaction response already shows ``rendered`` on table message ``index``."""
         self._table(session).drawn[index] = rendered.fingerprint()
+
+    def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered) -> None:
+        """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
+        self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint())
 
     def changed(self, session, last: str | None = None) -> None:
         table = self._table(session)
@@ -150,6 +157,7 @@ class TableWriter:
                     continue
                 await self._edit(session.channel_id, message_id, message)
                 table.drawn[index] = fingerprint
+        await self._refresh_hands(session, table)
         await self._ping(session, table)
         if not session.is_live and not session.messages.get("summary"):
             await self._summarise(session)
@@ -165,6 +173,23 @@ class TableWriter:
         await self.bot.sessions.set_messages(session, table=new)
         for message_id in old:
             await self._delete(session.channel_id, message_id)
+
+    async def _refresh_hands(self, session, table: _Table) -> None:
+        """Redraw open hands that another player's move changed, through each seat's newest token."""
+        hands = presenter(session.game.key)
+        for seat, (interaction, lang, ui, shown) in list(table.hands.items()):
+            if interaction.is_expired():
+                del table.hands[seat]
+                continue
+            rendered = hands.hand(session, seat, lang, ui, None)
+            if rendered.fingerprint() == shown:
+                continue
+            try:
+                await interaction.edit_original_response(**_kwargs(rendered))
+            except discord.HTTPException:
+                del table.hands[seat]       # dismissed by the player, or the token ran out
+                continue
+            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint())
 
     async def _ping(self, session, table: _Table) -> None:
         """A fresh message mentioning whoever must act now; the previous ping goes away."""

@@ -57,3 +57,21 @@ async def test_whole_game_three_players_then_leaderboard(env):
     lines = board.text.splitlines()
     assert f"**1.** {names[first]}: 1 wins in 1 games (100 %)" in lines
     assert any(f"{names[second]}: 0 wins in 1 games (0 %)" in line for line in lines)
+
+
+async def test_an_open_hand_follows_the_game_through_the_newest_token(env):
+    """A walkover starts the owner's return while their hand is open: the hand shows it at once."""
+    session, _ = await start_calcory(env, ("ann", "cem"))
+    drive = CalcoryDriver(env)
+    owner = drive.active
+    for slot in drive.pair_to(3):
+        await drive.flip(slot)
+    await drive.stop()
+    hand = (await drive.open_hand(owner)).message
+    assert "is playing" in hand.text and not hand.custom_ids
+    for slot in drive.pair_to(3):               # the same sum from as many cards does not beat the mark
+        await drive.flip(slot)
+    await drive.stop()
+    assert session.state.phase == "return" and drive.active == owner
+    await env.double.wait_until(lambda: "Pick the card that goes back" in hand.text, what="the hand to refresh")
+    assert hand.custom_ids                      # the return selects are there without a click
