@@ -14,35 +14,13 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import catalogue
-from games.base import Action, IllegalAction
+from games.base import Action
 from games.buildpiles import rig
 from games.dacapo import GAME, Options, face
+from tests.games.buildpile_moves import shorthands
 from tests.games.invariants import check_playouts
 
-
-def act(state, key: str, seat: int | None = None):
-    return GAME.apply(state, state.current if seat is None else seat, Action.parse(key))
-
-
-def refused(state, key: str, reason: str, seat: int | None = None, **params) -> None:
-    with pytest.raises(IllegalAction) as err:
-        GAME.check(state, state.current if seat is None else seat, Action.parse(key))
-    assert err.value.reason == reason
-    for name, value in params.items():
-        assert err.value.params[name] == value
-
-
-def keys(state, seat: int | None = None) -> set[str]:
-    return {a.key for a in GAME.legal_actions(state, state.current if seat is None else seat)}
-
-
-def find(cards, name: str) -> str:
-    """The id of the first card with face ``name`` in ``cards``."""
-    return next(c for c in cards if face(c) == name)
-
-
-def faces(cards) -> list[str]:
-    return [face(c) for c in cards]
+act, refused, keys, find, faces = shorthands(GAME, face)
 
 
 # -- the specification's test cases (§2.7) -----------------------------------------------------

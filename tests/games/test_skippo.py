@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import catalogue
-from games.base import Action, IllegalAction
+from games.base import Action
 from games.buildpiles import rig
 from games.skippo import GAME, Options, face
+from tests.games.buildpile_moves import shorthands
 from tests.games.invariants import check_playouts
 
 FULL = [2, 3, 4, 5]  # four occupied build piles
@@ -30,28 +31,7 @@ def table(players: int = 2, **kw):
     return rig(GAME, players, piles=piles, **kw)
 
 
-def act(state, key: str, seat: int | None = None):
-    return GAME.apply(state, state.current if seat is None else seat, Action.parse(key))
-
-
-def refused(state, key: str, reason: str, seat: int | None = None, **params) -> None:
-    with pytest.raises(IllegalAction) as err:
-        GAME.check(state, state.current if seat is None else seat, Action.parse(key))
-    assert err.value.reason == reason
-    for name, value in params.items():
-        assert err.value.params[name] == value
-
-
-def keys(state, seat: int | None = None) -> set[str]:
-    return {a.key for a in GAME.legal_actions(state, state.current if seat is None else seat)}
-
-
-def find(cards, name: str) -> str:
-    return next(c for c in cards if face(c) == name)
-
-
-def faces(cards) -> list[str]:
-    return [face(c) for c in cards]
+act, refused, keys, find, faces = shorthands(GAME, face)
 
 
 def runs(state) -> set[str]:
