@@ -106,7 +106,7 @@ class Clicks:
         elif click.kind == "h":
             await self._hand_step(reply, session, click, values)
         else:
-            action = click.arg if click.kind == "m" else click.arg.split("|")[0] + (values[0] if values else "")
+            action = click.arg if click.kind == "m" else click.arg.split("|")[0] + ".".join(values)
             await self._move(reply, session, click, action)
 
     # -- lobby -----------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class Clicks:
         if session.status != "playing":
             await reply.notice("table.not_started")
             return
-        ui = f"{click.arg}:{values[0]}" if values else click.arg
+        ui = f"{click.arg}:{'.'.join(values)}" if values else click.arg
         notice = None
         if click.counter != session.counters[seat]:
             ui, notice = "", t(reply.lang, "table.hand_refreshed")
@@ -202,6 +202,7 @@ class Clicks:
             return
         tables = self.bot.tables
         last = tables.describe(session, events)
+        announce = tables.summary(session, events)
         if in_hand:
             rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
             await reply.update(rendered)
@@ -214,7 +215,7 @@ class Clicks:
                 rendered = tables.render(session)[index]
                 await reply.update(rendered)
                 tables.drawn(session, index, rendered)
-        tables.changed(session, last)
+        tables.changed(session, last, announce)
 
     @staticmethod
     def _replaced(session, message) -> bool:

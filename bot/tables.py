@@ -17,7 +17,7 @@ import discord
 from bot.i18n import t
 from bot.ui import lobby as lobby_ui
 from bot.ui.base import Rendered
-from bot.ui.presenters import presenter
+from bot.ui.presenters import hand_summary, presenter
 from bot.ui.summary import render_summary
 from games.base import Event
 
@@ -40,6 +40,8 @@ class _Table:
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
         self.hands: dict[int, tuple[discord.Interaction, str, str, tuple]] = {}
         self.post = False
+        #: Public messages owed after the table redraw (a hand's score breakdown), oldest first.
+        self.announcements: list[str] = []
 
 
 class TableWriter:
@@ -59,6 +61,9 @@ class TableWriter:
     def describe(self, session, events: list[Event]) -> str | None:
         return presenter(session.game.key).describe(session, events, session.lang)
 
+    def summary(self, session, events: list[Event]) -> str | None:
+        return hand_summary(session.game.key, session, events, session.lang)
+
     def index_of(self, session, message_id: int | None) -> int | None:
         ids = session.messages.get("table", [])
         return ids.index(message_id) if message_id in ids else None
@@ -71,10 +76,12 @@ class TableWriter:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint())
 
-    def changed(self, session, last: str | None = None) -> None:
+    def changed(self, session, last: str | None = None, announce: str | None = None) -> None:
         table = self._table(session)
         if last is not None:
             table.last = last
+        if announce is not None:
+            table.announcements.append(announce)
         self._wake(session, table)
 
     def started(self, session) -> None:
@@ -158,6 +165,7 @@ class TableWriter:
                 await self._edit(session.channel_id, message_id, message)
                 table.drawn[index] = fingerprint
         await self._refresh_hands(session, table)
+        await self._announce(session, table)
         await self._ping(session, table)
         if not session.is_live and not session.messages.get("summary"):
             await self._summarise(session)
@@ -190,6 +198,12 @@ class TableWriter:
                 del table.hands[seat]       # dismissed by the player, or the token ran out
                 continue
             table.hands[seat] = (interaction, lang, ui, rendered.fingerprint())
+
+    async def _announce(self, session, table: _Table) -> None:
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        while table.announcements:
+            text = table.announcements.pop(0)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
 
     async def _ping(self, session, table: _Table) -> None:
         """A fresh message mentioning whoever must act now; the previous ping goes away."""

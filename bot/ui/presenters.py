@@ -6,6 +6,8 @@ depend on a hidden card.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from typing import Protocol
 
 from bot.ui.base import Rendered
@@ -25,16 +27,30 @@ class Presenter(Protocol):
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """One public line about what just happened, or None. Never names a hidden card."""
 
+    def summary(self, session, events: list[Event], lang: str) -> str | None:
+        """A public message to post after this move (a hand's score breakdown), or None.
+
+        Optional: presenters without it never post one. The match's closing summary is separate.
+        """
+
 
 _PRESENTERS: dict[str, Presenter] = {}
 
 
 def _presenters() -> dict[str, Presenter]:
+    """Every game whose module ``bot/ui/<key>.py`` exists and defines ``PRESENTER``."""
     if not _PRESENTERS:
-        from bot.ui import calcory
+        import games
 
-        _PRESENTERS.update({"calcory": calcory.PRESENTER})
+        for key in games.REGISTRY:
+            if importlib.util.find_spec(f"bot.ui.{key}") is not None:
+                _PRESENTERS[key] = importlib.import_module(f"bot.ui.{key}").PRESENTER
     return _PRESENTERS
+
+
+def hand_summary(game_key: str, session, events: list[Event], lang: str) -> str | None:
+    summary = getattr(presenter(game_key), "summary", None)
+    return summary(session, events, lang) if summary is not None else None
 
 
 def presenter(game_key: str) -> Presenter:

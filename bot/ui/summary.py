@@ -27,8 +27,29 @@ def render_summary(session, lang: str) -> str | None:
     for hand in result.breakdown[-5:]:
         if many:
             lines.append(t(lang, "table.summary_hand", number=hand.number))
-        for line in hand.lines:
-            lines.append(t(lang, "table.summary_line", name=names[line.seat],
-                           text=t(lang, line.label, **line.params), points=f"{line.points:+d}"))
-    text = "\n".join(lines)
+        lines.extend(breakdown_lines(hand, names, lang))
+    return _fit("\n".join(lines))
+
+
+def breakdown_lines(hand, names: list[str], lang: str) -> list[str]:
+    """Each scoring step of one hand (a ``HandScore``), one line per step."""
+    return [
+        t(lang, "table.summary_line", name=names[line.seat], text=t(lang, line.label, **line.params),
+          points=f"{line.points:+d}")
+        for line in hand.lines
+    ]
+
+
+def render_hand(session, hand, lang: str) -> str:
+    """The public message after a hand of a longer match: every scoring step, then the totals."""
+    names = [seat.name for seat in session.seats]
+    lines = [t(lang, "table.hand_summary", game=session.game.name, number=hand.number)]
+    lines.extend(breakdown_lines(hand, names, lang))
+    totals = " · ".join(t(lang, "table.hand_total", name=name, score=score)
+                        for name, score in zip(names, hand.totals, strict=False))
+    lines.append(t(lang, "table.hand_totals", totals=totals))
+    return _fit("\n".join(lines))
+
+
+def _fit(text: str) -> str:
     return text if len(text) <= 2000 else text[:1990] + "\n…"
