@@ -88,7 +88,7 @@ class Spieltisch(commands.Bot):
 
     async def _session_event(self, what: str, session) -> None:
         if what == "lobby_expired":
-            await self.tables.lobby_closed(session)
+            await self.tables.redraw_lobby(session)
 
     async def close(self) -> None:
         try:

@@ -18,6 +18,7 @@ from bot import ids
 from bot.i18n import language, t
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
+from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
 
 log = logging.getLogger("spieltisch.clicks")
@@ -76,12 +77,26 @@ class Clicks:
         #: Lobby clicks run one at a time per lobby, answer included, so the lobby message Discord
         #: shows last is always the newest rendering.
         self._lobby_turns: dict[int, asyncio.Lock] = {}
+        self._in_flight = 0
+        #: Set while no click is being handled: tests wait for it before waiting for the tables.
+        self.quiet = asyncio.Event()
+        self.quiet.set()
 
     @property
     def sessions(self):
         return self.bot.sessions
 
     async def handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        self._in_flight += 1
+        self.quiet.clear()
+        try:
+            await self._handle(interaction, custom_id, values)
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self.quiet.set()
+
+    async def _handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         reply = Reply(interaction)
         click = ids.parse(custom_id)
         if click is None:
@@ -116,6 +131,14 @@ class Clicks:
             await reply.notice("lobby.already_started")
             return
         user = interaction.user
+        if op == "rules" or op == "opt":
+            picked = values[0] if op == "opt" and values else None
+            panel = options_ui.render_panel(session, reply.lang, picked)
+            await (reply.send_ephemeral(panel) if op == "rules" else reply.update(panel))
+            return
+        if op.startswith("set:"):
+            await self._set_option(reply, session, op, values)
+            return
         try:
             if op == "join":
                 await self.sessions.join(session, user.id, user.display_name)
@@ -136,6 +159,18 @@ class Clicks:
         await reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session)))
         if session.status == "playing":
             self.bot.tables.started(session)
+
+    async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
+        """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
+        _, name, *rest = op.split(":", 2)
+        value = rest[0] if rest else (values[0] if values else "")
+        try:
+            await self.sessions.set_option(session, reply.interaction.user.id, name, value)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await reply.update(options_ui.render_panel(session, reply.lang, name))
+        await self.bot.tables.redraw_lobby(session)
 
     # -- table buttons anyone may press --------------------------------------------------------
     async def _table(self, reply: Reply, session, op: str) -> None:

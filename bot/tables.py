@@ -61,6 +61,15 @@ class TableWriter:
     def describe(self, session, events: list[Event]) -> str | None:
         return presenter(session.game.key).describe(session, events, session.lang)
 
+    def last_line(self, session) -> str | None:
+        """The line about the latest move that the table shows (from the history once the writer
+        has forgotten an ended table)."""
+        table = self._tables.get(session.id)
+        if table is not None and table.last is not None:
+            return table.last
+        return next((line for _, _, events in reversed(session.history)
+                     if (line := self.describe(session, events)) is not None), None)
+
     def summary(self, session, events: list[Event]) -> str | None:
         return hand_summary(session.game.key, session, events, session.lang)
 
@@ -98,14 +107,12 @@ class TableWriter:
         """After a restart: redraw, in case the rendering changed with the new version. The line about
         the last turn comes back from the replayed history, so the table reads as it did before."""
         if session.status == "playing":
-            last = next((line for _, _, events in reversed(session.history)
-                         if (line := self.describe(session, events)) is not None), None)
-            self.changed(session, last)
+            self.changed(session, self.last_line(session))
 
     def ended_on_restore(self, ended) -> None:
         self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
 
-    async def lobby_closed(self, session) -> None:
+    async def redraw_lobby(self, session) -> None:
         lobby_id = session.messages.get("lobby")
         if lobby_id:
             await self._edit(session.channel_id, lobby_id, lobby_ui.render(session, self.bot.lobby_expiry(session)))

@@ -74,7 +74,7 @@ class Games(commands.Cog):
         await interaction.response.send_message(
             t(session.lang, "table.stopped_by", name=interaction.user.display_name, game=session.game.name))
         if was_lobby:
-            await self.bot.tables.lobby_closed(session)
+            await self.bot.tables.redraw_lobby(session)
         else:
             self.bot.tables.changed(session)
 

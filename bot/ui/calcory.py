@@ -144,6 +144,16 @@ class CalcoryPresenter:
                                   placeholder=t(lang, "calcory.ui.pick_slot", first=chunk[0], last=chunk[-1]),
                                   disabled=default is None)))
 
+    def canonical(self, session, seat: int, key: str) -> str:
+        """The move the hand offers for ``key``: taken cards of equal digit are one choice (the
+        first of them), since which of them goes back changes nothing in Calcory."""
+        if not key.startswith("ret:"):
+            return key
+        card, _, slot = key.removeprefix("ret:").partition("-")
+        choices = session.game.view(session.state, seat).choices
+        same = next((c for c in choices if digit(c) == digit(card)), card) if card in choices else card
+        return f"ret:{same}-{slot}"
+
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """Say what ended a turn; flips themselves show on the grid while they are face up."""
         for event in events:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import LANGUAGES, t
+from bot.ui import options as options_ui
 from bot.ui.base import Rendered, StaticView, Style, button, relative_time, row, rows, select
 
 
@@ -21,6 +22,7 @@ def render(session, expires_at: float) -> Rendered:
             t(lang, "lobby.needs", min=game.min_players, max=game.max_players),
             t(lang, "lobby.expires", when=relative_time(expires_at)),
         ]
+        lines += options_ui.changed_lines(session, lang)
         enough = len(session.seats) >= game.min_players
         full = len(session.seats) >= game.max_players
         components += rows([
@@ -29,6 +31,7 @@ def render(session, expires_at: float) -> Rendered:
             button(t(lang, "lobby.start"), ids.lobby(session.id, "start"), style=Style.primary,
                    disabled=not enough),
             button(t(lang, "lobby.cancel"), ids.lobby(session.id, "cancel"), style=Style.danger),
+            *([button(t(lang, "lobby.rules"), ids.lobby(session.id, "rules"))] if options_ui.fields(session) else []),
         ])
         languages = [(t(code, "lobby.language_name"), code) for code in LANGUAGES]
         components.append(row(select(ids.lobby(session.id, "lang"), languages,

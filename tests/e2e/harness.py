@@ -59,7 +59,8 @@ class Env:
             self.bot = self.task = None
 
     async def settle(self) -> None:
-        """Until the bot has drawn every table it owes (event driven, no sleeping)."""
+        """Until the bot finished every click it got and drew every table it owes (event driven)."""
+        await self.bot.clicks.quiet.wait()
         await self.bot.tables.flush()
 
     def session(self, channel=None):

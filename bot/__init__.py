@@ -1,0 +1,1 @@
+"""Spieltisch: the Discord side (config, sessions, storage, the click path, the table writer)."""

@@ -1,0 +1,1 @@
+"""Everything the bot draws: presenters per game, the lobby, summaries."""

@@ -1,0 +1,106 @@
+"""House rules in the lobby, drawn from each game's pydantic ``Options`` model.
+
+No game writes its own settings screen: a ``bool`` field becomes an on/off pair of buttons, a
+``Literal`` field a select of its values, an ``int`` field a select of sensible values within its
+bounds. Texts come from ``<game>.ui.option.<field>.label`` / ``.help`` / ``.<value>``.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from annotated_types import Ge, Le
+from pydantic.fields import FieldInfo
+
+from bot import ids
+from bot.i18n import has, t
+from bot.ui.base import Rendered, StaticView, Style, button, row, select
+
+#: Fallback steps around an int field's default when its range is too wide to list.
+_SCALE = (0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5)
+
+
+def fields(session) -> dict[str, FieldInfo]:
+    return dict(session.game.Options.model_fields)
+
+
+def _bounds(info: FieldInfo) -> tuple[int | None, int | None]:
+    low = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
+    high = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+    return low, high
+
+
+def choices(info: FieldInfo) -> list[Any]:
+    """The values a house rule can take in the lobby (at most 25)."""
+    kind = info.annotation
+    if kind is bool:
+        return [True, False]
+    if typing.get_origin(kind) is typing.Literal:
+        return list(typing.get_args(kind))[:25]
+    low, high = _bounds(info)
+    default = info.default
+    if low is not None and high is not None and high - low <= 24:
+        return list(range(low, high + 1))
+    if default == 0:
+        values = {0, 25, 50, 100, 150, 200, 300, 500}
+    else:
+        values = {max(1, round(default * step)) for step in _SCALE}
+    return sorted(v for v in values if (low is None or v >= low) and (high is None or v <= high))[:25]
+
+
+def value_label(session, lang: str, name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t(lang, "lobby.on" if value else "lobby.off")
+    key = f"{session.game.key}.ui.option.{name}.{value}"
+    return t(lang, key) if isinstance(value, str) and has(key) else str(value)
+
+
+def label(session, lang: str, name: str) -> str:
+    return t(lang, f"{session.game.key}.ui.option.{name}.label")
+
+
+def changed_lines(session, lang: str) -> list[str]:
+    """One line per house rule that differs from the rulebook, for the lobby message."""
+    current = session.options.model_dump()
+    out = []
+    for name, info in fields(session).items():
+        if current[name] != info.default:
+            out.append(t(lang, "lobby.option_line", label=label(session, lang, name),
+                         value=value_label(session, lang, name, current[name])))
+    return out
+
+
+def render_panel(session, lang: str, picked: str | None) -> Rendered:
+    """The ephemeral house-rules panel: every rule with its value, a select to pick one, its values."""
+    current = session.options.model_dump()
+    infos = fields(session)
+    lines = [t(lang, "lobby.rules_title", game=session.game.name)]
+    for name in infos:
+        lines.append(t(lang, "lobby.option_line", label=label(session, lang, name),
+                       value=value_label(session, lang, name, current[name])))
+    lines.append(t(lang, "lobby.rules_host_only"))
+    if session.status != "lobby":
+        return Rendered(StaticView([]), "\n".join([*lines[:-1], t(lang, "lobby.already_started")]))
+    picked = picked if picked in infos else None
+    names = list(infos)[:25]
+    pick = select(ids.lobby(session.id, "opt"),
+                  [(label(session, lang, name), name) for name in names],
+                  placeholder=t(lang, "lobby.rules_pick"), default=picked)
+    for option, name in zip(pick["options"], names, strict=True):
+        key = f"{session.game.key}.ui.option.{name}.help"
+        if has(key):
+            option["description"] = t(lang, key)[:100]
+    components = [row(pick)]
+    if picked is not None:
+        values = choices(infos[picked])
+        if infos[picked].annotation is bool:
+            components.append(row(*(
+                button(value_label(session, lang, picked, value), ids.lobby(session.id, f"set:{picked}:{str(value).lower()}"),
+                       style=Style.primary if current[picked] == value else Style.secondary)
+                for value in values)))
+        else:
+            options = [(value_label(session, lang, picked, value), str(value)) for value in values]
+            components.append(row(select(ids.lobby(session.id, f"set:{picked}"), options,
+                                         placeholder=label(session, lang, picked), default=str(current[picked]))))
+    return Rendered(StaticView(components), "\n".join(lines))

@@ -1,0 +1,150 @@
+"""Plays any game through the double the way people do: `/start`, the lobby, then clicks in hands.
+
+The driver asks the engine only *which* move to make (a test's plan or a seeded random choice);
+how to make it is found on the hand's rendering (``tests.ui.kit.hand_path``), and every click goes
+over the wire, so a move that cannot be clicked fails the test.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot import ids
+from bot.i18n import language
+from bot.sessions import Status
+from bot.ui.presenters import presenter
+from tests.double import custom_ids, option_values, visible_texts
+from tests.e2e.calcory_driver import settled
+from tests.ui import kit
+
+Policy = Callable[[object, int], str]
+
+
+class GameDriver:
+    def __init__(self, env, key: str, channel=None) -> None:
+        self.env = env
+        self.key = key
+        self.channel = channel or env.channel
+        self.hands: dict[int, object] = {}
+
+    @property
+    def session(self):
+        return self.env.session(self.channel)
+
+    def user_of(self, seat: int):
+        user_id = self.session.seats[seat].user_id
+        return next(u for u in self.env.users.values() if int(u.id) == user_id)
+
+    def lang_of(self, seat: int) -> str:
+        return language(self.user_of(seat).locale)
+
+    # -- lobby ---------------------------------------------------------------------------------
+    async def start(self, players: list[str], options: dict | None = None):
+        """`/start` by the first player, the others join, the host sets house rules and starts."""
+        env, double = self.env, self.env.double
+        host = env.users[players[0]]
+        lobby = (await double.slash(host, self.channel, "start", game=self.key)).message
+        session = self.session
+        for name in players[1:]:
+            await double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
+        if options:
+            await self.set_options(host, lobby, options)
+        await double.click(host, lobby, ids.lobby(session.id, "start"))
+        count = presenter(self.key).table_messages
+        await settled(env, lambda: len(session.messages.get("table") or ()) == count, "the table to be posted")
+        assert session.status == "playing"
+        return session
+
+    async def set_options(self, host, lobby, options: dict) -> None:
+        double, sid = self.env.double, self.session.id
+        panel = (await double.click(host, lobby, ids.lobby(sid, "rules"))).message
+        for name, value in options.items():
+            await double.select(host, panel, ids.lobby(sid, "opt"), [name])
+            if isinstance(value, bool):
+                await double.click(host, panel, ids.lobby(sid, f"set:{name}:{str(value).lower()}"))
+            else:
+                await double.select(host, panel, ids.lobby(sid, f"set:{name}"), [str(value)])
+        assert self.session.options.model_dump() | options == self.session.options.model_dump()
+
+    # -- moves ---------------------------------------------------------------------------------
+    def table_message_with(self, custom_id: str):
+        for message in self.env.table_messages(self.channel):
+            if message.has_component(custom_id):
+                return message
+        raise AssertionError(f"{custom_id} is on no table message")
+
+    async def open_hand(self, seat: int):
+        custom_id = ids.table(self.session.id, "hand")
+        record = await self.env.double.click(self.user_of(seat), self.table_message_with(custom_id), custom_id)
+        self.hands[seat] = record.message
+        return record.message
+
+    def hand_message(self, seat: int):
+        return self.hands.get(seat)
+
+    async def attempt(self, seat: int, clicks: list[kit.Click], *, fresh: bool = True):
+        """Make these clicks as the seat's user (in a freshly opened hand); returns the last record."""
+        user, double = self.user_of(seat), self.env.double
+        hand = await self.open_hand(seat) if fresh or seat not in self.hands else self.hands[seat]
+        record = None
+        for click in clicks:
+            message = self.table_message_with(click.custom_id) if click.where == "table" else hand
+            if click.values:
+                record = await double.select(user, message, click.custom_id, list(click.values))
+            else:
+                record = await double.click(user, message, click.custom_id)
+            if click.where == "hand" and record.message is not None:
+                hand = self.hands[seat] = record.message
+        await self.env.settle()
+        return record
+
+    async def play(self, seat: int, key: str):
+        """Make the move ``key`` for ``seat`` by clicking, and check that the host took it."""
+        session = self.session
+        path = kit.hand_path(session, seat, key, self.lang_of(seat))
+        assert path is not None, f"{self.key}: seat {seat} finds no way to click {key!r}"
+        before = session.counters[seat]
+        record = await self.attempt(seat, path, fresh=path[0].where == "hand")
+        assert session.counters[seat] == before + 1, f"{self.key}: the move {key!r} of seat {seat} was not taken"
+        return record
+
+    async def play_out(self, rng: random.Random, until: Callable[[object], bool] | None = None,
+                       policy: Policy | None = None, max_moves: int = 5000, check_every: int = 0) -> int:
+        """Moves until ``until(session)`` holds or the game ends; returns how many were made."""
+        session, game = self.session, self.session.game
+        moves = 0
+        while session.status is Status.PLAYING and not (until and until(session)) and moves < max_moves:
+            seat = rng.choice(sorted(session.to_act()))
+            key = policy(session, seat) if policy else rng.choice(game.legal_actions(session.state, seat)).key
+            await self.play(seat, key)
+            moves += 1
+            if check_every and moves % check_every == 0:
+                self.check_channel_private(rng)
+        return moves
+
+    # -- what the channel shows ----------------------------------------------------------------
+    def public_texts(self) -> list[str]:
+        """Every text any public message of the channel ever showed, edits included."""
+        out = []
+        for message in self.env.public(self.channel):
+            for payload in [*message.history, message.payload]:
+                out.extend(visible_texts(payload))
+        return out
+
+    def check_channel_private(self, rng: random.Random | None = None) -> None:
+        """The table as the channel shows it now is what any deal of the hidden cards would show."""
+        session = self.session
+        rng = rng or random.Random(0)
+        show = presenter(self.key)
+        messages = self.env.table_messages(self.channel)
+        for seat in range(len(session.seats)):
+            other = kit.resampled(session, seat, random.Random(rng.random()))
+            drawn = show.table(other, session.lang, self.env.bot.tables.last_line(session))
+            for message, rendered in zip(messages, drawn, strict=True):
+                body = kit.body(rendered)
+                assert visible_texts(message.payload) == visible_texts(body), (
+                    f"the public table shows something that depends on cards hidden from seat {seat}:\n"
+                    f"{visible_texts(message.payload)}\n{visible_texts(body)}")
+                assert custom_ids(message.payload) == custom_ids(body)
+                assert option_values(message.payload) == option_values(body)
