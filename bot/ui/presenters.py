@@ -33,6 +33,12 @@ class Presenter(Protocol):
         Optional: presenters without it never post one. The match's closing summary is separate.
         """
 
+    # Further optional methods:
+    # - ``canonical(session, seat, key) -> str``: the one of several equivalent moves the hand offers
+    #   (tests click that one instead).
+    # - ``score_line(line, lang) -> ScoreLine``: a score step reworded for the closing summary.
+    # - ``score_names(session, lang) -> list[str]``: whom ``ScoreLine.seat`` names (teams scored as one).
+
 
 _PRESENTERS: dict[str, Presenter] = {}
 
@@ -55,6 +61,11 @@ def hand_summary(game_key: str, session, events: list[Event], lang: str) -> str 
 
 def presenter(game_key: str) -> Presenter:
     return _presenters()[game_key]
+
+
+def find_presenter(game_key: str) -> Presenter | None:
+    """The game's presenter, or None for a game without a table on Discord (host tests' toy games)."""
+    return _presenters().get(game_key)
 
 
 def playable() -> list[str]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bot.i18n import t
+from dataclasses import replace
+
+from bot.i18n import has, t
+from bot.ui.presenters import find_presenter
 
 
 def render_summary(session, lang: str) -> str | None:
@@ -24,10 +27,15 @@ def render_summary(session, lang: str) -> str | None:
         t(lang, "table.summary_row", rank=result.ranks[s], name=names[s], score=result.scores[s]) for s in ranking
     )
     many = len(result.breakdown) > 1
+    show = find_presenter(session.game.key)
+    reword = getattr(show, "score_line", None)
+    score_names = getattr(show, "score_names", None)
+    line_names = score_names(session, lang) if score_names is not None else names
     for hand in result.breakdown[-5:]:
         if many:
             lines.append(t(lang, "table.summary_hand", number=hand.number))
-        lines.extend(breakdown_lines(hand, names, lang))
+        steps = [reword(line, lang) for line in hand.lines] if reword is not None else hand.lines
+        lines.extend(breakdown_lines(replace(hand, lines=tuple(steps)), line_names, lang))
     return _fit("\n".join(lines))
 
 
@@ -43,7 +51,8 @@ def breakdown_lines(hand, names: list[str], lang: str) -> list[str]:
 def render_hand(session, hand, lang: str) -> str:
     """The public message after a hand of a longer match: every scoring step, then the totals."""
     names = [seat.name for seat in session.seats]
-    lines = [t(lang, "table.hand_summary", game=session.game.name, number=hand.number)]
+    own = f"{session.game.key}.ui.hand_summary"
+    lines = [t(lang, own if has(own) else "table.hand_summary", game=session.game.name, number=hand.number)]
     lines.extend(breakdown_lines(hand, names, lang))
     totals = " · ".join(t(lang, "table.hand_total", name=name, score=score)
                         for name, score in zip(names, hand.totals, strict=False))
