@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from games.base import HandScore
 from games.mu.auction import bid_limit
 from games.mu.cards import sort_hand
+from games.mu.declare import partner_options, trump_options
 from games.mu.scoring import team_goal
-from games.mu.state import AUCTION, OVER, MuState
+from games.mu.state import AUCTION, CHEF_TRUMP, OVER, PARTNER, TRICKS, VIZE_TRUMP, MuState
+from games.mu.tricks import playable
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,10 @@ class MuView:
     seat: int | None = None
     hand: tuple[str, ...] = ()  # the seat's whole hand (shown cards too), grouped by effective suit
     bid_limit: int = 0  # the most cards the seat may lay out now (auction, own turn)
+    # The seat's own choices on its turn, so a table never re-derives a rule:
+    playable: tuple[str, ...] = ()  # cards it may play to the trick (tricks)
+    trump_options: tuple[str, ...] = ()  # what it may name: colours, digits, "none" (Vize/Chef trump)
+    partner_options: tuple[int, ...] = ()  # seats it may choose as partner (Chef)
 
 
 def _opt(value: int) -> int | None:
@@ -49,10 +55,21 @@ def _opt(value: int) -> int | None:
 def view(s: MuState, seat: int | None) -> MuView:
     hand: tuple[str, ...] = ()
     limit = 0
+    cards: tuple[str, ...] = ()
+    trumps: tuple[str, ...] = ()
+    partners: tuple[int, ...] = ()
     if seat is not None:
         hand = sort_hand(s.hidden[seat] + s.shown[seat], s.ranks)
-        if s.phase == AUCTION and s.turn == seat:
-            limit = bid_limit(s, seat)
+        if s.turn == seat:
+            if s.phase == AUCTION:
+                limit = bid_limit(s, seat)
+            elif s.phase == TRICKS:
+                legal = set(playable(s, seat))
+                cards = tuple(c for c in hand if c in legal)
+            elif s.phase in (VIZE_TRUMP, CHEF_TRUMP):
+                trumps = tuple(trump_options(s))
+            elif s.phase == PARTNER:
+                partners = tuple(partner_options(s))
     chef = _opt(s.chef)
     return MuView(
         players=s.players,
@@ -82,4 +99,7 @@ def view(s: MuState, seat: int | None) -> MuView:
         seat=seat,
         hand=hand,
         bid_limit=limit,
+        playable=cards,
+        trump_options=trumps,
+        partner_options=partners,
     )

@@ -1,0 +1,78 @@
+"""Words the Mü table and hand share: trump names, the trumps line, roles, tricks and hand groups.
+
+Everything here reads a ``MuView`` (public facts, or the seat's own hand), never the raw state.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.ui.cards import colour_name, label, square
+from games.deck import COLOURS
+from games.mu.cards import NO_TRUMP, PLAIN, TRUMP, ranking
+
+
+def name(session, seat: int) -> str:
+    return session.seats[seat].name
+
+
+def trump_name(lang: str, trump: str) -> str:
+    """``🟩 green``, ``7s`` or ``no trump``."""
+    if trump in COLOURS:
+        return f"{square(trump)} {colour_name(lang, trump)}"
+    if trump == NO_TRUMP:
+        return t(lang, "mu.trump.none")
+    return t(lang, "mu.ui.digit_trump", digit=trump)
+
+
+def trumps_text(lang: str, view) -> str | None:
+    """What is trump so far, Chef over Vize ("🟩 green over 7s"); None before anyone named one."""
+    vize, chef = view.vize_trump, view.chef_trump
+    if chef is None:
+        return t(lang, "mu.ui.trumps_vize_named", vize=trump_name(lang, vize)) if vize else None
+    if chef == NO_TRUMP:
+        if vize:
+            return t(lang, "mu.ui.trumps_vize_only", vize=trump_name(lang, vize))
+        return t(lang, "mu.ui.trumps_none")
+    if not vize:
+        return trump_name(lang, chef)
+    if vize == chef:
+        return t(lang, "mu.ui.trumps_same", chef=trump_name(lang, chef))
+    return t(lang, "mu.trump.over", chef=trump_name(lang, chef), vize=trump_name(lang, vize))
+
+
+def team_names(session, view) -> str:
+    """The Chef team: the Chef, and the partner once chosen."""
+    seats = [view.chef] + ([view.partner] if view.partner is not None else [])
+    return " + ".join(f"**{name(session, s)}**" for s in seats)
+
+
+def trick_text(session, trick) -> str:
+    """Cards in play order: ``ann 🟥6 → bob 🟥9``."""
+    return " → ".join(f"{name(session, seat)} {label(card)}" for seat, card in trick)
+
+
+def suits(view) -> dict[str, tuple[str, int]]:
+    """Card -> (effective suit, trump tier), once the Chef's trump settled the trumps."""
+    if view.chef_trump is None:
+        return PLAIN
+    return ranking(view.vize_trump or "", view.chef_trump)
+
+
+def grouped(cards, view) -> str:
+    """A hand in its order (already grouped by effective suit), with ``·`` between suits and a
+    star before the trumps."""
+    ranks = suits(view)
+    groups: list[list[str]] = []
+    last = None
+    for card in cards:
+        suit = ranks[card][0]
+        if suit != last:
+            groups.append(["⭐"] if suit == TRUMP else [])
+            last = suit
+        groups[-1].append(label(card))
+    return " · ".join(" ".join(group) for group in groups) or "—"
+
+
+def led_suit(view) -> str | None:
+    """The effective suit led to the current trick, or None."""
+    return suits(view)[view.trick[0][1]][0] if view.trick else None
