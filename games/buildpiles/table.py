@@ -102,6 +102,7 @@ class TableView:
     quiet: int
     over: bool
     hand: tuple[str, ...] = ()
+    winners: tuple[int | None, ...] = ()  # per finished game: its winner, None when it stalled
 
 
 def view(table: Table, seat: int | None) -> TableView:
@@ -114,7 +115,7 @@ def view(table: Table, seat: int | None) -> TableView:
         seat, None if table.over else table.current, table.dealer, table.game_no,
         tuple(tuple(b) for b in table.build), len(table.draw), len(table.set_aside), seats,
         tuple(table.scores or ()), table.history, table.quiet, table.over,
-        tuple(table.seats[seat].hand) if seat is not None else (),
+        tuple(table.seats[seat].hand) if seat is not None else (), table.winners,
     )
 
 
