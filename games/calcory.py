@@ -427,7 +427,7 @@ class Calcory(Game[CalcoryState]):
         hidden = [i for i, cid in enumerate(grid)
                   if cid and i not in new.flips and i not in new.marks and i not in new.seen
                   and i not in new.groups]
-        cards = [grid[i] for i in hidden]
+        cards = sorted(grid[i] for i in hidden)  # canonical order: the shuffle must not see the deal
         rng.shuffle(cards)
         for i, cid in zip(hidden, cards, strict=True):
             grid[i] = cid

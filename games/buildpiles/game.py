@@ -260,6 +260,7 @@ class BuildPileGame(Game[Table]):
             pool += s.pile[:-1]
             if j != seat:
                 pool += s.hand
+        pool.sort()  # a canonical order first, so the redeal never depends on the real one
         rng.shuffle(pool)
         at = len(new.draw)
         new.draw = pool[:at]

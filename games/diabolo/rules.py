@@ -309,7 +309,8 @@ class Diabolo(Game[DiaboloState]):
         )
 
     def resample(self, state: DiaboloState, seat: int, rng: random.Random) -> DiaboloState:
-        """Redeal the pile and every other hand's cards the table has not seen."""
+        """Redeal the pile and every other hand's cards the table has not seen, and draw anew the
+        doubler choices other seats have made but not yet revealed."""
         new = clone_state(state)
         pool = new.pile
         gaps = []
@@ -320,10 +321,15 @@ class Diabolo(Game[DiaboloState]):
             pool.extend(c for c in new.hands[s] if c not in new.known[s])
             gaps.append((s, len(new.hands[s]) - len(keep)))
             new.hands[s] = keep
+        pool.sort()  # a canonical order first, so the redeal never depends on the real one
         rng.shuffle(pool)
         for s, count in gaps:
             for _ in range(count):
                 new.hands[s].append(pool.pop())
+        if new.phase == DOUBLER:
+            for s in range(new.players):
+                if s != seat and new.choices[s] is not None:
+                    new.choices[s] = rng.choice((USE, NO))
         new.seed = fresh_seed(rng)
         return new
 

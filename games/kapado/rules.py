@@ -387,6 +387,7 @@ class Kapado(Game[KapadoState]):
             pool.append(new.drawn)
         for k, pos in slots:
             new.face_down.discard(new.stacks[k][pos])
+        pool.sort()  # a canonical order first, so the redeal never depends on the real one
         rng.shuffle(pool)
         for k, pos in slots:
             j = next(j for j, c in enumerate(pool) if KIND[c] == NUMBER)

@@ -134,7 +134,7 @@ class Mu(Game[MuState]):
         table saw (a seat that did not follow a suit holds none of it)."""
         out = clone(state)
         others = [p for p in range(state.players) if p != seat]
-        pool = [c for p in others for c in state.hidden[p]]
+        pool = sort_cards(c for p in others for c in state.hidden[p])  # canonical: the deal stays unseen
         sizes = {p: len(state.hidden[p]) for p in others}
         voids = {p: state.voids[p] for p in others if state.voids[p]}
         if voids:

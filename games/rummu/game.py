@@ -356,8 +356,8 @@ class Rummu(Game[RummuState]):
         by_gen.setdefault(state.generation, [])
         hands = {s: [c for c in state.hands[s] if c not in state.origin] for s in others}
         for gen, slots in by_gen.items():
-            pool = [c for _, c in slots] + (state.stock if gen == state.generation else [])
-            rng.shuffle(pool)
+            pool = sorted([c for _, c in slots] + (state.stock if gen == state.generation else []))
+            rng.shuffle(pool)  # from a canonical order, so the redeal never depends on the real one
             for (s, _), card in zip(slots, pool, strict=False):
                 hands[s].append(card)
                 out.origin[card] = gen

@@ -230,7 +230,7 @@ class Safaru(Game[SafaruState]):
         """Redeal the other hands and the deck; piles and the table were all seen face up."""
         out = self.clone(state)
         others = [s for s in range(state.players) if s != seat]
-        pool = [c for s in others for c in state.hands[s]] + state.deck
+        pool = sorted([c for s in others for c in state.hands[s]] + state.deck)  # canonical order first
         rng.shuffle(pool)
         for s in others:
             size = len(state.hands[s])
