@@ -115,6 +115,15 @@ class Rendered:
         return self._fingerprint
 
 
+def hand_button(session, lang: str) -> dict:
+    """The table's button that opens a player's own hand (every game's table has it)."""
+    from bot import ids
+    from bot.i18n import t
+
+    return button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
+                  disabled=session.status != "playing")
+
+
 def mention(user_id: int | None, fallback: str) -> str:
     return f"<@{user_id}>" if user_id else fallback
 

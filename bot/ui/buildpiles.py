@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, row, select, text
+from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
 
@@ -151,7 +151,7 @@ class BuildPilePresenter:
                              score=self.score(session, lang, view.scores[seat] if view.scores else 0)))
         turn = [last] if last else []
         turn.append(self.turn_line(session, view, lang))
-        hand = button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary, disabled=not playing)
+        hand = hand_button(session, lang)
         return [Rendered(StaticLayout([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)),
                                        row(hand)]))]
 

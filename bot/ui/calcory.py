@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, row, select, text
+from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
 from games.deck import digit
@@ -99,8 +99,7 @@ class CalcoryPresenter:
         second.append(row(
             button(t(lang, "calcory.ui.stop"), ids.move(session.id, active, session.counters[active], "stop"),
                    style=Style.danger, disabled=not playing),
-            button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                   disabled=not _playing(session)),
+            hand_button(session, lang),
         ))
         return [Rendered(StaticLayout(first)), Rendered(StaticLayout(second))]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, row, select, text
+from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.cards import SQUARES
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
@@ -227,8 +227,7 @@ class DiaboloPresenter:
             text(_rows_block(session, view, lang)),
             text(_players_block(session, view, lang)),
             text(_status_block(session, view, lang, last)),
-            row(button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                       disabled=not _playing(session))),
+            row(hand_button(session, lang)),
         ]
         return [Rendered(StaticLayout(components))]
 

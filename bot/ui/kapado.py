@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, row, select, text
+from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, SYMBOL, VALUE, WISH, fit
@@ -126,8 +126,7 @@ class KapadoPresenter:
         view = session.game.view(session.state, None)
         players = "\n\n".join(_player(session, view, seat, lang) for seat in range(view.players))
         turn = f"{last}\n{_turn(session, view, lang)}" if last else _turn(session, view, lang)
-        hand = button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                      disabled=not _playing(session))
+        hand = hand_button(session, lang)
         return [Rendered(StaticLayout([text(_header(view, lang)), text(players), text(turn), row(hand)]))]
 
     # -- the hand ------------------------------------------------------------------------------

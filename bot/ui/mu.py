@@ -8,9 +8,8 @@ hand, so the table carries only the Hand button and never a card that is still f
 
 from __future__ import annotations
 
-from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, Style, button, row, text
+from bot.ui.base import Rendered, StaticLayout, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, square
 from bot.ui.mu_hand import hand
 from bot.ui.mu_words import name, team_names, trick_text, trump_name, trumps_text
@@ -114,9 +113,8 @@ class MuPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        hand_button = button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                             disabled=session.status != "playing")
-        parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)), row(hand_button)]
+        parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)),
+                 row(hand_button(session, lang))]
         return [Rendered(StaticLayout(parts))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

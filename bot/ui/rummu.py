@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, Style, button, row, text
+from bot.ui.base import Rendered, StaticLayout, hand_button, row, text
 from bot.ui.cards import label, labels
 from bot.ui.rummu_hand import batch, combo_number, piles, render_hand
 from bot.ui.summary import render_hand as render_hand_score
@@ -80,8 +79,7 @@ class RummuPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        hand = button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                      disabled=session.status != "playing")
+        hand = hand_button(session, lang)
         return [Rendered(StaticLayout([
             text(_header(session, view, lang)),
             text(_displays(session, view, lang)),

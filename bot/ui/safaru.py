@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, row, select, text
+from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.cards import label, labels, square
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore
@@ -202,8 +202,7 @@ class SafaruPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        hand = button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                      disabled=session.status != "playing")
+        hand = hand_button(session, lang)
         return [Rendered(StaticLayout([text(_table_text(session, view, lang, last)), row(hand)]))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

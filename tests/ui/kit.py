@@ -203,6 +203,22 @@ def hand_states(session: Session, seat: int, lang: str = "en") -> list[str]:
     return list(_explore(session, seat, lang)[1])
 
 
+def components(rendered: Rendered) -> list[dict]:
+    """Every component of a message, nested ones included, in reading order."""
+    out, stack = [], list(rendered.view.to_components())
+    while stack:
+        comp = stack.pop(0)
+        out.append(comp)
+        stack[0:0] = comp.get("components") or []
+    return out
+
+
+def table_text(session: Session, lang: str = "en", last: str | None = None) -> str:
+    """The text displays of the public table, joined."""
+    return "\n".join(c["content"] for rendered in presenter(session.game.key).table(session, lang, last)
+                     for c in components(rendered) if c["type"] == 10)
+
+
 # -- checks -----------------------------------------------------------------------------------------
 def body(rendered: Rendered, *, ephemeral: bool = False) -> dict:
     return view_body(rendered.view, content=rendered.content, ephemeral=ephemeral)

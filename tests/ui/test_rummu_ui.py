@@ -41,18 +41,8 @@ def session_of(players: int = 3, **options):
     return kit.make_session("rummu", players, seed="ui", options=options or None)
 
 
-def components(rendered) -> list[dict]:
-    out, stack = [], list(rendered.view.to_components())
-    while stack:
-        comp = stack.pop(0)
-        out.append(comp)
-        stack[0:0] = comp.get("components") or []
-    return out
-
-
-def table_text(session, lang: str = "en", last: str | None = None) -> str:
-    (rendered,) = PRESENTER.table(session, lang, last)
-    return "\n".join(c["content"] for c in components(rendered) if c["type"] == 10)
+components = kit.components
+table_text = kit.table_text
 
 
 def hand(session, seat: int = 0, ui: str = "", notice: str | None = None, lang: str = "en"):

@@ -30,18 +30,8 @@ def arrange(session, seat: int, hand: tuple[str, ...], table: tuple[str, ...]) -
             state.hands[other] = (state.deck.pop(0),)
 
 
-def components(rendered) -> list[dict]:
-    out, stack = [], list(rendered.view.to_components())
-    while stack:
-        comp = stack.pop(0)
-        out.append(comp)
-        stack[0:0] = comp.get("components") or []
-    return out
-
-
-def table_text(session, lang: str = "en", last: str | None = None) -> str:
-    (rendered,) = PRESENTER.table(session, lang, last)
-    return "\n".join(c["content"] for c in components(rendered) if c["type"] == 10)
+components = kit.components
+table_text = kit.table_text
 
 
 def labels_of(rendered, kind: int) -> list[str]:
