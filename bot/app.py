@@ -11,6 +11,7 @@ import discord.http
 import yarl
 from discord.ext import commands
 
+from bot.autoplay import Autoplay
 from bot.clock import Clock, SystemClock, Timers
 from bot.commands_i18n import CatalogueTranslator
 from bot.config import Settings
@@ -20,7 +21,7 @@ from bot.tables import TableWriter
 
 log = logging.getLogger("spieltisch")
 
-COGS = ("cogs.controls", "cogs.games", "cogs.results")
+COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results")
 
 
 def point_at_double(settings: Settings) -> None:
@@ -57,6 +58,7 @@ class Spieltisch(commands.Bot):
         kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
         self.sessions = SessionManager(self.storage, self.clock, **kwargs)
         self.timers = self.sessions.timers
+        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()
@@ -65,6 +67,7 @@ class Spieltisch(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         for name in COGS:
             await self.load_extension(name)
+        await self.autoplay.restored()
         self.timers.start()
         for session in self.sessions.live():
             self.tables.restored(session)

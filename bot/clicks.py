@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 import discord
 
 from bot import ids
 from bot.i18n import language, t
+from bot.seats import SeatKind
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
 from bot.ui import options as options_ui
@@ -150,6 +152,14 @@ class Clicks:
                 await self.sessions.cancel(session, user.id, can_manage=can_manage(interaction))
             elif op == "lang":
                 await self.sessions.set_lang(session, user.id, values[0] if values else "")
+            elif op == "pace":
+                await self.sessions.set_pace(session, user.id, values[0] if values else "")
+            elif op == "cpu":
+                level = values[0] if values else ""
+                name = lobby_ui.computer_name(session)
+                await self.sessions.add_computer(session, user.id, name, level)
+            elif op == "remove":
+                await self.sessions.remove_seat(session, user.id, int(values[0]) if values and values[0].isdigit() else -1)
             else:
                 await reply.notice("table.unknown_button")
                 return
@@ -158,6 +168,7 @@ class Clicks:
             return
         await reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session)))
         if session.status == "playing":
+            await self.bot.autoplay.after_change(session)
             self.bot.tables.started(session)
 
     async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
@@ -174,6 +185,9 @@ class Clicks:
 
     # -- table buttons anyone may press --------------------------------------------------------
     async def _table(self, reply: Reply, session, op: str) -> None:
+        if op == "rejoin":
+            await self._rejoin(reply, session)
+            return
         if op != "hand":
             await reply.notice("table.unknown_button")
             return
@@ -183,6 +197,20 @@ class Clicks:
         rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
         await reply.send_ephemeral(rendered)
         self.bot.tables.hand_shown(session, seat, reply, "", rendered)
+
+    async def _rejoin(self, reply: Reply, session) -> None:
+        """An away player takes their seat back from the computer."""
+        seat = await self._player(reply, session)
+        if seat is None:
+            return
+        occupant = session.seats[seat]
+        if occupant.kind is not SeatKind.AWAY:
+            await reply.notice("table.not_away")
+            return
+        await self.sessions.set_seat(session, seat, replace(occupant, kind=SeatKind.HUMAN, missed=0))
+        await reply.notice("table.rejoined")
+        await self.bot.autoplay.after_change(session)
+        self.bot.tables.changed(session)
 
     async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)
@@ -222,6 +250,9 @@ class Clicks:
             key = "core.not_your_turn" if seat not in session.to_act() else "table.stale_button"
             await reply.notice(key)
             return
+        if session.seats[seat].kind is SeatKind.AWAY:
+            await reply.notice("table.away_first")
+            return
         if not in_hand and self._replaced(session, interaction.message):
             await reply.notice("table.old_message")
             return
@@ -236,8 +267,6 @@ class Clicks:
                 await reply.notice(refusal.key, **refusal.params)
             return
         tables = self.bot.tables
-        last = tables.describe(session, events)
-        announce = tables.summary(session, events)
         if in_hand:
             rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
             await reply.update(rendered)
@@ -250,7 +279,9 @@ class Clicks:
                 rendered = tables.render(session)[index]
                 await reply.update(rendered)
                 tables.drawn(session, index, rendered)
-        tables.changed(session, last, announce)
+        await self.bot.autoplay.moved_by_person(session, seat)
+        await self.bot.autoplay.after_change(session)
+        tables.moved(session, events)
 
     @staticmethod
     def _replaced(session, message) -> bool:

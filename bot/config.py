@@ -33,6 +33,8 @@ class Settings(BaseModel):
     token: SecretStr = Field(description="The bot token from the Discord developer portal.")
     database: Path = Field(Path("spieltisch.sqlite3"), description="SQLite file holding games and results.")
     lobby_timeout_minutes: int = Field(30, ge=1, le=24 * 60, description="Minutes before an unstarted lobby closes.")
+    computer_delay_seconds: float = Field(
+        2.0, ge=0, le=60, description="Seconds a computer player waits before its move, so people can follow.")
     sync_commands: bool = Field(True, description="Register the slash commands with Discord at start-up.")
     command_guild_id: int | None = Field(
         None, description="Register the commands in this one server only (instant, for development)."

@@ -77,4 +77,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         """,
         "CREATE INDEX timers_due ON timers (due)",
     )),
+    # The pace of a table (bot/autoplay.py): how long a player has for a turn.
+    (2, "pace", (
+        "ALTER TABLE sessions ADD COLUMN pace TEXT NOT NULL DEFAULT 'none'",
+    )),
 )

@@ -18,13 +18,15 @@ class SeatKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """``user_id`` is ``None`` for a computer player; ``level`` names its strength."""
+    """``user_id`` is ``None`` for a computer player; ``level`` names its strength. ``missed`` counts
+    a human's turns in a row that ran out of time (three make the seat ``AWAY``)."""
 
     user_id: int | None
     name: str
     kind: SeatKind = SeatKind.HUMAN
     level: str | None = None
     team: int | None = None
+    missed: int = 0
 
     @property
     def is_human(self) -> bool:
@@ -43,7 +45,7 @@ class Seat:
     def from_json(cls, raw: dict[str, Any]) -> Seat:
         return cls(
             user_id=raw.get("user_id"), name=str(raw.get("name", "")), kind=SeatKind(raw.get("kind", "human")),
-            level=raw.get("level"), team=raw.get("team"),
+            level=raw.get("level"), team=raw.get("team"), missed=int(raw.get("missed", 0)),
         )
 
 

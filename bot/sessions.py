@@ -14,7 +14,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -41,6 +41,18 @@ class Status(StrEnum):
 
 
 LIVE = frozenset({Status.LOBBY, Status.PLAYING})
+
+#: Seconds a player has for a turn at each pace (``None``: no clock).
+PACES: dict[str, float | None] = {"live": 120.0, "relaxed": 12 * 3600.0, "none": None}
+#: The strengths of computer players (``games.ai``).
+LEVELS = ("easy", "strong")
+
+
+def computers_offered(game_key: str) -> bool:
+    """Whether computer players, and so the turn clock that needs one, exist for this game."""
+    from games.ai import BRAINS
+
+    return game_key in BRAINS
 
 
 class Refusal(Exception):
@@ -86,10 +98,14 @@ class Session:
     counters: list[int] = field(default_factory=list)
     history: list[tuple[int, Action, list[Event]]] = field(default_factory=list, repr=False)
     messages: dict[str, Any] = field(default_factory=dict)
+    #: How long a player has for a turn: a key of ``PACES``.
+    pace: str = "none"
     started_at: float | None = None
     ended_at: float | None = None
     end_reason: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: Players who voted to end the match (memory only: a restart starts the vote afresh).
+    votes: set[int] = field(default_factory=set, repr=False)
 
     @property
     def is_live(self) -> bool:
@@ -227,10 +243,49 @@ class SessionManager:
         async with session.lock:
             self._require_lobby(session)
             self._require_host(session, user_id)
+            if level not in LEVELS:
+                raise Refusal("core.bad_option", option="level")
+            if not computers_offered(session.game.key):
+                raise Refusal("core.no_computers", game=session.game.name)
             self._require_room(session)
             seats = (*session.seats, computer(name, level))
             await self._store(session, self.storage.update_session(session.id, seats=_seats_json(seats)))
             session.seats = seats
+
+    async def set_pace(self, session: Session, user_id: int, pace: str) -> None:
+        """Choose the table's clock before the start (host only)."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            if pace not in PACES:
+                raise Refusal("core.bad_option", option="pace")
+            if PACES[pace] and not computers_offered(session.game.key):
+                raise Refusal("core.no_computers", game=session.game.name)
+            await self._store(session, self.storage.update_session(session.id, pace=pace))
+            session.pace = pace
+
+    async def set_seat(self, session: Session, index: int, seat: Seat) -> None:
+        """Change one seat of a running game (a missed turn counted, away, back, replaced)."""
+        async with session.lock:
+            self._require_playing(session)
+            seats = (*session.seats[:index], seat, *session.seats[index + 1:])
+            await self._store(session, self.storage.update_session(session.id, seats=_seats_json(seats)))
+            session.seats = seats
+
+    async def replace_with_computer(self, session: Session, user_id: int, index: int, level: str) -> Seat:
+        """The host hands a player's seat to a computer player for the rest of the match."""
+        self._require_playing(session)
+        self._require_host(session, user_id)
+        if not 0 <= index < len(session.seats) or not session.seats[index].user_id:
+            raise Refusal("core.no_such_seat")
+        if level not in LEVELS:
+            raise Refusal("core.bad_option", option="level")
+        if not computers_offered(session.game.key):
+            raise Refusal("core.no_computers", game=session.game.name)
+        old = session.seats[index]
+        seat = replace(computer(f"🤖 {old.name}", level), team=old.team)
+        await self.set_seat(session, index, seat)
+        return seat
 
     async def remove_seat(self, session: Session, user_id: int, index: int) -> None:
         """The host removes another seat (a computer player, or someone who wandered off)."""
@@ -337,6 +392,20 @@ class SessionManager:
         """End a game without a result (its result rows are flagged stopped and never count)."""
         await self.cancel(session, user_id, can_manage=can_manage)
 
+    async def vote_to_end(self, session: Session, user_id: int) -> tuple[int, int]:
+        """A seated player votes to end the running match without a result; a majority of the
+        people still at the table ends it. Returns (votes, votes needed)."""
+        async with session.lock:
+            self._require_playing(session)
+            people = {seat.user_id for seat in session.seats if seat.user_id and seat.kind is not SeatKind.COMPUTER}
+            if user_id not in people:
+                raise Refusal("core.not_seated")
+            session.votes = (session.votes & people) | {user_id}
+            needed = len(people) // 2 + 1
+            if len(session.votes) >= needed:
+                await self._end(session, Status.STOPPED, "vote", results=self._stopped_rows(session))
+            return len(session.votes), needed
+
     async def expire_lobby(self, session: Session) -> bool:
         """Close a lobby nobody started in time; ``False`` if it is no longer a lobby."""
         async with session.lock:
@@ -428,7 +497,7 @@ class SessionManager:
         seats = tuple(Seat.from_json(raw) for raw in row.seats)
         session = Session(
             row.id, row.guild_id, row.channel_id, game, row.host_id, row.lang, Status(row.status), options,
-            seats, row.created_at, messages=row.messages, started_at=row.started_at,
+            seats, row.created_at, messages=row.messages, pace=row.pace, started_at=row.started_at,
         )
         if session.status is Status.PLAYING:
             assert row.seed is not None

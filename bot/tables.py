@@ -16,6 +16,7 @@ import discord
 
 from bot.i18n import t
 from bot.ui import lobby as lobby_ui
+from bot.ui.autoplay import deadline_line
 from bot.ui.base import Rendered
 from bot.ui.presenters import hand_summary, presenter
 from bot.ui.summary import render_summary
@@ -34,7 +35,7 @@ class _Table:
         self.task: asyncio.Task | None = None
         self.drawn: dict[int, tuple] = {}
         self.last: str | None = None
-        self.pinged: frozenset[int] | None = None
+        self.pinged: tuple[frozenset[int], float | None] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
         #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
@@ -53,10 +54,21 @@ class TableWriter:
     def render(self, session) -> list[Rendered]:
         """The table as it stands; the click's answer and the writer share one rendering per move."""
         table = self._table(session)
-        key = (len(session.history), session.status, session.lang, table.last)
+        line = self.shown_line(session)
+        key = (len(session.history), session.status, session.lang, line)
         if table.rendered is None or table.rendered[0] != key:
-            table.rendered = (key, presenter(session.game.key).table(session, session.lang, table.last))
+            table.rendered = (key, presenter(session.game.key).table(session, session.lang, line))
         return table.rendered[1]
+
+    def shown_line(self, session) -> str | None:
+        """The line the table shows under the game: the latest move, and at a table with a clock
+        the current turn's deadline."""
+        last = self.last_line(session)
+        due = self.bot.autoplay.deadline(session) if session.status == "playing" else None
+        if due is None:
+            return last
+        clock = deadline_line(session.lang, due)
+        return f"{last}\n{clock}" if last else clock
 
     def describe(self, session, events: list[Event]) -> str | None:
         return presenter(session.game.key).describe(session, events, session.lang)
@@ -84,6 +96,10 @@ class TableWriter:
     def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered) -> None:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint())
+
+    def moved(self, session, events: list[Event]) -> None:
+        """A move was made (by a click or by a computer): say what happened and redraw."""
+        self.changed(session, self.describe(session, events), self.summary(session, events))
 
     def changed(self, session, last: str | None = None, announce: str | None = None) -> None:
         table = self._table(session)
@@ -215,16 +231,18 @@ class TableWriter:
     async def _ping(self, session, table: _Table) -> None:
         """A fresh message mentioning whoever must act now; the previous ping goes away."""
         waiting = session.to_act() if session.status == "playing" else frozenset()
-        if waiting == table.pinged:
+        waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
+        due = self.bot.autoplay.deadline(session) if waiting else None
+        if (waiting, due) == table.pinged:
             return
-        table.pinged = waiting
+        table.pinged = (waiting, due)
         old = session.messages.get("ping")
         users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
         new = None
         if users:
             channel = self.bot.get_partial_messageable(session.channel_id)
             text = t(session.lang, "table.your_turn", mentions=" ".join(f"<@{u}>" for u in users),
-                     game=session.game.name)
+                     game=session.game.name) + (f"\n{deadline_line(session.lang, due)}" if due else "")
             sent = await channel.send(
                 text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
             new = sent.id

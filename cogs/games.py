@@ -1,4 +1,4 @@
-"""/start, /stop, /table and /rules."""
+"""/start, /stop (or a vote to end), /table and /rules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bot.clicks import Reply, can_manage
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
 from bot.permissions import missing_permissions
-from bot.sessions import Refusal
+from bot.sessions import LEVELS, Refusal, computers_offered
 from bot.ui import lobby as lobby_ui
 from bot.ui.presenters import playable
 
@@ -21,16 +21,24 @@ def game_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+def level_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=cmd(f"level.{level}"), value=level) for level in LEVELS]
+
+
 class Games(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
     @app_commands.command(name=cmd("start.name"), description=cmd("start.description"))
-    @app_commands.rename(game=cmd("start.game.name"))
-    @app_commands.describe(game=cmd("start.game.description"))
-    @app_commands.choices(game=game_choices())
+    @app_commands.rename(game=cmd("start.game.name"), computers=cmd("start.computers.name"),
+                         level=cmd("start.level.name"))
+    @app_commands.describe(game=cmd("start.game.description"), computers=cmd("start.computers.description"),
+                           level=cmd("start.level.description"))
+    @app_commands.choices(game=game_choices(), level=level_choices())
     @app_commands.guild_only()
-    async def start(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+    async def start(self, interaction: discord.Interaction, game: app_commands.Choice[str],
+                    computers: app_commands.Range[int, 0, 6] = 0,
+                    level: app_commands.Choice[str] | None = None) -> None:
         reply = Reply(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel | discord.Thread):
@@ -41,6 +49,9 @@ class Games(commands.Cog):
             names = ", ".join(t(reply.lang, f"permissions.{name}") for name in missing)
             await reply.notice("table.missing_permissions", names=names)
             return
+        if computers and not computers_offered(game.value):
+            await reply.notice("core.no_computers", game=self.bot.sessions.games[game.value].name)
+            return
         try:
             session = await self.bot.sessions.open_lobby(
                 interaction.guild_id, channel.id, game.value, interaction.user.id,
@@ -50,6 +61,9 @@ class Games(commands.Cog):
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
+        strength = level.value if level else LEVELS[0]
+        for _ in range(min(computers, session.game.max_players - 1)):
+            await self.bot.sessions.add_computer(session, interaction.user.id, lobby_ui.computer_name(session), strength)
         rendered = lobby_ui.render(session, self.bot.lobby_expiry(session))
         response = await interaction.response.send_message(rendered.content, view=rendered.view)
         await self.bot.sessions.set_messages(session, lobby=response.message_id)
@@ -63,20 +77,31 @@ class Games(commands.Cog):
             await reply.notice("table.no_game_here")
             return
         was_lobby = session.status == "lobby"
+        user_id = interaction.user.id
+        in_charge = user_id == session.host_id or can_manage(interaction)
         try:
             if was_lobby:
-                await self.bot.sessions.cancel(session, interaction.user.id, can_manage=can_manage(interaction))
+                await self.bot.sessions.cancel(session, user_id, can_manage=can_manage(interaction))
+            elif in_charge:
+                await self.bot.sessions.stop(session, user_id, can_manage=True)
             else:
-                await self.bot.sessions.stop(session, interaction.user.id, can_manage=can_manage(interaction))
+                votes, needed = await self.bot.sessions.vote_to_end(session, user_id)
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await interaction.response.send_message(
-            t(session.lang, "table.stopped_by", name=interaction.user.display_name, game=session.game.name))
+        name = interaction.user.display_name
+        if was_lobby or in_charge:
+            text = t(session.lang, "table.stopped_by", name=name, game=session.game.name)
+        elif session.is_live:
+            text = t(session.lang, "table.vote", name=name, votes=votes, needed=needed)
+        else:
+            text = t(session.lang, "table.voted_out", game=session.game.name)
+        await interaction.response.send_message(text)
         if was_lobby:
             await self.bot.tables.redraw_lobby(session)
         else:
             self.bot.tables.changed(session)
+            await self.bot.autoplay.after_change(session)
 
     @app_commands.command(name=cmd("table.name"), description=cmd("table.description"))
     @app_commands.guild_only()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import LANGUAGES, t
+from bot.sessions import LEVELS, PACES, computers_offered
 from bot.ui import options as options_ui
 from bot.ui.base import Rendered, StaticView, Style, button, relative_time, row, rows, select
 
@@ -13,7 +14,7 @@ def render(session, expires_at: float) -> Rendered:
     game = session.game
     title = game.name
     components: list[dict] = []
-    names = ", ".join(seat.name for seat in session.seats) or "—"
+    names = ", ".join(_seat_name(lang, seat) for seat in session.seats) or "—"
     lines = [t(lang, "lobby.title", game=title)]
     if session.status == "lobby":
         lines += [
@@ -22,6 +23,8 @@ def render(session, expires_at: float) -> Rendered:
             t(lang, "lobby.needs", min=game.min_players, max=game.max_players),
             t(lang, "lobby.expires", when=relative_time(expires_at)),
         ]
+        if computers_offered(game.key):
+            lines.append(t(lang, "lobby.pace_line", pace=t(lang, f"lobby.pace_{session.pace}")))
         lines += options_ui.changed_lines(session, lang)
         enough = len(session.seats) >= game.min_players
         full = len(session.seats) >= game.max_players
@@ -36,6 +39,17 @@ def render(session, expires_at: float) -> Rendered:
         languages = [(t(code, "lobby.language_name"), code) for code in LANGUAGES]
         components.append(row(select(ids.lobby(session.id, "lang"), languages,
                                      placeholder=t(lang, "lobby.language"), default=lang)))
+        if computers_offered(game.key):
+            components.append(row(select(ids.lobby(session.id, "pace"),
+                                         [(t(lang, f"lobby.pace_{pace}"), pace) for pace in PACES],
+                                         placeholder=t(lang, "lobby.pace"), default=session.pace)))
+            levels = [(t(lang, f"lobby.add_{level}"), level) for level in LEVELS]
+            components.append(row(select(ids.lobby(session.id, "cpu"), levels,
+                                         placeholder=t(lang, "lobby.add_computer"), disabled=full)))
+        removable = [(seat.name, str(i)) for i, seat in enumerate(session.seats) if seat.user_id != session.host_id]
+        if removable:
+            components.append(row(select(ids.lobby(session.id, "remove"), removable[:25],
+                                         placeholder=t(lang, "lobby.remove"))))
     elif session.status in ("playing", "finished", "stopped") and session.started_at is not None:
         lines.append(t(lang, "lobby.started", names=names))
     elif session.status == "expired":
@@ -47,3 +61,18 @@ def render(session, expires_at: float) -> Rendered:
 
 def _host_name(session) -> str:
     return next((seat.name for seat in session.seats if seat.user_id == session.host_id), "?")
+
+
+#: Names of computer players, in the order they sit down.
+COMPUTER_NAMES = ("Ada", "Konrad", "Emmy", "Alan", "Grace", "Kurt", "Hedy")
+
+
+def computer_name(session) -> str:
+    taken = {seat.name for seat in session.seats}
+    return next((f"🤖 {n}" for n in COMPUTER_NAMES if f"🤖 {n}" not in taken), f"🤖 {len(session.seats) + 1}")
+
+
+def _seat_name(lang: str, seat) -> str:
+    if seat.level is None:
+        return seat.name
+    return f"{seat.name} ({t(lang, f'lobby.level_{seat.level}')})"

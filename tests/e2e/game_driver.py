@@ -123,6 +123,28 @@ class GameDriver:
                 self.check_channel_private(rng)
         return moves
 
+    # -- time ----------------------------------------------------------------------------------
+    async def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of table time pass: due timers fire (computer moves, deadlines)."""
+        bot = self.env.bot
+        await bot.timers.idle()             # the runner has armed its alarm for the newest timer
+        self.env.clock.advance(seconds)
+        await bot.timers.idle()
+        await self.env.settle()
+
+    def computers_to_act(self) -> list[int]:
+        session = self.session
+        return [seat for seat in sorted(session.to_act()) if session.seats[seat].played_by_computer]
+
+    async def let_computers_move(self, limit: int = 500) -> int:
+        """Until a person is to act (or the game ended); returns how many computer moves were made."""
+        session, before = self.session, len(self.session.history)
+        for _ in range(limit):
+            if not self.computers_to_act():
+                break
+            await self.wait(self.env.bot.autoplay.delay)
+        return len(session.history) - before
+
     # -- what the channel shows ----------------------------------------------------------------
     def public_texts(self) -> list[str]:
         """Every text any public message of the channel ever showed, edits included."""
@@ -140,7 +162,7 @@ class GameDriver:
         messages = self.env.table_messages(self.channel)
         for seat in range(len(session.seats)):
             other = kit.resampled(session, seat, random.Random(rng.random()))
-            drawn = show.table(other, session.lang, self.env.bot.tables.last_line(session))
+            drawn = show.table(other, session.lang, self.env.bot.tables.shown_line(session))
             for message, rendered in zip(messages, drawn, strict=True):
                 body = kit.body(rendered)
                 assert visible_texts(message.payload) == visible_texts(body), (

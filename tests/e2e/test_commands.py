@@ -45,15 +45,12 @@ async def test_stop_by_host_ends_without_result_and_table_shows_it(env):
     assert "No finished games yet." in stats.message.text
 
 
-async def test_stop_by_manage_server_works_and_by_another_player_is_refused(env):
+async def test_stop_by_manage_server_works_and_by_an_outsider_is_refused(env):
     session, _ = await start_calcory(env)
     counters = list(session.counters)
 
-    refused = await env.double.slash(env.bob, env.channel, "stop")
-    assert refused.ephemeral
-    assert refused.message.text == "Das darf nur die Spielleitung oder wer den Server verwalten darf."
-    refused = await env.double.slash(env.cem, env.channel, "stop")
-    assert refused.message.text == "Only the host or someone allowed to manage the server can do that."
+    refused = await env.double.slash(env.dia, env.channel, "stop")
+    assert refused.ephemeral and refused.message.text == "You are not playing at this table."
     assert session.status == "playing" and session.counters == counters
 
     record = await env.double.slash(env.mod, env.channel, "stop")
@@ -62,6 +59,22 @@ async def test_stop_by_manage_server_works_and_by_another_player_is_refused(env)
     assert session.status == "stopped"
     again = await env.double.slash(env.mod, env.channel, "stop")
     assert again.ephemeral and again.message.text == "No game is running in this channel."
+
+
+async def test_players_end_a_match_by_a_majority_vote(env):
+    session, _ = await start_calcory(env)            # ann hosts; bob and cem play
+
+    first = await env.double.slash(env.bob, env.channel, "stop")
+    assert not first.ephemeral
+    assert first.message.text.startswith("🗳️ Bob wants to end this match") and "(1 of 2 votes)" in first.message.text
+    again = await env.double.slash(env.bob, env.channel, "stop")    # voting twice counts once
+    assert "(1 of 2 votes)" in again.message.text and session.status == "playing"
+
+    second = await env.double.slash(env.cem, env.channel, "stop")
+    await env.settle()
+    assert second.message.text == "⏹️ The players voted to end Calcory; it counts for nobody."
+    assert session.status == "stopped" and session.end_reason == "vote"
+    assert all(row.stopped for row in await env.bot.storage.results(session.id))
 
 
 # ----------------------------------------------------------------------------------------- /table
@@ -170,7 +183,7 @@ async def test_german_command_names_are_registered(env):
     synced = env.double.commands[None]
     german = {name: command["name_localizations"]["de"] for name, command in synced.items()}
     assert german == {"start": "starten", "stop": "beenden", "table": "tisch", "rules": "regeln",
-                      "leaderboard": "rangliste", "stats": "statistik"}
+                      "leaderboard": "rangliste", "stats": "statistik", "replace": "ersetzen"}
     for command in synced.values():
         assert command["description_localizations"]["de"] != command["description"]
     game = next(o for o in synced["start"]["options"] if o["name"] == "game")

@@ -121,4 +121,4 @@ async def test_peeking_two_games_each_with_its_breakdown(env):
     assert session.status == "finished" and ever_down and "down" in kinds
     breakdowns = [m.text for m in env.public() if m.text.startswith("📋 **Kapado**")]
     assert len(breakdowns) == 1                              # game 1; game 2 is in the closing summary
-    assert "Game 2 of 2" not in breakdowns[0] and "cards on your stacks" in breakdowns[0]
+    assert "Game 2 of 2" not in breakdowns[0] and "cards on their stacks" in breakdowns[0]

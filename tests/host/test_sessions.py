@@ -43,8 +43,19 @@ async def storage():
 
 
 @pytest.fixture
-def manager(storage, clock) -> SessionManager:
+def manager(storage, clock, monkeypatch) -> SessionManager:
+    # The toy game stands in for a game that has computer players (``games.ai`` knows none for it).
+    monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
     return make_manager(storage, clock)
+
+
+async def test_a_game_without_computer_players_refuses_them_and_the_clock(storage, clock):
+    manager = make_manager(storage, clock)
+    session = await lobby(manager, 1)
+    await refused(manager, session, manager.add_computer(session, HOST, "Robo", "easy"), "core.no_computers",
+                  game="High card")
+    await refused(manager, session, manager.set_pace(session, HOST, "live"), "core.no_computers", game="High card")
+    await manager.set_pace(session, HOST, "none")
 
 
 async def lobby(manager: SessionManager, players: int, *, channel: int = CHANNEL) -> Session:

@@ -266,7 +266,7 @@ def test_a_game_of_a_longer_match_gets_its_breakdown_but_the_last_game_does_not(
         if text is not None:
             posted.append(text)
     assert len(posted) == 1
-    assert posted[0].startswith("📋 **Kapado**") and "Karten auf deinen Stapeln" in posted[0]
+    assert posted[0].startswith("📋 **Kapado**") and "Karten auf den eigenen Stapeln" in posted[0]
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)

@@ -1,0 +1,184 @@
+"""Moves nobody clicks: computer players' turns, and the turn clock that keeps a table moving.
+
+Everything runs on stored timers (``bot.clock.Timers``), one of each kind per session, so a turn
+that was due while the bot was down is played once at start-up, and nothing is lost in a crash:
+a timer row is deleted only after its move was stored.
+
+- ``computer``: a computer player (or the computer standing in for an away player) is to act; it
+  moves after a short, natural delay.
+- ``deadline``: a person is to act at a table with a pace; when the time is up the easy computer
+  moves for them, and after three missed turns in a row their seat goes ``away`` until they rejoin.
+- ``reminder``: a mention shortly before the deadline.
+
+Every timer carries the length of the history when it was set: a move in between makes it stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.seats import SeatKind
+from bot.sessions import PACES, Refusal, Session, Status
+from bot.ui.autoplay import away_notice, reminder
+
+log = logging.getLogger("spieltisch.autoplay")
+
+COMPUTER, DEADLINE, REMINDER = "computer", "deadline", "reminder"
+#: Turns in a row that may run out before a seat is handed to the computer.
+MISSED_LIMIT = 3
+#: How long before the deadline the reminder goes out, per pace.
+REMIND_BEFORE = {"live": 30.0, "relaxed": 3600.0}
+
+
+def choose_move(session: Session, seat: int, level: str, seq: int) -> str:
+    """The computer's move for ``seat`` (run in a worker thread: a strong move may take a while).
+
+    Seeded by the session's secret seed and the move number, so a replay makes the same choice."""
+    from games.ai import choose
+
+    game = session.game
+    rng = random.Random(f"{session.seed}:ai:{seq}:{seat}")
+    return choose(game, game.clone(session.state), seat, level, rng).key
+
+
+class Autoplay:
+    def __init__(self, bot, *, delay: float) -> None:
+        self.bot = bot
+        self.delay = delay
+        #: Each session's current deadline (memory cache of the stored timer, for the ping).
+        self._deadlines: dict[int, float] = {}
+        timers = bot.timers
+        timers.register(COMPUTER, self._on_computer)
+        timers.register(DEADLINE, self._on_deadline)
+        timers.register(REMINDER, self._on_reminder)
+
+    @property
+    def sessions(self):
+        return self.bot.sessions
+
+    def deadline(self, session: Session) -> float | None:
+        return self._deadlines.get(session.id)
+
+    async def restored(self) -> None:
+        """Learn the stored deadlines after a restart (the timers themselves are already stored)."""
+        for row in await self.bot.storage.timers():
+            if row.kind == DEADLINE:
+                self._deadlines[row.session_id] = row.due
+
+    # -- after every change of a table -------------------------------------------------------------
+    async def after_change(self, session: Session) -> None:
+        """Set the timers the position needs now: a computer's move, a person's deadline."""
+        sid = session.id
+        before = self._deadlines.get(sid)
+        await self._set_timers(session)
+        if self._deadlines.get(sid) != before and session.status is Status.PLAYING:
+            self.bot.tables.changed(session)        # the table shows the deadline
+
+    async def _set_timers(self, session: Session) -> None:
+        timers, sid = self.bot.timers, session.id
+        if session.status is not Status.PLAYING:
+            self._deadlines.pop(sid, None)
+            for kind in (COMPUTER, DEADLINE, REMINDER):
+                await timers.cancel(sid, kind)
+            return
+        now, seq = self.bot.clock.now(), len(session.history)
+        waiting = session.to_act()
+        computers = [seat for seat in waiting if session.seats[seat].played_by_computer]
+        people = [seat for seat in waiting if session.seats[seat].is_human]
+        if computers:
+            await timers.schedule(sid, COMPUTER, now + self.delay, {"seq": seq})
+        else:
+            await timers.cancel(sid, COMPUTER)
+        seconds = PACES.get(session.pace)
+        if people and seconds:
+            due = now + seconds
+            self._deadlines[sid] = due
+            await timers.schedule(sid, DEADLINE, due, {"seq": seq})
+            await timers.schedule(sid, REMINDER, due - REMIND_BEFORE[session.pace], {"seq": seq, "due": due})
+        else:
+            self._deadlines.pop(sid, None)
+            await timers.cancel(sid, DEADLINE)
+            await timers.cancel(sid, REMINDER)
+
+    async def moved_by_person(self, session: Session, seat: int) -> None:
+        """A person made a move: their count of missed turns starts again."""
+        current = session.seats[seat]
+        if current.missed and session.status is Status.PLAYING:
+            await self.sessions.set_seat(session, seat, replace(current, missed=0))
+
+    # -- timers ----------------------------------------------------------------------------------
+    def _current(self, session_id: int, payload: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(session_id)
+        if session is None or session.status is not Status.PLAYING or payload.get("seq") != len(session.history):
+            return None
+        return session
+
+    async def _on_computer(self, session_id: int, payload: dict[str, Any]) -> None:
+        session = self._current(session_id, payload)
+        if session is None:
+            return
+        for seat in sorted(session.to_act()):
+            occupant = session.seats[seat]
+            if occupant.played_by_computer and session.status is Status.PLAYING:
+                await self._move_for(session, seat, occupant.level or "easy")
+        await self.after_change(session)
+
+    async def _on_deadline(self, session_id: int, payload: dict[str, Any]) -> None:
+        session = self._current(session_id, payload)
+        if session is None:
+            return
+        self._deadlines.pop(session_id, None)
+        for seat in sorted(session.to_act()):
+            occupant = session.seats[seat]
+            if not occupant.is_human or session.status is not Status.PLAYING:
+                continue
+            missed = occupant.missed + 1
+            away = missed >= MISSED_LIMIT
+            kind = SeatKind.AWAY if away else occupant.kind
+            await self.sessions.set_seat(session, seat, replace(occupant, missed=0 if away else missed, kind=kind))
+            if away:
+                await self._post(session, away_notice(session, seat))
+            await self._move_for(session, seat, "easy")
+        await self.after_change(session)
+
+    async def _on_reminder(self, session_id: int, payload: dict[str, Any]) -> None:
+        session = self._current(session_id, payload)
+        due = payload.get("due")
+        if session is None or due is None or due <= self.bot.clock.now():
+            return      # a reminder for a deadline already past says nothing useful (after a restart)
+        people = [session.seats[s].user_id for s in sorted(session.to_act()) if session.seats[s].is_human]
+        if people:
+            text = reminder(session, people, due)
+            await self._post(session, (text, None), mentions=people)
+
+    # -- moving ----------------------------------------------------------------------------------
+    async def _move_for(self, session: Session, seat: int, level: str) -> None:
+        seq, counter = len(session.history), session.counters[seat]
+        try:
+            key = await asyncio.to_thread(choose_move, session, seat, level, seq)
+            events = await self.sessions.act_for_seat(session, seat, counter, key)
+        except Refusal as refusal:
+            # Someone else moved while the computer was thinking: the next timer decides anew.
+            log.info("computer move for seat %s of session %s refused: %s", seat, session.id, refusal.key)
+            return
+        self.bot.tables.moved(session, events)
+
+    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: list[int] = ()) -> None:
+        text, view = message
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions]) if mentions \
+            else discord.AllowedMentions.none()
+        kwargs = {"allowed_mentions": allowed}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            await channel.send(text, **kwargs)
+        except discord.HTTPException:
+            log.warning("could not post to channel %s", session.channel_id, exc_info=True)
+

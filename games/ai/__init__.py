@@ -1,0 +1,49 @@
+"""Computer players for every registered game, at two levels.
+
+``choose(game, state, seat, level, rng)`` returns a legal action of ``seat``. Both levels decide
+only from what the seat may know: "easy" looks at ``game.view(state, seat)``, the legal actions
+and public facts and answers in a few milliseconds; "strong" searches over determinizations
+(``game.resample``) with a fixed playout budget, so equal rngs give equal moves. Pure Python, no
+I/O: the host calls it from a worker thread.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.ai.brain import Brain
+from games.ai.strong import search
+from games.base import Action, Game
+
+LEVELS: tuple[str, ...] = ("easy", "strong")
+
+
+def _brains() -> dict[str, Brain]:
+    import importlib
+    out = {}
+    for name in ("calcory", "mu", "safaru", "rummu", "dacapo", "kapado", "skippo", "diabolo"):
+        try:
+            module = importlib.import_module(f"games.ai.{name}")
+        except ModuleNotFoundError:
+            continue
+        out[module.BRAIN_KEY] = module.BRAIN
+    return out
+
+
+BRAINS: dict[str, Brain] = _brains()
+
+
+def choose(game: Game, state: Any, seat: int, level: str, rng: random.Random) -> Action:
+    """A legal action of ``seat`` (which must be among ``game.to_act(state)``) at ``level``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")
+    if seat not in game.to_act(state):
+        raise ValueError(f"seat {seat} is not to act")
+    brain = BRAINS[game.key]
+    if level == "strong":
+        return search(game, state, seat, brain, rng)
+    legal = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    return brain.easy(game, state, seat, legal, rng)

@@ -1,0 +1,79 @@
+"""What a computer player has to know about one game: ``Brain``, one subclass per game.
+
+A brain gives the easy move (from the seat's view, its legal actions and public facts only), and
+the pieces the strong search (``games.ai.strong``) combines: the candidate moves worth comparing,
+a quick playout policy, where a playout stops (the end of the hand, or a cap) and what the
+position is then worth to a seat.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.base import Action, Game
+
+
+class Brain:
+    """Defaults that fit most games; subclasses override what their game needs."""
+
+    #: Playouts for a move with two candidates; more candidates get ``per_arm`` more each,
+    #: up to ``most``. A deterministic budget, so the same rng always gives the same move.
+    least: int = 40
+    per_arm: int = 16
+    most: int = 240
+    #: A playout stops after this many actions and is judged by ``value`` as it stands.
+    cap: int = 400
+
+    # -- easy ----------------------------------------------------------------------------------
+    def easy(self, game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """A sensible move from ``game.view(state, seat)``, ``legal`` and public facts only."""
+        return rng.choice(legal)
+
+    # -- strong --------------------------------------------------------------------------------
+    def candidates(self, game: Game, state: Any, seat: int, legal: list[Action]) -> list[Action]:
+        """The moves the search compares: ``legal`` without moves ``same`` calls equal. ``state``
+        is a determinization, so only what the seat knows may shape the list."""
+        seen: set[Any] = set()
+        out = []
+        for action in legal:
+            key = self.same(game, state, seat, action)
+            if key not in seen:
+                seen.add(key)
+                out.append(action)
+        return out
+
+    def same(self, game: Game, state: Any, seat: int, action: Action) -> Any:
+        """A key shared by moves that change nothing that matters between each other."""
+        return action
+
+    def budget(self, game: Game, state: Any, arms: int) -> int:
+        """Playouts for one move with ``arms`` candidates."""
+        return min(self.most, max(self.least, self.per_arm * arms))
+
+    def likelihood(self, game: Game, state: Any, seat: int) -> float:
+        """How plausible a determinization is beyond being consistent (a model of how the others
+        play makes some deals likelier): its weight in the search's averages."""
+        return 1.0
+
+    def policy(self, game: Game, state: Any, seat: int, rng: random.Random) -> Action:
+        """The playout move (it may read the whole determinized state)."""
+        return rng.choice(game.legal_actions(state, seat))
+
+    def mark(self, game: Game, state: Any) -> Any:
+        """What ``done`` and ``value`` compare against: taken at the root (a determinization)."""
+        return None
+
+    def done(self, game: Game, mark: Any, state: Any) -> bool:
+        """Whether a playout has reached its horizon (say, the end of the hand)."""
+        return False
+
+    def value(self, game: Game, mark: Any, state: Any, seat: int) -> float:
+        """What the playout's end position is worth to ``seat`` (bigger is better)."""
+        raise NotImplementedError
+
+
+def margin(points: list[float] | tuple[float, ...], seat: int) -> float:
+    """``seat``'s points minus the best of the others: what winning a hand is about."""
+    best = max(p for s, p in enumerate(points) if s != seat)
+    return points[seat] - best

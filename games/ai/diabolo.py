@@ -1,0 +1,192 @@
+"""Diabolo: tip each row towards the angel where you hold the most of its colour, and towards the
+devil where someone else does; keep the cards that make you the colour's top holder.
+
+``Estimate`` guesses, per colour, the seat's own hand sum against the most another hand may hold
+(the cards everyone saw, plus a fair share of the colour's unseen cards), so a move is judged by
+how it changes the row balances and the seat's own holding.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from games.ai.brain import Brain, margin
+from games.base import Action
+from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
+from games.diabolo.rules import Diabolo
+from games.diabolo.state import DOUBLER, NO, DiaboloState
+
+#: Points of each colour in the deck (1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5).
+COLOUR_TOTAL = sum(VALUE[c] for c in DECK if COLOUR[c] == COLOURS[0])
+
+
+@dataclass(slots=True)
+class Estimate:
+    """Per colour: row balance (angel minus devil), the seat's hand sum, the others' likely best."""
+
+    balance: list[int]
+    mine: list[int]
+    best_other: list[float]
+    closed: list[bool]
+
+
+def estimate(hand: list[str], devil: list[tuple[str, ...]], angel: list[tuple[str, ...]], closed: list[bool],
+             known_others: list[list[str]], removed: list[str], unseen_in_hands: int, unseen: int) -> Estimate:
+    """``known_others``: per other seat the hand cards everyone saw; ``unseen_in_hands`` of the
+    ``unseen`` cards the seat cannot place sit in other hands (the rest in the draw pile)."""
+    mine = [0] * 5
+    for c in hand:
+        mine[ROW[c]] += VALUE[c]
+    gone = [0] * 5
+    for cards in (*devil, *angel, removed, *known_others, hand):
+        for c in cards:
+            gone[ROW[c]] += VALUE[c]
+    share = unseen_in_hands / unseen / max(1, len(known_others)) if unseen else 0.0
+    best = []
+    for r in range(5):
+        known = [sum(VALUE[c] for c in cards if ROW[c] == r) for cards in known_others] or [0]
+        free = COLOUR_TOTAL - gone[r]
+        best.append(max(known) + free * share * 1.6)
+    balance = [sum(VALUE[c] for c in angel[r]) - sum(VALUE[c] for c in devil[r]) for r in range(5)]
+    return Estimate(balance, mine, best, closed)
+
+
+def colour_worth(balance: int, mine: int, best_other: float) -> float:
+    """What one colour's scoring is expected to be worth against the best other hand."""
+    if mine <= 0 and best_other <= 0:
+        return 0.0
+    lead = 1.0 / (1.0 + math.exp(-(mine - best_other) / 1.5))
+    tilt = math.tanh(balance / 2.0)
+    return tilt * (lead * mine - (1.0 - lead) * best_other)
+
+
+def move_worth(est: Estimate, action: Action) -> float:
+    """The change a placement or discard makes to the seat's expected score."""
+    card = action.arg
+    r, v = ROW[card], VALUE[card]
+    before = colour_worth(est.balance[r], est.mine[r], est.best_other[r])
+    balance = est.balance[r] + (v if action.kind == "angel" else -v if action.kind == "devil" else 0)
+    return colour_worth(balance, est.mine[r] - v, est.best_other[r]) - before
+
+
+def doubler(est: Estimate, colour: int, angel_colours_left: int) -> bool:
+    """Spend the doubler on this paying colour? When the seat likely holds the most, or when no
+    other colour is left to spend it on and the seat has a fair chance."""
+    mine, best = est.mine[colour], est.best_other[colour]
+    if mine <= 0:
+        return False
+    if angel_colours_left == 0:
+        return mine >= best - 1
+    return mine >= best + 1.5 and mine >= 4
+
+
+def _estimate_for(state: DiaboloState, seat: int) -> Estimate:
+    """``estimate`` from what ``seat`` knows in ``state`` (as ``easy`` sees it through the view)."""
+    known = [sorted(state.known[s]) for s in range(state.players) if s != seat]
+    hidden = sum(len(h) for s, h in enumerate(state.hands) if s != seat) - sum(map(len, known))
+    return estimate(state.hands[seat], state.devil, state.angel, state.closed, known, state.removed, hidden,
+                    hidden + len(state.pile))
+
+
+def paying_after(devil: list[tuple[str, ...]], angel: list[tuple[str, ...]], colour: int) -> int:
+    """Colours scored after ``colour`` whose angel side is ahead (where a doubler could still pay)."""
+    return sum(1 for r in range(colour + 1, 5)
+               if sum(VALUE[c] for c in angel[r]) > sum(VALUE[c] for c in devil[r]))
+
+
+def pick(est: Estimate, legal: list[Action], rng: random.Random, noise: float) -> Action:
+    scored = [(move_worth(est, a) + rng.random() * noise, i) for i, a in enumerate(legal)]
+    return legal[max(scored)[1]]
+
+
+class DiaboloBrain(Brain):
+    least, per_arm, most = 300, 60, 1000
+    cap = 200
+    #: Rounds of turns a playout looks ahead before it judges the rows as they stand.
+    horizon = 2
+    #: Moves the search compares (the heuristic's favourites).
+    keep = 4
+    #: How strongly ``likelihood`` believes the others hold what their rows lean to.
+    belief = 0.6
+
+    def easy(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action],
+             rng: random.Random) -> Action:
+        view = game.view(state, seat)
+        devil = [row.devil for row in view.rows]
+        angel = [row.angel for row in view.rows]
+        known = [list(view.shown[s]) for s in range(view.players) if s != seat]
+        hidden_in_hands = sum(n for s, n in enumerate(view.hand_counts) if s != seat) - sum(map(len, known))
+        est = estimate(list(view.hand), devil, angel, [row.closed for row in view.rows], known,
+                       list(view.removed), hidden_in_hands, hidden_in_hands + view.deck)
+        if view.phase == DOUBLER:
+            colour = COLOURS.index(view.deciding)
+            use = doubler(est, colour, paying_after(devil, angel, colour))
+            return Action("doubler", view.deciding if use else NO)
+        return pick(est, legal, rng, 0.01)
+
+    def candidates(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action]) -> list[Action]:
+        """The doubler choice both ways; otherwise the ``keep`` moves the heuristic likes best."""
+        if state.phase == DOUBLER or len(legal) <= self.keep:
+            return legal
+        est = _estimate_for(state, seat)
+        ranked = sorted(range(len(legal)), key=lambda i: -move_worth(est, legal[i]))
+        return [legal[i] for i in sorted(ranked[: self.keep])]
+
+    def likelihood(self, game: Diabolo, state: DiaboloState, seat: int) -> float:
+        """Others steer rows their way: a row leaning to the angel is likelier held by them."""
+        tilt = [math.tanh((sum(VALUE[c] for c in state.angel[r]) - sum(VALUE[c] for c in state.devil[r])) / 2.0)
+                for r in range(5)]
+        log = 0.0
+        for s, hand in enumerate(state.hands):
+            if s != seat:
+                log += sum(tilt[ROW[c]] * VALUE[c] for c in hand if c not in state.known[s])
+        return math.exp(self.belief * log)
+
+    def policy(self, game: Diabolo, state: DiaboloState, seat: int, rng: random.Random) -> Action:
+        est = _estimate_for(state, seat)
+        if state.phase == DOUBLER:
+            colour = state.colour
+            use = doubler(est, colour, paying_after(state.devil, state.angel, colour))
+            return Action("doubler", COLOURS[colour] if use else NO)
+        return pick(est, game.legal_actions(state, seat), rng, 0.2)
+
+    def mark(self, game: Diabolo, state: DiaboloState) -> tuple[int, int, tuple[int, ...]]:
+        return state.round_no, _placed(state), tuple(state.totals)
+
+    def done(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState) -> bool:
+        return state.round_no != mark[0] or (state.phase != DOUBLER
+                                             and _placed(state) >= mark[1] + self.horizon * state.players)
+
+    def value(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState, seat: int) -> float:
+        points = [float(t - m) for t, m in zip(state.totals, mark[2], strict=True)]
+        if state.round_no == mark[0] and not game.is_over(state) and state.phase != DOUBLER:
+            points = [p + q for p, q in zip(points, score_now(state), strict=True)]
+        return margin(points, seat)
+
+
+def _placed(state: DiaboloState) -> int:
+    return sum(map(len, state.devil)) + sum(map(len, state.angel)) + len(state.removed)
+
+
+def score_now(state: DiaboloState) -> list[float]:
+    """What each seat may expect from the rows as they stand: a colour pays or costs its top
+    holders, the more surely the further its balance leans (later cards may still tip it)."""
+    out = [0.0] * state.players
+    for r in range(5):
+        balance = sum(VALUE[c] for c in state.angel[r]) - sum(VALUE[c] for c in state.devil[r])
+        if not balance:
+            continue
+        tilt = (1.0 if balance > 0 else -1.0) if state.closed[r] else math.tanh(balance / 2.0)
+        sums = [sum(VALUE[c] for c in hand if ROW[c] == r) for hand in state.hands]
+        best = max(sums)
+        if best:
+            for s, n in enumerate(sums):
+                if n == best:
+                    out[s] += tilt * best
+    return out
+
+
+BRAIN_KEY = "diabolo"
+BRAIN = DiaboloBrain()

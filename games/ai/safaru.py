@@ -1,0 +1,107 @@
+"""Safarü: catch what is worth most, release what is worth least to the next player.
+
+A card's worth to the side that catches it: its triangles, plus a share of the unicorn bonus
+(red), minus a share of the fish penalty (blue) and the baby penalty (0). A catch takes the table
+cards (and the played card too when it pairs); a release leaves the played card free for others.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from games.ai.brain import Brain, margin
+from games.base import Action
+from games.deck import DECK, colour, digit, triangles
+from games.safaru.game import Safaru, SafaruState
+from games.safaru.rules import (
+    ANIMAL_COLOURS,
+    BABY_PENALTY,
+    FISH_PENALTY,
+    UNICORN_BONUS,
+    Catch,
+    Tally,
+    parse_catch,
+    plays,
+    tally,
+)
+
+UNICORN, FISH = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
+#: A unicorn's and a fish's share of the majority award or penalty, in points per card.
+UNICORN_SHARE, FISH_SHARE = 3.0, -1.5
+#: How much a released card's worth counts against the play (the next player may catch it).
+RELEASE_WEIGHT = 0.6
+
+
+def worth(card: str) -> float:
+    value = float(triangles(card))
+    if colour(card) == UNICORN:
+        value += UNICORN_SHARE
+    elif colour(card) == FISH:
+        value += FISH_SHARE
+    if digit(card) == 0:
+        value += BABY_PENALTY
+    return value
+
+
+WORTH: dict[str, float] = {c: worth(c) for c in DECK}
+
+
+def score(catch: Catch) -> float:
+    """What a play is worth at once: the cards caught, less the card left free."""
+    caught = sum(WORTH[c] for c in catch.taken)
+    if catch.pair:
+        return caught + WORTH[catch.card]
+    if not caught:
+        return -RELEASE_WEIGHT * max(0.0, WORTH[catch.card]) + 0.1 * digit(catch.card) / 9
+    return caught - RELEASE_WEIGHT * max(0.0, WORTH[catch.card])
+
+
+def best(options: list[Catch], rng: random.Random, noise: float) -> Catch:
+    scored = [(score(c) + rng.random() * noise, i) for i, c in enumerate(options)]
+    return options[max(scored)[1]]
+
+
+class SafaruBrain(Brain):
+    least, per_arm, most = 150, 60, 1000
+    cap = 200
+
+    def easy(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action],
+             rng: random.Random) -> Action:
+        options = [parse_catch(a.arg) for a in legal]
+        return Action("play", best(options, rng, 0.05).arg)
+
+    def policy(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> Action:
+        return Action("play", best(plays(state.hands[seat], state.table), rng, 1.0).arg)
+
+    def mark(self, game: Safaru, state: SafaruState) -> tuple[int, int]:
+        return state.game_no, state.deal_no
+
+    def done(self, game: Safaru, mark: tuple[int, int], state: SafaruState) -> bool:
+        return (state.game_no, state.deal_no) != mark
+
+    def value(self, game: Safaru, mark: tuple[int, int], state: SafaruState, seat: int) -> float:
+        if state.game_no == mark[0] and not state.over:
+            points = expected_points([tally(p) for p in state.piles], 60 - len(state.deck) - len(state.table))
+        else:
+            points = [0.0] * state.sides
+            for line in state.history[-1].lines:
+                points[line.seat] += line.points
+        return margin(points, game.side(state, seat))
+
+
+def expected_points(piles: list[Tally], caught: int) -> list[float]:
+    """Each side's score if the game ended now, with the majorities softened by what is left to
+    catch: a lead of one unicorn early in the game is far from the bonus."""
+    left = 1.0 + 0.35 * max(0, 60 - caught) ** 0.5
+    out = [t.triangles + BABY_PENALTY * t.babies for t in piles]
+    for attr, award in (("unicorns", UNICORN_BONUS), ("fish", FISH_PENALTY)):
+        counts = [getattr(t, attr) for t in piles]
+        for side, n in enumerate(counts):
+            lead = n - max(c for s, c in enumerate(counts) if s != side)
+            out[side] += award * (0.5 + 0.5 * math.tanh(lead / left))
+    return out
+
+
+BRAIN_KEY = "safaru"
+BRAIN = SafaruBrain()

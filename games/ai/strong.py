@@ -1,0 +1,64 @@
+"""The strong computer player: Monte Carlo search over determinizations of the seat's knowledge.
+
+Every sample starts with ``game.resample(state, seat, rng)``: the cards the seat cannot see are
+dealt again at random, consistent with what it has seen, so the search never reads hidden state.
+The candidates then compete by sequential halving: in each round every surviving candidate is
+played out from the same determinizations with the same playout dice (common random numbers, so
+their difference is mostly their own), and the worse half drops out. The budget is a number of
+playouts, never a clock, so equal rngs give equal moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from games.ai.brain import Brain
+from games.base import Action, Game
+
+
+def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) -> Action:
+    root = game.resample(state, seat, rng)
+    legal = game.legal_actions(root, seat)
+    if len(legal) == 1:
+        return legal[0]
+    arms = brain.candidates(game, root, seat, legal)
+    if len(arms) == 1:
+        return arms[0]
+    budget = brain.budget(game, root, len(arms))
+    mark = brain.mark(game, root)
+    total = [0.0] * len(arms)
+    count = [0] * len(arms)
+    weight = [0.0] * len(arms)
+    alive = list(range(len(arms)))
+    rounds = max(1, math.ceil(math.log2(len(arms))))
+    for r in range(rounds):
+        per = max(1, budget // (len(alive) * rounds))
+        for _ in range(per):
+            world = root if r == 0 and count[alive[0]] == 0 else game.resample(state, seat, rng)
+            w = brain.likelihood(game, world, seat)
+            dice = rng.getrandbits(48)
+            for i in alive:
+                total[i] += w * playout(game, world, seat, arms[i], brain, mark, random.Random(dice))
+                count[i] += 1
+                weight[i] += w
+        alive.sort(key=lambda i: -total[i] / weight[i])
+        if len(alive) == 1:
+            break
+        alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive[:1]
+    return arms[alive[0]]
+
+
+def playout(game: Game, world: Any, seat: int, action: Action, brain: Brain, mark: Any,
+            rng: random.Random) -> float:
+    """Play ``action`` in a copy of ``world``, then the playout policy up to the brain's horizon."""
+    state = game.clone(world)
+    game.apply(state, seat, action)
+    steps = 0
+    while steps < brain.cap and not game.is_over(state) and not brain.done(game, mark, state):
+        actors = game.to_act(state)
+        actor = min(actors)
+        game.apply(state, actor, brain.policy(game, state, actor, rng))
+        steps += 1
+    return brain.value(game, mark, state, seat)
