@@ -53,6 +53,9 @@ class Autoplay:
         self.delay = delay
         #: Each session's current deadline (memory cache of the stored timer, for the ping).
         self._deadlines: dict[int, float] = {}
+        #: The timer kinds each session may have stored, so a move at a table without computers or
+        #: clock costs no database write here.
+        self._armed: dict[int, set[str]] = {}
         timers = bot.timers
         timers.register(COMPUTER, self._on_computer)
         timers.register(DEADLINE, self._on_deadline)
@@ -68,6 +71,7 @@ class Autoplay:
     async def restored(self) -> None:
         """Learn the stored deadlines after a restart (the timers themselves are already stored)."""
         for row in await self.bot.storage.timers():
+            self._armed.setdefault(row.session_id, set()).add(row.kind)
             if row.kind == DEADLINE:
                 self._deadlines[row.session_id] = row.due
 
@@ -81,30 +85,26 @@ class Autoplay:
             self.bot.tables.changed(session)        # the table shows the deadline
 
     async def _set_timers(self, session: Session) -> None:
-        timers, sid = self.bot.timers, session.id
-        if session.status is not Status.PLAYING:
-            self._deadlines.pop(sid, None)
-            for kind in (COMPUTER, DEADLINE, REMINDER):
-                await timers.cancel(sid, kind)
-            return
-        now, seq = self.bot.clock.now(), len(session.history)
-        waiting = session.to_act()
-        computers = [seat for seat in waiting if session.seats[seat].played_by_computer]
-        people = [seat for seat in waiting if session.seats[seat].is_human]
-        if computers:
-            await timers.schedule(sid, COMPUTER, now + self.delay, {"seq": seq})
-        else:
-            await timers.cancel(sid, COMPUTER)
-        seconds = PACES.get(session.pace)
-        if people and seconds:
-            due = now + seconds
-            self._deadlines[sid] = due
-            await timers.schedule(sid, DEADLINE, due, {"seq": seq})
-            await timers.schedule(sid, REMINDER, due - REMIND_BEFORE[session.pace], {"seq": seq, "due": due})
-        else:
-            self._deadlines.pop(sid, None)
-            await timers.cancel(sid, DEADLINE)
-            await timers.cancel(sid, REMINDER)
+        sid = session.id
+        wanted: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._deadlines.pop(sid, None)
+        if session.status is Status.PLAYING:
+            now, seq = self.bot.clock.now(), len(session.history)
+            waiting = session.to_act()
+            if any(session.seats[seat].played_by_computer for seat in waiting):
+                wanted[COMPUTER] = (now + self.delay, {"seq": seq})
+            seconds = PACES.get(session.pace)
+            if seconds and any(session.seats[seat].is_human for seat in waiting):
+                due = self._deadlines[sid] = now + seconds
+                wanted[DEADLINE] = (due, {"seq": seq})
+                wanted[REMINDER] = (due - REMIND_BEFORE[session.pace], {"seq": seq, "due": due})
+        armed = self._armed.pop(sid, set())
+        for kind in armed - set(wanted):
+            await self.bot.timers.cancel(sid, kind)
+        for kind, (due, payload) in wanted.items():
+            await self.bot.timers.schedule(sid, kind, due, payload)
+        if wanted:
+            self._armed[sid] = set(wanted)
 
     async def moved_by_person(self, session: Session, seat: int) -> None:
         """A person made a move: their count of missed turns starts again."""
