@@ -44,7 +44,12 @@ def choose_move(session: Session, seat: int, level: str, seq: int) -> str:
 
     game = session.game
     rng = random.Random(f"{session.seed}:ai:{seq}:{seat}")
-    return choose(game, game.clone(session.state), seat, level, rng).key
+    try:
+        return choose(game, game.clone(session.state), seat, level, rng).key
+    except Exception:
+        # A fault in a computer player must not freeze the table: log it, and make a legal move.
+        log.exception("the %s computer player failed in session %s; it makes a random legal move", level, session.id)
+        return rng.choice(game.legal_actions(session.state, seat)).key
 
 
 class Autoplay:

@@ -86,3 +86,23 @@ async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
     assert "Ann" not in without.message.text
     with_computers = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru", computers=True)
     assert "**1.** Ann" in with_computers.message.text and "computer players included" in with_computers.message.text
+
+
+async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monkeypatch, caplog):
+    import games.ai
+
+    def broken(*args):
+        raise RuntimeError("a bug in a brain")
+
+    monkeypatch.setattr(games.ai, "choose", broken)
+    lobby = (await env.double.slash(env.ann, env.channel, "start", game="safaru", computers=1)).message
+    session = env.session()
+    drive = GameDriver(env, "safaru")
+    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    await env.settle()
+    if not drive.computers_to_act():
+        (seat,) = session.to_act()
+        await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
+    assert await drive.let_computers_move() == 1
+    assert any("a bug in a brain" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
+    caplog.clear()          # the fault was logged, as it must be; the test's own log check is satisfied
