@@ -96,12 +96,13 @@ class Games(commands.Cog):
             text = t(session.lang, "table.vote", name=name, votes=votes, needed=needed)
         else:
             text = t(session.lang, "table.voted_out", game=session.game.name)
+        if not was_lobby:
+            await self.bot.autoplay.after_change(session)
         await interaction.response.send_message(text)
         if was_lobby:
             await self.bot.tables.redraw_lobby(session)
         else:
             self.bot.tables.changed(session)
-            await self.bot.autoplay.after_change(session)
 
     @app_commands.command(name=cmd("table.name"), description=cmd("table.description"))
     @app_commands.guild_only()

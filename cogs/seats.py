@@ -38,10 +38,10 @@ class Seats(commands.Cog):
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
+        await self.bot.autoplay.after_change(session)
         await interaction.response.send_message(
             t(session.lang, "table.replaced", name=player.display_name, level=t(session.lang, f"lobby.level_{seat.level}")))
         self.bot.tables.changed(session)
-        await self.bot.autoplay.after_change(session)
 
 
 async def setup(bot) -> None:

@@ -51,7 +51,7 @@ async def test_a_whole_match_two_players_nothing_hidden_goes_public(env):
 
     texts = drive.public_texts()
     assert any("🏆" in text and "wins game 1!" in text for text in texts)
-    scored = [m.text for m in env.public() if m.text.startswith("📋 **Da Capo!**: hand")]
+    scored = [m.text for m in env.public() if m.text.startswith("📋 **Da Capo!**: game")]
     assert len(scored) == 6 and "cards left in an opponent's pile" in scored[0]  # the 7th ends the match
     names = [seat.name for seat in session.seats]
     result = session.result()

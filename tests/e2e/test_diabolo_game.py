@@ -81,7 +81,7 @@ async def test_a_round_with_a_secret_doubler_choice_three_players(env):
     await drive.play_out(rng, check_every=3)
     assert session.status == "finished"
     texts = [message.text for message in env.public()]
-    assert any(text.startswith("📋 **Diabolo**: hand 1 is scored.") for text in texts)
+    assert any(text.startswith("📋 **Diabolo**: round 1 is scored.") for text in texts)
     assert texts[-1].startswith("🏁 **Diabolo** is over.")
     board = (await env.double.slash(env.ann, env.channel, "leaderboard", game="diabolo")).message
     assert all(name in board.text for name in names)

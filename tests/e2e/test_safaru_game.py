@@ -39,7 +39,7 @@ async def test_four_players_in_teams_see_each_game_of_a_match_scored(env) -> Non
     drive.check_channel_private(rng)
     names = [seat.name for seat in session.seats]
     teams = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
-    scored = next(m.text for m in env.public() if m.text.startswith("📋 **Safarü**: hand 1 is scored."))
+    scored = next(m.text for m in env.public() if m.text.startswith("📋 **Safarü**: game 1 is scored."))
     assert all(f"• {team}: Baby animals (0s):" in scored for team in teams)
     table = env.table_messages()[0].text
     assert "game 2 · round 1 of 3" in table and "🏆 **Match to 300:**" in table

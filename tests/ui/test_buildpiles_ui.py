@@ -251,7 +251,7 @@ def test_a_won_game_is_announced_and_scored_until_the_match_ends():
     line = show.describe(session, events, "en")
     assert "P0's pile is empty. 🏆 P0 wins game 1! 🂠 Game 2 is dealt" in line
     scored = show.summary(session, events, "en")
-    assert scored.startswith("📋 **Da Capo!**: hand 1 is scored.")
+    assert scored.startswith("📋 **Da Capo!**: game 1 is scored.")
     assert "• P0: cards left in an opponent's pile: 3 (+3)" in scored
     final = at("dacapo", build=[4], piles={0: ["5"], 1: ["3"] * 12}, hands={0: ["9"]}, options={"target": 12})
     events = kit.play(final, 0, f"play:{final.state.seats[0].pile[-1]}@pile>b1")

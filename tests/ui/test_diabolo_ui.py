@@ -197,7 +197,7 @@ def test_the_round_summary_names_each_colour_and_the_totals():
     events = kit.play(session, 2, "doubler:none")
     text = SHOW.summary(session, events, "en")
     assert text.splitlines() == [
-        "📋 **Diabolo**: hand 1 is scored.",
+        "📋 **Diabolo**: round 1 is scored.",
         "• P0: 🟥 red: angels win, highest hand sum 5, doubled (+10)",
         "• P1: 🟥 red: angels win, highest hand sum 5 (+5)",
         "• P2: 🟪 purple: devils win, highest hand sum 1 is lost (-1)",

@@ -217,7 +217,7 @@ def test_a_game_of_a_match_posts_its_breakdown_with_team_names() -> None:
         events = kit.play(session, seat, rng.choice(sorted(legal(session, seat))))
         summary = PRESENTER.summary(session, events, "en")
         assert PRESENTER.summary(session, [e for e in events if e.to is None], "en") == summary
-    assert summary.startswith("📋 **Safarü**: hand 1 is scored.")
+    assert summary.startswith("📋 **Safarü**: game 1 is scored.")
     assert "• P0 & P2: Baby animals (0s):" in summary and "• P1 & P3: Triangles:" in summary
     assert "Totals: P0 & P2 " in summary and "P3 " not in summary.splitlines()[-1].split("·")[0]
     assert "🏁 Game 1 is scored." in PRESENTER.describe(session, events, "en")
