@@ -25,7 +25,7 @@ def _brains() -> dict[str, Brain]:
     for name in ("calcory", "mu", "safaru", "rummu", "dacapo", "kapado", "skippo", "diabolo"):
         try:
             module = importlib.import_module(f"games.ai.{name}")
-        except ModuleNotFoundError:
+        except Exception:
             continue
         out[module.BRAIN_KEY] = module.BRAIN
     return out

@@ -105,11 +105,11 @@ class DiaboloBrain(Brain):
     least, per_arm, most = 300, 60, 1000
     cap = 200
     #: Rounds of turns a playout looks ahead before it judges the rows as they stand.
-    horizon = 2
+    horizon = 99
     #: Moves the search compares (the heuristic's favourites).
     keep = 4
     #: How strongly ``likelihood`` believes the others hold what their rows lean to.
-    belief = 0.6
+    belief = 0.3
 
     def easy(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -162,7 +162,7 @@ class DiaboloBrain(Brain):
     def value(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState, seat: int) -> float:
         points = [float(t - m) for t, m in zip(state.totals, mark[2], strict=True)]
         if state.round_no == mark[0] and not game.is_over(state) and state.phase != DOUBLER:
-            points = [p + q for p, q in zip(points, score_now(state), strict=True)]
+            points = [p + q for p, q in zip(points, leaning_scores(state), strict=True)]
         return margin(points, seat)
 
 
@@ -170,7 +170,7 @@ def _placed(state: DiaboloState) -> int:
     return sum(map(len, state.devil)) + sum(map(len, state.angel)) + len(state.removed)
 
 
-def score_now(state: DiaboloState) -> list[float]:
+def leaning_scores(state: DiaboloState) -> list[float]:
     """What each seat may expect from the rows as they stand: a colour pays or costs its top
     holders, the more surely the further its balance leans (later cards may still tip it)."""
     out = [0.0] * state.players

@@ -2,10 +2,10 @@
 
 Every sample starts with ``game.resample(state, seat, rng)``: the cards the seat cannot see are
 dealt again at random, consistent with what it has seen, so the search never reads hidden state.
-The candidates then compete by sequential halving: in each round every surviving candidate is
-played out from the same determinizations with the same playout dice (common random numbers, so
-their difference is mostly their own), and the worse half drops out. The budget is a number of
-playouts, never a clock, so equal rngs give equal moves.
+The candidates (the brain's, plus the easy move, which wins ties) compete by sequential halving:
+in each round every surviving candidate is played out from the same determinizations with the same
+playout dice (common random numbers, so their difference is mostly their own), and the worse half
+drops out. The budget is a number of playouts, never a clock, so equal rngs give equal moves.
 """
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) 
     if len(legal) == 1:
         return legal[0]
     arms = brain.candidates(game, root, seat, legal)
+    first = brain.easy(game, root, seat, legal, rng)  # ties go to the easy move
+    if all(brain.same(game, root, seat, first) != brain.same(game, root, seat, a) for a in arms):
+        arms.insert(0, first)
+    else:
+        arms.sort(key=lambda a: brain.same(game, root, seat, a) != brain.same(game, root, seat, first))
     if len(arms) == 1:
         return arms[0]
     budget = brain.budget(game, root, len(arms))

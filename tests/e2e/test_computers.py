@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import random
 
-import games
 from bot import ids
 from bot.seats import SeatKind
-from bot.sessions import computers_offered
 from tests.e2e.game_driver import GameDriver
 
 
@@ -58,12 +56,29 @@ async def test_one_person_and_three_computers_play_a_whole_diabolo_round(env):
     assert all(name in table for name in ("🤖 Ada", "🤖 Konrad", "🤖 Emmy"))
 
 
-async def test_a_game_without_computer_players_yet_says_so(env):
-    missing = next(key for key in games.REGISTRY if not computers_offered(key))
-    record = await env.double.slash(env.ann, env.channel, "start", game=missing, computers=2)
-    assert record.ephemeral and "has no computer players yet" in record.message.text
-    lobby = (await env.double.slash(env.ann, env.channel, "start", game=missing)).message
-    assert not any("cpu" in custom_id or "pace" in custom_id for custom_id in lobby.custom_ids)
+async def test_one_person_and_three_computers_play_a_whole_mu_hand(env):
+    lobby = (await env.double.slash(env.ann, env.channel, "start", game="mu", computers=3)).message
+    session = env.session()
+    drive = GameDriver(env, "mu")
+    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    await env.settle()
+    rng = random.Random(3)
+
+    def scored() -> bool:
+        return any(m.text.startswith("📋 **Mü**: hand 1 is scored.") for m in env.public())
+
+    by_computers = 0
+    while not scored():
+        by_computers += await drive.let_computers_move()
+        if scored():
+            break
+        (seat,) = session.to_act()
+        assert session.seats[seat].user_id == int(env.ann.id)
+        await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+        drive.check_channel_private(rng)
+    assert by_computers > 3 * 10                 # three computers, at least ten cards each in tricks
+    table = env.table_messages()[0].text
+    assert all(name in table for name in ("🤖 Ada", "🤖 Konrad", "🤖 Emmy"))
 
 
 async def test_a_match_with_a_computer_player_is_recorded_as_such(env):

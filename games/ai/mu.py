@@ -1,0 +1,205 @@
+"""Mü: bid as far as the hand's best trump carries, name that trump, then play tricks plainly.
+
+``strength`` rates a trump for a hand (how many of its cards it holds, and how high), ``target``
+turns that into the cards worth laying out. In tricks a seat wins as cheaply as it can, lets a
+winning partner have points, and otherwise throws its least valuable card. The strong player
+compares whole hands: several bid sizes at once (so it can jump ahead), every trump and partner,
+and every card in tricks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.ai.brain import Brain
+from games.base import Action
+from games.deck import COLOURS, digit, triangles
+from games.mu import bid_action
+from games.mu.auction import bid_limit
+from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking
+from games.mu.game import Mu
+from games.mu.state import AUCTION, CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuState
+from games.mu.tricks import playable
+
+Ranks = dict[str, tuple[str, int]]
+
+
+# -- the auction and the trumps ---------------------------------------------------------------------
+def strength(hand: Sequence[str], trump: str) -> float:
+    """How well ``hand`` plays with ``trump`` named: its trumps (the high ones more) and its plain
+    nines and eights, which win tricks of their colour."""
+    score = 0.0
+    for c in hand:
+        d = digit(c)
+        if matches(trump, c):
+            score += 1.0 + (0.5 if d >= 7 else 0.0)
+        elif d == 9:
+            score += 0.6
+        elif d == 8:
+            score += 0.25
+    return score
+
+
+def best_trump(hand: Sequence[str], options: Sequence[str]) -> tuple[str, float]:
+    scored = [(strength(hand, t), -i, t) for i, t in enumerate(options) if t != NO_TRUMP]
+    if not scored:
+        return NO_TRUMP, 0.0
+    score, _, trump = max(scored)
+    return trump, score
+
+
+def target(players: int, score: float) -> int:
+    """The most cards worth bidding with a hand of this ``strength`` (0: pass)."""
+    par = {3: 4.5, 4: 4.0, 5: 3.5, 6: 3.0}[players]
+    return max(0, int((score - par) * 1.3))
+
+
+def show_order(hidden: Sequence[str], trump: str) -> list[str]:
+    """The cards to lay out first: the trump's lowest cards (they name it and give away least)."""
+    trumps = sorted((c for c in hidden if matches(trump, c)), key=lambda c: (digit(c), c))
+    rest = sorted((c for c in hidden if not matches(trump, c)), key=lambda c: (triangles(c), digit(c), c))
+    return trumps + rest
+
+
+def candidate_trumps(hand: Sequence[str], shown: Sequence[str]) -> list[str]:
+    """Trumps the seat may hope to name: its colours and digits, best first."""
+    names = [*COLOURS, *DIGITS]
+    ranked = sorted(names, key=lambda t: (-strength(hand, t), names.index(t)))
+    return [t for t in ranked if any(matches(t, c) for c in hand)]
+
+
+def bid_move(players: int, hand: Sequence[str], hidden: Sequence[str], shown: Sequence[str],
+             bids: Sequence[int], seat: int, limit: int) -> Action:
+    """Pass, or lay out cards towards the hand's target, one more than the leader when behind."""
+    trump = candidate_trumps(hand, shown)[0]
+    want = target(players, strength(hand, trump))
+    mine, top = bids[seat], max(bids)
+    if mine >= want or limit <= 0 or (mine >= top and mine > 0 and bids.count(top) == 1):
+        return Action("pass")
+    k = min(limit, want - mine, max(1, top + 1 - mine))
+    return bid_action(show_order(hidden, trump)[:k])
+
+
+def name_trump(hand: Sequence[str], options: Sequence[str], chef: bool) -> Action:
+    trump, score = best_trump(hand, options)
+    if chef and (trump == NO_TRUMP or score < 2.0) and NO_TRUMP in options:
+        return Action("trump", NO_TRUMP)
+    return Action("trump", trump)
+
+
+def pick_partner(options: Sequence[int], shown: Sequence[Sequence[str]], bids: Sequence[int], trump: str) -> Action:
+    """The seat whose laid-out cards hold most of the Chef's trump, then the biggest bidder."""
+    best = max(options, key=lambda s: (sum(matches(trump, c) for c in shown[s]), bids[s], -s))
+    return Action("partner", str(best))
+
+
+# -- tricks ---------------------------------------------------------------------------------------
+def power(card: str, led: str, ranks: Ranks) -> tuple[int, int, int]:
+    """The trick-winner key of ``card`` when ``led`` was led (-1: it cannot win)."""
+    suit, tier = ranks[card]
+    if suit == TRUMP:
+        return (2, tier, digit(card))
+    if suit == led or not led:
+        return (1, 0, digit(card))
+    return (-1, 0, 0)
+
+
+def cheapness(card: str, ranks: Ranks) -> tuple[int, int, int]:
+    """What a card costs to throw away: points, then trump-ness, then height."""
+    return (triangles(card), ranks[card][1], digit(card))
+
+
+def play_card(playable: Sequence[str], trick: Sequence[tuple[int, str]], ranks: Ranks, seat: int,
+              friends: frozenset[int], players: int) -> str:
+    if not trick:
+        return max(playable, key=lambda c: (power(c, "", ranks), -triangles(c), c))
+    led = ranks[trick[0][1]][0]
+    best_seat, best_key = -1, (-1, 0, 0)
+    for s, c in trick:
+        key = power(c, led, ranks)
+        if key > best_key:
+            best_seat, best_key = s, key
+    last = len(trick) == players - 1
+    if best_seat in friends and (last or best_key[0] == 2):
+        return max(playable, key=lambda c: (triangles(c) if power(c, led, ranks) <= best_key else -9, -digit(c), c))
+    winners = [c for c in playable if power(c, led, ranks) > best_key]
+    if winners:
+        points = sum(triangles(c) for _, c in trick)
+        if last or points >= 2 or best_key[0] == 2:
+            return min(winners, key=lambda c: (power(c, led, ranks), triangles(c), c))
+    return min(playable, key=lambda c: (cheapness(c, ranks), c))
+
+
+class MuBrain(Brain):
+    least, per_arm, most = 80, 24, 300
+    cap = 1000
+
+    def easy(self, game: Mu, state: MuState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        view = game.view(state, seat)
+        hand = view.hand
+        if view.phase == AUCTION:
+            shown = view.shown[seat]
+            hidden = [c for c in hand if c not in shown]
+            return bid_move(view.players, hand, hidden, shown, view.bids, seat, view.bid_limit)
+        if view.phase in (VIZE_TRUMP, CHEF_TRUMP):
+            return name_trump(hand, [a.arg for a in legal], view.phase == CHEF_TRUMP)
+        if view.phase == PARTNER:
+            return pick_partner([int(a.arg) for a in legal], view.shown, view.bids, view.chef_trump or "")
+        ranks = ranking(view.vize_trump or "", view.chef_trump or "")
+        others = frozenset(s for s in range(view.players) if s != seat)
+        chefs = frozenset(s for s in (view.chef, view.partner) if s is not None)
+        friends = chefs if seat in chefs else others - chefs
+        card = play_card([a.arg for a in legal], view.trick, ranks, seat, friends - {seat}, view.players)
+        return Action("play", card)
+
+    def policy(self, game: Mu, state: MuState, seat: int, rng: random.Random) -> Action:
+        phase = state.phase
+        hand = state.hidden[seat] + state.shown[seat]
+        if phase == TRICKS:
+            chefs = frozenset(s for s in (state.chef, state.partner) if s >= 0)
+            friends = chefs if seat in chefs else frozenset(range(state.players)) - chefs
+            card = play_card(playable(state, seat), state.trick, state.ranks, seat, friends - {seat}, state.players)
+            return Action("play", card)
+        if phase == AUCTION:
+            return bid_move(state.players, hand, state.hidden[seat], state.shown[seat], state.bids, seat,
+                            bid_limit(state, seat))
+        legal = game.legal_actions(state, seat)
+        if phase == PARTNER:
+            return pick_partner([int(a.arg) for a in legal], state.shown, state.bids, state.chef_trump)
+        return name_trump(hand, [a.arg for a in legal], phase == CHEF_TRUMP)
+
+    def candidates(self, game: Mu, state: MuState, seat: int, legal: list[Action]) -> list[Action]:
+        if state.phase != AUCTION:
+            return super().candidates(game, state, seat, legal)
+        limit = bid_limit(state, seat)
+        hand = state.hidden[seat] + state.shown[seat]
+        out = [Action("pass")]
+        for trump in candidate_trumps(hand, state.shown[seat])[:2]:
+            order = show_order(state.hidden[seat], trump)
+            for k in range(1, min(limit, 4) + 1):
+                action = bid_action(order[:k])
+                if action not in out:
+                    out.append(action)
+        return out
+
+    def same(self, game: Mu, state: MuState, seat: int, action: Action) -> object:
+        if action.kind == "play":
+            return action.kind, action.arg[:2]  # the two copies of a 1 or a 7 play alike
+        return action
+
+    def mark(self, game: Mu, state: MuState) -> tuple[int, tuple[int, ...]]:
+        return state.hand_no, tuple(state.scores)
+
+    def done(self, game: Mu, mark: tuple[int, tuple[int, ...]], state: MuState) -> bool:
+        return state.hand_no != mark[0]
+
+    def value(self, game: Mu, mark: tuple[int, tuple[int, ...]], state: MuState, seat: int) -> float:
+        """Points won this hand against the average of the others (a partner's bonus is no loss)."""
+        gained = [s - m for s, m in zip(state.scores, mark[1], strict=True)]
+        others = [g for s, g in enumerate(gained) if s != seat]
+        return gained[seat] - sum(others) / len(others)
+
+
+BRAIN_KEY = "mu"
+BRAIN = MuBrain()

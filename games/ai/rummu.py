@@ -1,0 +1,138 @@
+"""Rummü: lay down what you can, keep the cards that may still join, and go out first.
+
+``useful`` rates a hand card by the partners it has in hand (the same digit in other colours, the
+same colour a digit or two away; a yellow card stands in for its digit, so it is worth more). The
+discard is the least useful card, the draw takes the discard pile's top only when that card joins
+something at once. The strong player compares draws, melds and discards by playing the round out
+to the seat's next turn and judging every display and hand (``standing``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.ai.brain import Brain, margin
+from games.base import Action
+from games.deck import colour, digit
+from games.rummu.combos import YELLOW, find_melds, fitting, value
+from games.rummu.game import Rummu
+from games.rummu.scoring import CARD_IN_HAND, GOING_OUT, JOKER_IN_HAND
+from games.rummu.state import DRAW, RummuState
+
+Combos = Sequence[tuple[str, tuple[str, ...]]]  # (kind, cards) of every combination on the table
+
+
+def useful(card: str, hand: Sequence[str]) -> float:
+    d, col = digit(card), colour(card)
+    score = 1.5 if col == YELLOW else 0.0
+    for other in hand:
+        if other == card:
+            continue
+        od, oc = digit(other), colour(other)
+        if od == d and (oc != col or YELLOW in (oc, col)):
+            score += 1.0
+        elif oc == col and abs(od - d) <= 2:
+            score += 1.0 if abs(od - d) == 1 else 0.5
+        elif YELLOW in (oc, col) and abs(od - d) == 1:
+            score += 0.3
+    return score
+
+
+def joins(card: str, hand: Sequence[str], combos: Combos, opened: bool, yellow: bool) -> bool:
+    """Whether ``card`` completes a combination with the hand, or (once opened) extends one."""
+    if any(card in meld for meld in find_melds((*hand, card), yellow)):
+        return True
+    return opened and any((digit(card), colour(card)) in fitting(kind, cards, yellow) for kind, cards in combos)
+
+
+def pick_discard(hand: Sequence[str], combos: Combos, yellow: bool) -> str:
+    """The least useful card; a card that extends a combination on the table is kept back, since
+    the next player could pick it up."""
+    feeds = {c for c in hand if any((digit(c), colour(c)) in fitting(k, cs, yellow) for k, cs in combos)}
+    return min(hand, key=lambda c: (useful(c, hand) + (1.0 if c in feeds else 0.0), -digit(c), c))
+
+
+def play(legal: list[Action], hand: Sequence[str], combos: Combos, opened: bool, yellow: bool,
+         drawing: bool, discard_top: str | None) -> Action:
+    """The next action of a turn: draw, then lay down all it can, then discard."""
+    if drawing:
+        if discard_top and joins(discard_top, hand, combos, opened, yellow):
+            return Action("takediscard", "1")
+        return Action("take")
+    melds = [a for a in legal if a.kind == "meld"]
+    if melds:
+        return max(melds, key=lambda a: (len(a.arg.replace("/", "")), a.arg))
+    adds = [a for a in legal if a.kind == "add"]
+    if adds:
+        return adds[0]
+    card = pick_discard(hand, combos, yellow)
+    return Action("discard", card)
+
+
+def standing(state: RummuState, seat: int) -> float:
+    """What a seat has in hand for the hand's end: its displays' value, less its hand's penalty,
+    plus a little for cards that work together (they are melds to come)."""
+    hand = state.hands[seat]
+    jokers = sum(colour(c) == YELLOW for c in hand)
+    points = JOKER_IN_HAND * jokers + CARD_IN_HAND * (len(hand) - jokers)
+    points += sum(value(c.kind, c.cards) for c in state.combos if c.owner == seat)
+    points += sum(min(useful(c, hand), 2.0) for c in hand) * 1.5
+    return points - 2.0 * len(hand) + (GOING_OUT if not hand else 0)
+
+
+class RummuBrain(Brain):
+    least, per_arm, most = 120, 24, 240
+    cap = 60
+
+    def easy(self, game: Rummu, state: RummuState, seat: int, legal: list[Action],
+             rng: random.Random) -> Action:
+        view = game.view(state, seat)
+        combos = [(c.kind, c.cards) for c in view.combos]
+        opened = any(c.owner == seat for c in view.combos)
+        yellow = state.options.yellow_is_colour
+        return play(legal, view.hand, combos, opened, yellow, view.phase == DRAW, view.discard_top)
+
+    def policy(self, game: Rummu, state: RummuState, seat: int, rng: random.Random) -> Action:
+        combos = [(c.kind, c.cards) for c in state.combos]
+        opened = any(c.owner == seat for c in state.combos)
+        legal = [] if state.phase == DRAW else game.legal_actions(state, seat)
+        return play(legal, state.hands[seat], combos, opened, state.options.yellow_is_colour, state.phase == DRAW,
+                    state.discard[-1] if state.discard else None)
+
+    def candidates(self, game: Rummu, state: RummuState, seat: int, legal: list[Action]) -> list[Action]:
+        """Drawing: the pile, or the discards' top one or two; playing: every meld, lay-off and
+        swap, and the discards of the four least useful cards."""
+        if state.phase == DRAW:
+            return [a for a in legal if a.kind == "take" or a.arg in ("1", "2")]
+        combos = [(c.kind, c.cards) for c in state.combos]
+        hand = state.hands[seat]
+        yellow = state.options.yellow_is_colour
+        ranked = sorted(hand, key=lambda c: (useful(c, hand), -digit(c), c))[:4]
+        keep = {pick_discard(hand, combos, yellow), *ranked}
+        return [a for a in legal if a.kind != "discard" or a.arg in keep]
+
+    def mark(self, game: Rummu, state: RummuState) -> tuple[int, int, tuple[int, ...]]:
+        return state.hand_no, state.turn, tuple(state.totals)
+
+    def done(self, game: Rummu, mark: tuple[int, int, tuple[int, ...]], state: RummuState) -> bool:
+        """Back at the seat's next draw (a round of turns), or the hand is over."""
+        return state.hand_no != mark[0] or (state.turn == mark[1] and state.phase == DRAW)
+
+    def value(self, game: Rummu, mark: tuple[int, int, tuple[int, ...]], state: RummuState, seat: int) -> float:
+        if state.hand_no != mark[0] or state.over:
+            per_seat = state.history[-1].totals
+            before = [mark[2][game.side(state, s)] for s in range(state.players)]
+            points = [float(t - b) for t, b in zip(per_seat, before, strict=True)]
+        else:
+            points = [standing(state, s) for s in range(state.players)]
+            if game.teams(state):
+                points = [sum(points[p] for p in range(state.players) if game.side(state, p) == game.side(state, s))
+                          for s in range(state.players)]
+        me = game.side(state, seat)
+        sides = [points[s] for s in range(state.sides)] if game.teams(state) else points
+        return margin(sides, me)
+
+
+BRAIN_KEY = "rummu"
+BRAIN = RummuBrain()

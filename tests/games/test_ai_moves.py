@@ -1,0 +1,143 @@
+"""Moves any decent player makes, asked of the computer players in rigged positions.
+
+One or two per game (the build-pile games have their own file): the easy level where its
+heuristic should see it, the strong level where only search or memory finds it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.ai import BRAINS, choose
+from games.base import Action
+from games.calcory import GAME as CALCORY
+from games.calcory import SLOT_INDEX
+from games.calcory import position as calcory_position
+from games.deck import DECK
+from games.diabolo import GAME as DIABOLO
+from games.diabolo import position as diabolo_position
+from games.diabolo import score_now
+from games.kapado import GAME as KAPADO
+from games.kapado.rules import position as kapado_position
+from games.mu import GAME as MU
+from games.mu import position as mu_position
+from tests.games.test_rummu import GAME as RUMMU
+from tests.games.test_rummu import rig as rummu_rig
+from tests.games.test_safaru import GAME as SAFARU
+from tests.games.test_safaru import rig as safaru_rig
+
+
+def move(game, state, seat: int, level: str, seed: int = 0) -> Action:
+    action = choose(game, state, seat, level, random.Random(seed))
+    game.check(state, seat, action)
+    return action
+
+
+# -- Calcory --------------------------------------------------------------------------------------
+def flipped(state, *slots: str) -> None:
+    state.flips = [SLOT_INDEX[s] for s in slots]
+
+
+def test_calcory_strong_remembers_where_the_missing_seven_lies():
+    state = calcory_position(2, {"A1": "r6", "J6": "g7a"}, {0: ["k2"], 1: ["b2", "b3", "b4"]})
+    flipped(state, "A1")
+    state.seen = {SLOT_INDEX["J6"]}  # the table saw the green 7 turned down there
+    assert move(CALCORY, state, 0, "strong") == Action("flip", "J6")
+
+
+def test_calcory_easy_stops_on_twelve_and_never_stops_below_a_marked_set():
+    state = calcory_position(2, {"A1": "r6", "B1": "g6"}, {0: ["k2"], 1: ["b2"]})
+    flipped(state, "A1", "B1")
+    assert move(CALCORY, state, 0, "easy") == Action("stop")
+    marked = calcory_position(2, {"A1": "r6", "B1": "g5", "C1": "k6", "D1": "y6"}, {0: ["k2"], 1: ["b2"]},
+                              marked=("C1", "D1"), owner=1)
+    flipped(marked, "A1", "B1")
+    assert move(CALCORY, marked, 0, "easy").kind == "flip", "11 does not beat the marked 12"
+
+
+# -- Mü -------------------------------------------------------------------------------------------
+RED = ["r0", "r1a", "r1b", "r2", "r3", "r4", "r5", "r6", "r7a", "r7b", "r8", "r9"]
+
+
+def test_mu_a_hand_of_one_colour_bids_and_strong_jumps_when_behind():
+    state = mu_position(3, {0: RED}, dealer=0)
+    assert move(MU, state, 0, "easy").kind == "bid"
+    assert move(MU, state, 0, "strong").kind == "bid"
+    behind = mu_position(3, {2: RED}, dealer=0)
+    MU.apply(behind, 0, Action("bid", behind.hidden[0][0]))
+    MU.apply(behind, 1, Action("bid", ".".join(behind.hidden[1][:2])))
+    arms = BRAINS["mu"].candidates(MU, behind, 2, MU.legal_actions(behind, 2))
+    assert any(a.kind == "bid" and a.arg.count(".") >= 2 for a in arms), "bids of three cards at once"
+    assert move(MU, behind, 2, "strong").arg.count(".") >= 2, "a lone bid card would leave it behind"
+
+
+def test_mu_last_to_a_trick_wins_it_with_its_lowest_winner():
+    hands = {0: ["g5", *RED[:11]], 1: ["g0", "g1a", "g1b", "g2", "g3", "g4", "b0", "b1a", "b1b", "b2", "b3", "b4"],
+             2: ["g6", "g9", "g8", "b5", "b6", "b7a", "b7b", "b8", "b9", "g7a", "g7b", "r9"]}
+    state = mu_position(3, hands, chef=0, chef_trump="none", shown={0: ["r8"]})
+    MU.apply(state, 0, Action("play", "g5"))
+    MU.apply(state, 1, Action("play", "g4"))
+    assert move(MU, state, 2, "easy") == Action("play", "g6")
+
+
+# -- Safarü ---------------------------------------------------------------------------------------
+def test_safaru_easy_catches_the_unicorns_and_releases_its_cheapest_card():
+    state = safaru_rig(hands={0: ("k3", "g9")}, table=("r1a", "r2", "g3"))
+    assert move(SAFARU, state, 0, "easy") == Action("play", "k3/add=r1ar2/pair=g3")
+    empty = safaru_rig(hands={0: ("r6", "g8")}, table=())
+    assert move(SAFARU, empty, 0, "easy") == Action("play", "g8")
+
+
+def test_safaru_strong_takes_the_unicorn_that_ties_the_majority():
+    mine = ("r2", "r4", "r5", "r6", "r9")
+    placed = {"k3", "g9", "g1a", "g1b", "r3", "b3", *mine}
+    theirs = tuple(c for c in DECK if c not in placed)  # six reds among them
+    state = safaru_rig(hands={0: ("k3", "g9"), 1: ("g1a", "g1b")}, table=("r3", "b3"), piles={0: mine, 1: theirs})
+    assert not state.deck
+    assert move(SAFARU, state, 0, "strong") == Action("play", "k3/pair=r3")
+
+
+# -- Rummü ----------------------------------------------------------------------------------------
+def test_rummu_easy_takes_a_discard_that_completes_a_meld_and_then_lays_it_down():
+    state = rummu_rig(hands={0: ("r3", "r4", "k9", "k1a", "b6", "b8", "k7a", "g0")}, discard=("y9", "r5"),
+                      phase="draw", totals=(0, 0, 0))
+    assert move(RUMMU, state, 0, "easy") == Action("takediscard", "1")
+    RUMMU.apply(state, 0, Action("takediscard", "1"))
+    assert RUMMU.legal_actions(state, 0) and move(RUMMU, state, 0, "easy").kind == "discard", \
+        "three cards do not open (four needed)"
+    opened = rummu_rig(hands={0: ("r3", "r4", "r5", "r6", "g9", "k1a", "b6", "b8")}, totals=(0, 0, 0))
+    assert move(RUMMU, opened, 0, "easy") == Action("meld", "r3r4r5r6")
+
+
+def test_rummu_strong_goes_out():
+    state = rummu_rig(hands={0: ("r3", "r4", "r5", "r6", "g9"), 1: ("k2", "k5"), 2: ("b2", "b5")},
+                      combos=((1, ("g1a", "g2", "g3", "g4")),), totals=(0, 0, 0))
+    assert move(RUMMU, state, 0, "strong") == Action("meld", "r3r4r5r6")
+
+
+# -- Kapado ---------------------------------------------------------------------------------------
+def test_kapado_easy_draws_again_and_prefers_a_double_fit():
+    own = [["b3"], ["a10"], ["c9"], ["d25"], ["b4"]]
+    state = kapado_position(2, {0: own}, next_cards=("a14",))
+    assert move(KAPADO, state, 0, "easy") == Action("up", "s0:1"), "a14 on a10: colour and divisor 2"
+    KAPADO.apply(state, 0, Action("up", "s0:1"))
+    assert state.phase == "extra"
+    assert move(KAPADO, state, 0, "easy") == Action("draw")
+
+
+def test_kapado_a_card_that_fits_nowhere_tries_the_locked_stack():
+    own = [["b3", "a7"], ["c10"], ["d10"], ["c4"], ["d16"]]
+    state = kapado_position(2, {0: own}, face_down=("a7",), next_cards=("b21",))
+    assert {a.kind for a in KAPADO.legal_actions(state, 0)} == {"unlock", "down"}
+    assert move(KAPADO, state, 0, "easy") == Action("unlock", "s0:0")
+
+
+# -- Diabolo --------------------------------------------------------------------------------------
+def test_diabolo_doubler_where_the_seat_surely_holds_most_and_not_where_it_holds_none():
+    state = diabolo_position(3, {0: ["p5a", "p5b", "p4a", "r1a"], 1: ["p1a", "g1a"], 2: ["g1b", "r1b"]},
+                             devil={"p": ["p1b"]}, angel={"p": ["p4b", "p2a"]}, draw=False)
+    score_now(state)
+    assert state.phase == "doubler" and DIABOLO.view(state, None).deciding == "p"
+    assert move(DIABOLO, state, 0, "easy") == Action("doubler", "p")
+    assert move(DIABOLO, state, 2, "easy") == Action("doubler", "none")
+    assert move(DIABOLO, state, 0, "strong") == Action("doubler", "p")
