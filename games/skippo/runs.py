@@ -147,7 +147,7 @@ def _split(sources: list[tuple[list[str], int, int]], index: int, left: int, cho
     if index == n_helpers + 1 and has_stock and len([c for c in chosen if c in sources[n_helpers][0]]) < n_reserve:
         most = 0  # the stock top joker waits until every set-aside joker is played
     for count in range(least, most + 1):
-        if value + count > cap:
-            break
+        if count and value + count > cap:
+            break  # no helper joker may stand above the card beneath it (taking none is fine)
         _split(sources, index + 1, left - count, chosen + jokers[:count], value + count, n_helpers, n_reserve,
                has_stock, natural, name, make, out)

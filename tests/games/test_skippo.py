@@ -270,6 +270,15 @@ def test_helper_jokers_take_the_low_values_of_a_chain():
     assert state.build[0][-3:] == [helper_joker, hand_joker, eight]
 
 
+def test_a_low_capped_helper_joker_does_not_hide_runs_from_other_jokers():
+    """A helper joker capped below a build pile is left out; the hand joker still makes the run."""
+    state = table(build=[5], helpers={0: [["3", "X"], ["7"]]}, hands={0: ["X", "K"]})
+    hand_joker, seven = find(state.seats[0].hand, "X"), state.seats[0].helpers[1][-1]
+    assert f"run:{hand_joker}+{seven}>b1" in runs(state)
+    act(state, f"run:{hand_joker}+{seven}>b1")
+    assert state.build[0][-2:] == [hand_joker, seven]
+
+
 def test_a_joker_discarded_on_a_helper_pile_keeps_the_cap_of_the_card_beneath():
     state = table(helpers={0: [["9", "X"], ["K"], ["K"], ["K"]]}, hands={0: ["10", "9"]})
     hand = state.seats[0].hand
