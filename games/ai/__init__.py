@@ -23,10 +23,7 @@ def _brains() -> dict[str, Brain]:
     import importlib
     out = {}
     for name in ("calcory", "mu", "safaru", "rummu", "dacapo", "kapado", "skippo", "diabolo"):
-        try:
-            module = importlib.import_module(f"games.ai.{name}")
-        except Exception:
-            continue
+        module = importlib.import_module(f"games.ai.{name}")
         out[module.BRAIN_KEY] = module.BRAIN
     return out
 

@@ -24,6 +24,9 @@ class Brain:
     most: int = 240
     #: A playout stops after this many actions and is judged by ``value`` as it stands.
     cap: int = 400
+    #: Playout actions one move may spend in all: the search then decides on what it has seen
+    #: (it bounds the CPU time of a move whose playouts run long).
+    steps: int = 1_000_000
 
     # -- easy ----------------------------------------------------------------------------------
     def easy(self, game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -31,6 +34,10 @@ class Brain:
         return rng.choice(legal)
 
     # -- strong --------------------------------------------------------------------------------
+    def default(self, game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The strong search's favourite before it plays out anything (ties go to it)."""
+        return self.easy(game, state, seat, legal, rng)
+
     def candidates(self, game: Game, state: Any, seat: int, legal: list[Action]) -> list[Action]:
         """The moves the search compares: ``legal`` without moves ``same`` calls equal. ``state``
         is a determinization, so only what the seat knows may shape the list."""
@@ -50,6 +57,10 @@ class Brain:
     def budget(self, game: Game, state: Any, arms: int) -> int:
         """Playouts for one move with ``arms`` candidates."""
         return min(self.most, max(self.least, self.per_arm * arms))
+
+    def spent(self, mark: Any, steps: int) -> bool:
+        """Whether a move has spent its budget after ``steps`` playout actions."""
+        return steps >= self.steps
 
     def likelihood(self, game: Game, state: Any, seat: int) -> float:
         """How plausible a determinization is beyond being consistent (a model of how the others

@@ -1,4 +1,4 @@
-"""Computer players for the build-pile games (written by the buildpile-brain helper).
+"""Computer players for the build-pile games.
 
 Da Capo! and Skippo are both races to empty the own pile (Skippo: stock) onto shared build piles,
 and a turn is many actions: plays, then a discard. So both levels think in whole turns. A
@@ -9,9 +9,12 @@ overtaking their needs is good), jokers kept, helper piles kept playable, and th
 Cards turned up during the turn (a new pile top, a fresh hand) are unknown to the plan, so it stops
 there and plans again once they are seen.
 
-Easy follows the plan. Strong lets ``games.ai.strong`` compare the plan's best few first moves by
-playing each out, in redealt worlds, to the start of the seat's next turn, with every seat
-following its own plan, and judges that position (``BuildPileBrain.value``).
+Easy follows a short plan (``Model.easy_limit`` positions: a few steps of the turn, then one step
+at a time). Strong plans the whole turn and lets ``games.ai.strong`` compare the plan's best few
+first moves by playing each out, in redealt worlds, to the start of the seat's next turn, with
+every seat following its own plan, and judges that position (``BuildPileBrain.value``). Its time
+is bounded by the positions its playouts plan (``BuildPileBrain.positions``), counted from a
+fresh memo so that equal rngs still give equal moves.
 """
 
 from __future__ import annotations
@@ -97,6 +100,15 @@ class TooBig(Exception):
     """A turn with too many ways to play: the plan falls back to one step of look-ahead."""
 
 
+class Plans(threading.local):
+    """Per thread: the plans finished so far, and the positions planned afresh since the last
+    ``Model.restart`` (what a strong move has spent: it does not depend on earlier moves)."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple[Outlook, Turn], tuple[float, Move | None, int]] = {}
+        self.work = 0
+
+
 class Model:
     """One game's turn in values: moves, their effect, discards and the judgement of a position.
 
@@ -125,11 +137,13 @@ class Model:
     #: Positions one plan may look at before it falls back to one step of look-ahead: for a move
     #: of its own, and inside the strong player's playouts.
     limit: int = 2000
-    quick: int = 300
+    quick: int = 100
+    #: The easy level looks only this far: a few steps of its turn, not every way to play it.
+    easy_limit: int = 30
     memo_size: int = 50_000
 
     def __init__(self) -> None:
-        self.memo: dict[tuple[Outlook, Turn], tuple[float, Move | None, int]] = {}
+        self.plans = Plans()
         self.reaches: dict[tuple, float] = {}
         self.privates: dict[tuple, float] = {}
         self.worths: dict[tuple[int, ...], float] = {}
@@ -369,7 +383,8 @@ class Model:
         positions (else one step ahead). Pure: equal input, equal plan. Every position the plan
         finished looking at is remembered with an upper bound of the positions below it, so a
         later plan from there is reused only where a fresh one would also have finished."""
-        found = self.memo.get((out, t))
+        memo = self.plans.memo
+        found = memo.get((out, t))
         if found is not None and found[2] <= limit:
             return Plan(found[0], found[1])
         seen: dict[Turn, tuple[Plan, int]] = {}
@@ -377,13 +392,19 @@ class Model:
             plan = self._plan(out, t, seen, limit)
         except TooBig:
             plan = self._greedy(out, t)
-        if len(self.memo) + len(seen) > self.memo_size:
-            self.memo.clear()
+        self.plans.work += len(seen)
+        if len(memo) + len(seen) > self.memo_size:
+            memo.clear()
         for turn, (p, size) in seen.items():
-            old = self.memo.get((out, turn))
+            old = memo.get((out, turn))
             if old is None or old[2] > size:
-                self.memo[(out, turn)] = (p.value, p.move, size)
+                memo[(out, turn)] = (p.value, p.move, size)
         return plan
+
+    def restart(self) -> None:
+        """Forget this thread's plans and start counting afresh (a strong move begins)."""
+        self.plans.memo.clear()
+        self.plans.work = 0
 
     def _plan(self, out: Outlook, t: Turn, seen: dict[Turn, tuple[Plan, int]], limit: int) -> Plan:
         found = seen.get(t)
@@ -546,14 +567,26 @@ class Model:
 
 # -- the brain -----------------------------------------------------------------------------------
 class Horizon:
-    """Where a playout stops: the start of the searching seat's next turn, or the game's end.
-    ``away`` is the playout state in which the turn has passed on (playouts run one at a time)."""
+    """Where a playout stops: after ``passes`` passes of the turn between the searching seat and
+    the others (2: the others have played and the seat's next turn begins; 3: that turn is played
+    too), or at the game's end. Playouts run one at a time: it counts for the playout state it
+    last saw and starts again at a new one."""
 
-    __slots__ = ("away", "game_no", "seat")
+    __slots__ = ("game_no", "mine", "passed", "passes", "seat", "state")
 
-    def __init__(self, game_no: int, seat: int) -> None:
-        self.game_no, self.seat = game_no, seat
-        self.away: Any = None
+    def __init__(self, game_no: int, seat: int, passes: int) -> None:
+        self.game_no, self.seat, self.passes = game_no, seat, passes
+        self.state: Any = None
+        self.passed, self.mine = 0, True
+
+    def reached(self, state: Table) -> bool:
+        if state is not self.state:
+            self.state, self.passed, self.mine = state, 0, True
+        mine = state.current == self.seat
+        if mine != self.mine:
+            self.passed += 1
+            self.mine = mine
+        return self.passed >= self.passes
 
 
 class BuildPileBrain(Brain):
@@ -566,6 +599,12 @@ class BuildPileBrain(Brain):
     plays, ends, near = 3, 2, 0.6
     #: A won game against the cards left: winning is worth this many own pile cards.
     win = 12.0
+    #: Playouts stop at the start of the seat's next turn (2) or after it (3).
+    passes = 2
+    #: Positions the playouts' plans may look at in all before the search decides.
+    positions = 16_000
+    #: The seat to act when a playout stops may play its pile top at once: its reach counts more.
+    imminent = 0.8
 
     def __init__(self, model: Model) -> None:
         self.model = model
@@ -575,6 +614,10 @@ class BuildPileBrain(Brain):
         return sight(game.view(state, seat), seat, self.model.rules(state.options))
 
     def easy(self, game: Game, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return self.model.choose(self.sight(game, state, seat), legal, self.model.easy_limit)
+
+    def default(self, game: Game, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The whole turn planned (the easy level looks only a few steps ahead)."""
         return self.model.choose(self.sight(game, state, seat), legal, self.model.limit)
 
     def candidates(self, game: Game, state: Table, seat: int, legal: list[Action]) -> list[Action]:
@@ -593,15 +636,15 @@ class BuildPileBrain(Brain):
 
     def mark(self, game: Game, state: Table) -> Horizon:
         self.searching.seat = state.current
-        return Horizon(state.game_no, state.current)
+        self.model.restart()
+        return Horizon(state.game_no, state.current, self.passes)
+
+    def spent(self, mark: Horizon, steps: int) -> bool:
+        """Playouts plan every move: the positions planned bound a move's time."""
+        return super().spent(mark, steps) or self.model.plans.work >= self.positions
 
     def done(self, game: Game, mark: Horizon, state: Table) -> bool:
-        if state.game_no != mark.game_no or state.over:
-            return True
-        if state.current != mark.seat:
-            mark.away = state
-            return False
-        return state is mark.away
+        return state.game_no != mark.game_no or state.over or mark.reached(state)
 
     def value(self, game: Game, mark: Horizon, state: Table, seat: int) -> float:
         """A finished game: the win, and the cards left. Else, per seat, the cards left on its
@@ -616,10 +659,12 @@ class BuildPileBrain(Brain):
         m = self.model
         tops = tops_of(state.build)
         worth = []
-        for s in state.seats:
-            v = m.value
+        v = m.value
+        for j, s in enumerate(state.seats):
             turn = Turn(tops, tuple(sorted(v[c] for c in s.hand)), tuple(tuple(v[c] for c in h) for h in s.helpers),
                         v[s.pile[-1]] if s.pile else HIDDEN, len(s.pile), len(s.reserve), ())
             worth.append(-len(s.pile) - len(s.reserve) + m.private(turn))
+            if j == state.current and turn.pile != HIDDEN:
+                worth[-1] += self.imminent * m.reach(tops, turn.pile, m.held(turn), m.own_odds)
         best = max(w for j, w in enumerate(worth) if j != seat)
         return worth[seat] - best

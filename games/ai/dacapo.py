@@ -1,5 +1,4 @@
-"""Da Capo!: the build-pile planner (``games.ai.buildpiles``) with Da Capo's moves (written by the
-buildpile-brain helper).
+"""Da Capo!: the build-pile planner (``games.ai.buildpiles``) with Da Capo's moves.
 
 Jokers go on any build pile alone; other players' pile tops may be played (it shrinks their pile,
 so only as a step towards the own pile); an emptied hand draws four new cards; a discard may go
@@ -17,6 +16,10 @@ class DaCapoModel(Model):
     top = TOP
     value = VALUE
     pile_name = "pile"
+    # Tuned by self-play: an emptied hand draws four, so cards kept in hand cost more here.
+    hand_card = 0.12
+    joker = 0.5
+    stuck = 0.08
 
     def moves(self, out: Outlook, t: Turn) -> list[Move]:
         sources = self.sources(t)

@@ -65,6 +65,7 @@ def best(options: list[Catch], rng: random.Random, noise: float) -> Catch:
 class SafaruBrain(Brain):
     least, per_arm, most = 150, 60, 1000
     cap = 200
+    steps = 20_000  # ~0.7 s: a move with many catches and long rounds ahead stops there
 
     def easy(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:

@@ -1,5 +1,4 @@
-"""Skippo: the build-pile planner (``games.ai.buildpiles``) with Skippo's moves (written by the
-buildpile-brain helper).
+"""Skippo: the build-pile planner (``games.ai.buildpiles``) with Skippo's moves.
 
 Jokers reach a build pile only in a run covered by a natural card; the plan spends the jokers that
 help most first: set-aside stock jokers and the stock's own joker (they are stock cards), then
@@ -42,9 +41,11 @@ class SkippoModel(Model):
     own_odds = 0.3
     joker_reach = 0.7
     hand_card = 0.04
+    easy_limit = 10  # a Skippo turn has few plays: a shorter look keeps easy easy
 
     #: Room on the helper piles: a high top still takes most cards, a free slot takes any.
-    room = 0.5
+    room = 0.15
+    joker = 0.7  # jokers only go on in runs, but a joker covers the one card a run lacks
 
     def judge_helper(self, helper: tuple[int, ...]) -> float:
         """Helper piles never rise, so a low top closes the pile to most cards (and a hand that

@@ -2,10 +2,12 @@
 
 Every sample starts with ``game.resample(state, seat, rng)``: the cards the seat cannot see are
 dealt again at random, consistent with what it has seen, so the search never reads hidden state.
-The candidates (the brain's, plus the easy move, which wins ties) compete by sequential halving:
+The candidates (the brain's, plus its favourite move, which wins ties) compete by sequential halving:
 in each round every surviving candidate is played out from the same determinizations with the same
 playout dice (common random numbers, so their difference is mostly their own), and the worse half
-drops out. The budget is a number of playouts, never a clock, so equal rngs give equal moves.
+drops out. The budget is a number of playouts and of playout actions (whichever runs out first:
+the second bounds the CPU time where playouts run long), never a clock, so equal rngs give
+equal moves.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) 
     if len(legal) == 1:
         return legal[0]
     arms = brain.candidates(game, root, seat, legal)
-    first = brain.easy(game, root, seat, legal, rng)  # ties go to the easy move
+    first = brain.default(game, root, seat, legal, rng)  # ties go to the brain's own favourite
     if all(brain.same(game, root, seat, first) != brain.same(game, root, seat, a) for a in arms):
         arms.insert(0, first)
     else:
@@ -38,6 +40,7 @@ def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) 
     weight = [0.0] * len(arms)
     alive = list(range(len(arms)))
     rounds = max(1, math.ceil(math.log2(len(arms))))
+    spent = 0
     for r in range(rounds):
         per = max(1, budget // (len(alive) * rounds))
         for _ in range(per):
@@ -45,19 +48,26 @@ def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) 
             w = brain.likelihood(game, world, seat)
             dice = rng.getrandbits(48)
             for i in alive:
-                total[i] += w * playout(game, world, seat, arms[i], brain, mark, random.Random(dice))
+                value, steps = playout(game, world, seat, arms[i], brain, mark, random.Random(dice))
+                total[i] += w * value
                 count[i] += 1
                 weight[i] += w
-        alive.sort(key=lambda i: -total[i] / weight[i])
-        if len(alive) == 1:
+                spent += steps
+                if brain.spent(mark, spent):
+                    break  # the arms left out of this world keep one sample fewer
+            if brain.spent(mark, spent):
+                break
+        alive.sort(key=lambda i: -total[i] / weight[i] if weight[i] else math.inf)  # unplayed arms last
+        if len(alive) == 1 or brain.spent(mark, spent):
             break
         alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive[:1]
     return arms[alive[0]]
 
 
 def playout(game: Game, world: Any, seat: int, action: Action, brain: Brain, mark: Any,
-            rng: random.Random) -> float:
-    """Play ``action`` in a copy of ``world``, then the playout policy up to the brain's horizon."""
+            rng: random.Random) -> tuple[float, int]:
+    """Play ``action`` in a copy of ``world``, then the playout policy up to the brain's horizon:
+    the end position's value, and the playout actions it took."""
     state = game.clone(world)
     game.apply(state, seat, action)
     steps = 0
@@ -66,4 +76,4 @@ def playout(game: Game, world: Any, seat: int, action: Action, brain: Brain, mar
         actor = min(actors)
         game.apply(state, actor, brain.policy(game, state, actor, rng))
         steps += 1
-    return brain.value(game, mark, state, seat)
+    return brain.value(game, mark, state, seat), steps + 1

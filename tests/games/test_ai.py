@@ -13,7 +13,7 @@ import random
 import pytest
 
 from games import REGISTRY
-from games.ai import LEVELS, choose
+from games.ai import BRAINS, LEVELS, choose
 from games.base import Action, Game
 
 
@@ -102,3 +102,53 @@ def test_levels_and_refusals() -> None:
         choose(game, state, seat, "grandmaster", random.Random(0))
     with pytest.raises(ValueError):
         choose(game, state, 1 - seat, "easy", random.Random(0))
+
+
+
+def count_playouts(monkeypatch) -> list[int]:
+    """The playout actions of every playout the strong search runs from now on."""
+    import games.ai.strong as strong
+
+    spent: list[int] = []
+    real = strong.playout
+
+    def counted(*args, **kwargs):
+        value, steps = real(*args, **kwargs)
+        spent.append(steps)
+        return value, steps
+
+    monkeypatch.setattr(strong, "playout", counted)
+    return spent
+
+
+def test_a_strong_move_stops_when_its_playout_actions_are_spent(monkeypatch) -> None:
+    """The action budget bounds a move's time: past it the search decides on what it has seen."""
+    game, brain = REGISTRY["safaru"], BRAINS["safaru"]
+    (state,) = positions(game, 2, 1, "budget")
+    seat = seats(game, state)[0]
+    spent = count_playouts(monkeypatch)
+    choose(game, state, seat, "strong", random.Random(3))
+    full = list(spent)
+    assert len(full) > 10 and sum(full) < brain.steps
+    spent.clear()
+    monkeypatch.setattr(brain, "steps", sum(full) // 4)
+    game.check(state, seat, choose(game, state, seat, "strong", random.Random(3)))
+    assert sum(spent[:-1]) < brain.steps <= sum(spent)
+
+
+@pytest.mark.parametrize("key", ["dacapo", "skippo"])
+def test_a_strong_build_pile_move_stops_when_its_planned_positions_are_spent(key: str, monkeypatch) -> None:
+    """Build-pile playouts plan every move: the positions planned bound a move. They are counted
+    afresh for each move, so earlier moves never change the next one."""
+    game, brain = REGISTRY[key], BRAINS[key]
+    states = positions(game, 2, 4, "positions")
+    spent = count_playouts(monkeypatch)
+    free = [choose(game, s, seats(game, s)[0], "strong", random.Random(5)) for s in states]
+    runs = len(spent)
+    monkeypatch.setattr(brain, "positions", 1)  # spent by the first playout's first plan
+    moves = [choose(game, s, seats(game, s)[0], "strong", random.Random(5)) for s in states]
+    assert 1 <= len(spent) - runs <= len(states) < runs  # at most one playout a move
+    again = [choose(game, s, seats(game, s)[0], "strong", random.Random(5)) for s in reversed(states)]
+    assert again[::-1] == moves
+    for state, move in zip(states, moves + free, strict=False):
+        game.check(state, seats(game, state)[0], move)
