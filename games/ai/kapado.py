@@ -80,7 +80,9 @@ def _tops(state: KapadoState, seat: int) -> list[str | None]:
 
 class KapadoBrain(Brain):
     least, per_arm, most = 400, 200, 1500
-    cap = 60
+    cap = 120
+    #: Rounds of turns a playout looks ahead before it judges the stacks as they stand.
+    rounds = 2
 
     def easy(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -111,8 +113,8 @@ class KapadoBrain(Brain):
         return state.game_no, len(state.pile), tuple(state.totals)
 
     def done(self, game: Kapado, mark: tuple[int, int, tuple[int, ...]], state: KapadoState) -> bool:
-        """One round of turns: as many draws as players."""
-        return state.game_no != mark[0] or len(state.pile) <= mark[1] - state.players
+        """``rounds`` rounds of turns: as many draws per round as players."""
+        return state.game_no != mark[0] or len(state.pile) <= mark[1] - self.rounds * state.players
 
     def value(self, game: Kapado, mark: tuple[int, int, tuple[int, ...]], state: KapadoState, seat: int) -> float:
         points = [float(t - m) for t, m in zip(state.totals, mark[2], strict=True)]
