@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -424,28 +425,27 @@ class Model:
 
     def _score(self, out: Outlook, t: Turn, move: Move, seen: dict[Turn, tuple[Plan, int]], limit: int) -> float:
         """A move's value: the best plan after it."""
+        return self._after_move(out, t, move, lambda nxt: self._plan(out, nxt, seen, limit).value)
+
+    def _step(self, out: Outlook, t: Turn, move: Move) -> float:
+        """A move's value one step ahead (for turns too big to plan)."""
+        return self._after_move(out, t, move, lambda nxt: self.settle(out, nxt)[0])
+
+    def _after_move(self, out: Outlook, t: Turn, move: Move, rest: Callable[[Turn], float]) -> float:
+        """A move's value: its own where the move ends the look ahead, 1000 where it empties the
+        pile, else ``rest`` of the position after it."""
         v = self.leaf(out, t, move)
         if v is not None:
             return v
         nxt = self.after(t, move)
         if nxt.left + nxt.reserve == 0:
             return 1000.0
-        value = self._plan(out, nxt, seen, limit).value
+        value = rest(nxt)
         if nxt.pile == HIDDEN and t.pile != HIDDEN:
             # The own pile turned up a card the plan cannot know (it plans again once seen):
             # what else the turn holds, and a fair chance that the new card goes on too.
             value += self.access * 0.5
         return value
-
-    def _step(self, out: Outlook, t: Turn, move: Move) -> float:
-        """A move's value one step ahead (for turns too big to plan)."""
-        v = self.leaf(out, t, move)
-        if v is not None:
-            return v
-        nxt = self.after(t, move)
-        if nxt.left + nxt.reserve == 0:
-            return 1000.0
-        return self.settle(out, nxt)[0] + (self.access * 0.5 if nxt.pile == HIDDEN and t.pile != HIDDEN else 0.0)
 
     def _greedy(self, out: Outlook, t: Turn) -> Plan:
         value, best = self.settle(out, t)[0], None
