@@ -13,6 +13,7 @@ import contextlib
 import logging
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.i18n import t
 from bot.ui import lobby as lobby_ui
@@ -264,9 +265,15 @@ class TableWriter:
             await self.bot.get_partial_messageable(channel_id).send(text)
 
     async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> None:
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        """Straight to the HTTP route: ``PartialMessage.edit`` would parse the answer into a
+        ``Message`` with every component (a sixth of the bot's time under load), and our views
+        are never stored (``bot.ui.base``), so nothing else of it is needed."""
+        content = message.content if message.content is not None else discord.utils.MISSING
+        previous = self.bot.allowed_mentions if message.content is not None else None
         try:
-            await partial.edit(**_kwargs(message))
+            with handle_message_parameters(content=content, view=message.view,
+                                           previous_allowed_mentions=previous) as params:
+                await self.bot.http.edit_message(channel_id, message_id, params=params)
         except discord.NotFound:
             log.info("table message %s in channel %s is gone", message_id, channel_id)
 

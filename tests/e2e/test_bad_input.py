@@ -17,6 +17,8 @@ from tests.double import components as C
 from tests.double import payloads as P
 from tests.double.world import Message
 from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, settled, start_calcory
+from tests.e2e.game_driver import GameDriver
+from tests.ui import kit
 
 
 async def tampered(env, user, message, custom_id: str, values: list[str] | None = None, *, replace: str | None = None,
@@ -297,3 +299,25 @@ async def test_join_on_a_cancelled_lobby(env):
     await env.double.click(env.ann, lobby, ids.lobby(session.id, "cancel"))
     refused(await tampered(env, env.cem, early, join), "This game is over or was closed, so that button does nothing any more.")
     assert session.status == "cancelled" and session.seats[0].name == "Ann" and len(session.seats) == 1
+
+
+
+async def test_a_move_after_the_table_message_was_deleted_still_counts(env, caplog):
+    """A moderator deleted the table message: its redraw answers 404, the bot logs it, the move
+    counts and the game goes on; ``/table`` posts the table again."""
+    drive = GameDriver(env, "safaru")
+    session = await drive.start(["ann", "bob"])
+    seat = min(session.to_act())
+    key = session.game.legal_actions(session.state, seat)[0].key
+    path = kit.hand_path(session, seat, key, drive.lang_of(seat))
+    assert path and all(click.where == "hand" for click in path)
+    await drive.open_hand(seat)
+    for message in env.table_messages():
+        message.deleted = True
+    before = len(session.log)
+    await drive.attempt(seat, path, fresh=False)
+    assert len(session.log) == before + 1 and session.log[-1] == (seat, key)
+    assert (await env.bot.storage.session(session.id, with_actions=True)).actions == session.log
+    assert any("is gone" in r.getMessage() for r in caplog.records)
+    await env.double.slash(env.ann, env.channel, "table")
+    await settled(env, lambda: env.table_messages(), "a new table")
