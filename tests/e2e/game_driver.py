@@ -40,11 +40,13 @@ class GameDriver:
         return language(self.user_of(seat).locale)
 
     # -- lobby ---------------------------------------------------------------------------------
-    async def start(self, players: list[str], options: dict | None = None):
-        """`/start` by the first player, the others join, the host sets house rules and starts."""
+    async def start(self, players: list[str], options: dict | None = None, computers: int = 0):
+        """`/start` by the first player (with ``computers`` computer players seated), the others
+        join, the host sets house rules and starts."""
         env, double = self.env, self.env.double
         host = env.users[players[0]]
-        lobby = (await double.slash(host, self.channel, "start", game=self.key)).message
+        extra = {"computers": computers} if computers else {}
+        lobby = (await double.slash(host, self.channel, "start", game=self.key, **extra)).message
         session = self.session
         for name in players[1:]:
             await double.click(env.users[name], lobby, ids.lobby(session.id, "join"))

@@ -32,12 +32,11 @@ async def test_the_host_seats_and_removes_computer_players_and_sets_the_pace_in_
 
 
 async def test_one_person_and_three_computers_play_a_whole_diabolo_round(env):
-    lobby = (await env.double.slash(env.ann, env.channel, "start", game="diabolo", computers=3)).message
-    session = env.session()
-    assert [seat.level for seat in session.seats] == [None, "easy", "easy", "easy"]
     drive = GameDriver(env, "diabolo")
-    await drive.set_options(env.ann, lobby, {"rounds": 1})
-    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    session = await drive.start(["ann"], options={"rounds": 1}, computers=3)
+    levels = {seat.user_id: seat.level for seat in session.seats if seat.user_id == int(env.ann.id)}
+    assert levels == {int(env.ann.id): None}  # seats are shuffled at the start
+    assert sorted(str(seat.level) for seat in session.seats) == ["None", "easy", "easy", "easy"]
     await env.settle()
     rng = random.Random(3)
     by_computers = 0
@@ -57,10 +56,8 @@ async def test_one_person_and_three_computers_play_a_whole_diabolo_round(env):
 
 
 async def test_one_person_and_three_computers_play_a_whole_mu_hand(env):
-    lobby = (await env.double.slash(env.ann, env.channel, "start", game="mu", computers=3)).message
-    session = env.session()
     drive = GameDriver(env, "mu")
-    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    session = await drive.start(["ann"], computers=3)
     await env.settle()
     rng = random.Random(3)
 
@@ -82,10 +79,8 @@ async def test_one_person_and_three_computers_play_a_whole_mu_hand(env):
 
 
 async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
-    lobby = (await env.double.slash(env.ann, env.channel, "start", game="safaru", computers=1)).message
-    session = env.session()
     drive = GameDriver(env, "safaru")
-    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    session = await drive.start(["ann"], computers=1)
     await env.settle()
     rng = random.Random(8)
     while session.status == "playing":
@@ -110,10 +105,8 @@ async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monke
         raise RuntimeError("a bug in a brain")
 
     monkeypatch.setattr(games.ai, "choose", broken)
-    lobby = (await env.double.slash(env.ann, env.channel, "start", game="safaru", computers=1)).message
-    session = env.session()
     drive = GameDriver(env, "safaru")
-    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    session = await drive.start(["ann"], computers=1)
     await env.settle()
     if not drive.computers_to_act():
         (seat,) = session.to_act()
