@@ -179,6 +179,11 @@ class Game(Generic[S]):
     def setup(self, players: int, options: BaseModel, seed: str) -> S:
         raise NotImplementedError
 
+    def begin(self, players: int, options: BaseModel, seed: str) -> tuple[S, list[Event]]:
+        """``setup`` with the events of what already happened before the first move (a deal, cards
+        that go out at once), so the table and every seat's memory start with them."""
+        return self.setup(players, options, seed), []
+
     # -- turn structure ------------------------------------------------------------------------
     def to_act(self, state: S) -> frozenset[int]:
         """The seats that may act now (several for simultaneous secret choices)."""
@@ -239,17 +244,18 @@ class Game(Generic[S]):
 class Replay(Generic[S]):
     state: S
     events: list[tuple[int, Action, list[Event]]]
+    opening: list[Event] = field(default_factory=list)  # what ``begin`` reported before the first move
 
 
 def replay(
     game: Game[S], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
 ) -> Replay[S]:
     """Rebuild a match from its log: the same inputs always give the same state."""
-    state = game.setup(players, options, seed)
+    state, opening = game.begin(players, options, seed)
     log: list[tuple[int, Action, list[Event]]] = []
     for seat, action in actions:
         log.append((seat, action, game.apply(state, seat, action)))
-    return Replay(state, log)
+    return Replay(state, log, opening)
 
 
 def random_playout(game: Game[S], state: S, rng: random.Random, cap: int | None = None) -> int:

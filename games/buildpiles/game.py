@@ -86,17 +86,24 @@ class BuildPileGame(Game[Table]):
     def match_over(self, table: Table) -> bool:
         raise NotImplementedError
 
+    def before_first_turn(self, table: Table, events: list[Event]) -> None:
+        """What happens between the deal and the first player's turn (Skippo: aces out of turn)."""
+
     def fix_resample(self, table: Table, seat: int, rng: random.Random) -> None:
         """Repair a redeal that contradicts what the table knows (Skippo: held aces)."""
 
     # -- setup ---------------------------------------------------------------------------------
     def setup(self, players: int, options: BaseModel, seed: str) -> Table:
+        return self.begin(players, options, seed)[0]
+
+    def begin(self, players: int, options: BaseModel, seed: str) -> tuple[Table, list[Event]]:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} needs {self.min_players}-{self.max_players} players")
         dealer = draw_rng(seed, 0).randrange(players)
         table = Table(options, players, seed, 1, dealer, dealer, [], [], [], [], [], scores=[0] * players)
-        self._new_game(table, [])
-        return table
+        events: list[Event] = []
+        self._new_game(table, events)
+        return table, events
 
     def _new_game(self, table: Table, events: list[Event]) -> None:
         cards = _shuffled(table.seed, table.shuffles, self.deck(table.options, table.players))
@@ -111,8 +118,10 @@ class BuildPileGame(Game[Table]):
         table.current = (table.dealer + 1) % n
         table.built = table.moved = False
         table.quiet = 0
+        table.aceless = 0
         events.append(Event("deal", None, {"game": table.game_no, "dealer": table.dealer,
                                            "first": table.current}))
+        self.before_first_turn(table, events)
         self.start_turn(table, events)
 
     # -- turn passing --------------------------------------------------------------------------

@@ -54,13 +54,16 @@ class Table:
     moved: bool = False  # any card changed place during this turn (drawn, played, discarded)
     quiet: int = 0  # turns in a row that brought the game no closer to its end (see ``end_turn``)
     over: bool = False
+    #: Skippo: bit ``j`` is set while everybody knows seat j's hand holds no ace (it had to put its
+    #: aces out while a build pile stayed free, and has drawn nothing since). ``resample`` keeps it.
+    aceless: int = 0
 
     def copy(self) -> Table:
         return Table(
             self.options, self.players, self.seed, self.shuffles, self.dealer, self.current,
             [s.copy() for s in self.seats], [b[:] for b in self.build], self.draw[:], self.set_aside[:],
             self.box[:], self.game_no, self.scores[:] if self.scores is not None else None, self.history,
-            self.winners, self.built, self.moved, self.quiet, self.over,
+            self.winners, self.built, self.moved, self.quiet, self.over, self.aceless,
         )
 
     def free_slot(self) -> int:

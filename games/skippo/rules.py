@@ -4,8 +4,10 @@ Empty your 10-card stock onto four shared build piles running A → K. A turn: a
 at once with a replacement card, the hand is refilled to five, then the player builds from the
 stock top, hand, helper tops and set-aside stock jokers, and ends by putting a hand card on one of
 four helper piles that never rise. Jokers only go onto a build pile inside a joker run
-(``games.skippo.runs``). Rulings applied: 7 (decks), 8 (stalls), 11 (refill at turn start only,
-face-up runs); recommendations S6, S8, S10, S11, S15 of the specification.
+(``games.skippo.runs``). Rulings applied: 7 (decks), 8 and 14 (stalls: a full round in which no
+card moves anywhere ends the game too), 11 (refill at turn start only, face-up runs), 15 (with aces
+out of turn, the dealt aces go out before the first turn); recommendations S6, S8, S10, S11, S15
+of the specification.
 """
 
 from __future__ import annotations
@@ -50,8 +52,9 @@ class Options(BaseModel):
         "or any order.")
     allow_joker_chains: bool = Field(True, description="Several jokers may follow each other in one run.")
     refill_when_empty: bool = Field(False, description="A hand emptied during the turn is refilled at once.")
-    aces_out_of_turn: bool = Field(False, description="Held aces go out as soon as a build pile is free, "
-                                   "even in other players' turns.")
+    aces_out_of_turn: bool = Field(False, description="Aces go out as soon as a build pile is free, even "
+                                   "in other players' turns: dealt aces before the first turn, held ones "
+                                   "whenever a pile is freed.")
     stuck_discard: Literal["skip", "any"] = Field(
         "skip", description="When no hand card may go on a helper pile: the turn ends without a discard, "
         "or any card may go anywhere.")
@@ -74,7 +77,8 @@ class Skippo(BuildPileGame):
     name: ClassVar[str] = "Skippo"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    rules_version: ClassVar[int] = 1
+    # 2: with aces out of turn, the dealt aces go out before the first turn (ruling 15).
+    rules_version: ClassVar[int] = 2
     Options = Options
     TOP: ClassVar[int] = TOP
     PILE_NAME: ClassVar[str] = "stock"
@@ -102,6 +106,16 @@ class Skippo(BuildPileGame):
         self._refill(table, table.current, events)
         return events
 
+    def before_first_turn(self, table: Table, events: list[Event]) -> None:
+        """With ``aces_out_of_turn`` the dealt aces go out before the first turn too (ruling 15): in
+        turn order from the first player, each lays their aces on free build piles and draws a card
+        for each (aces drawn so go out as well), until the piles are full."""
+        if table.options.aces_out_of_turn:
+            for k in range(table.players):
+                if table.free_slot() < 0:
+                    return
+                self._refill(table, (table.current + k) % table.players, events)
+
     def _refill(self, table: Table, seat: int, events: list[Event]) -> None:
         hand = table.seats[seat].hand
         size = table.options.hand_size
@@ -115,12 +129,17 @@ class Skippo(BuildPileGame):
                 hand.append(card)
                 drawn.append(card)
             note_draw(table, seat, drawn, events)
+            if drawn:
+                table.aceless &= ~(1 << seat)  # nobody else knows what came
             if not drawn or not (ACE in [VALUE[c] for c in drawn] and table.free_slot() >= 0):
+                if table.free_slot() >= 0:
+                    table.aceless |= 1 << seat  # any ace would have gone out
                 return
 
     @staticmethod
     def _aces_out(table: Table, seat: int, events: list[Event]) -> None:
-        """Put every ace in ``seat``'s hand on a free build slot (no replacement here)."""
+        """Put every ace in ``seat``'s hand on a free build slot (no replacement here); a slot still
+        free afterwards tells everybody the hand holds no ace."""
         hand = table.seats[seat].hand
         while True:
             slot = table.free_slot()
@@ -130,6 +149,7 @@ class Skippo(BuildPileGame):
                 if VALUE[card] == ACE:
                     break
             else:
+                table.aceless |= 1 << seat
                 return
             hand.remove(card)
             events.append(Event("ace_out", seat, {"card": card, "to": _BUILD[slot]}))
@@ -312,13 +332,17 @@ class Skippo(BuildPileGame):
 
     # -- information ---------------------------------------------------------------------------
     def fix_resample(self, table: Table, seat: int, rng: random.Random) -> None:
-        """A hand that would have had to put an ace out (the player to act, or everybody with
-        ``aces_out_of_turn``) holds none while a build slot is free: swap such aces with hidden
-        non-aces."""
-        if table.free_slot() < 0:
+        """A hand everybody knows to hold no ace gets none in the redeal: while a build pile is free,
+        the player to act's (everybody's with ``aces_out_of_turn``), and any hand that had to put
+        its aces out while a pile stayed free and drew nothing since (``Table.aceless``: a player
+        who found a pile free at the deal, say). Such aces swap with hidden non-aces elsewhere
+        (the draw pile, stocks under their tops, other hands)."""
+        known = table.aceless
+        if table.free_slot() >= 0:
+            known |= (1 << table.players) - 1 if table.options.aces_out_of_turn else 1 << table.current
+        bound = [j for j in range(table.players) if j != seat and known >> j & 1]
+        if not bound:
             return
-        bound = range(table.players) if table.options.aces_out_of_turn else (table.current,)
-        bound = [j for j in bound if j != seat]
         # Hidden places a card may come from: (list, how many of its cards are hidden).
         spots: list[tuple[list[str], int]] = [(table.draw, len(table.draw))]
         spots += [(s.pile, len(s.pile) - 1) for s in table.seats if s.pile]

@@ -1,5 +1,5 @@
 """Skippo: every test case of the specification (§4.9, SK-01 … SK-19) from rigged positions, the
-rulings (7, 8, 11), joker runs, the ace rule, options, and the generic invariants for 2–6 players.
+rulings (7, 8, 11, 14, 15), joker runs, the ace rule, options, and the generic invariants for 2–6 players.
 
 Positions come from ``games.buildpiles.rig``: cards named by face (``"A"`` … ``"K"``, ``"X"`` =
 joker), every list bottom → top; a build pile given as an int holds the naturals A … that value.
@@ -304,6 +304,148 @@ def test_aces_out_of_turn_option_places_other_players_held_aces():
         act(state, f"play:{find(state.seats[0].hand, 'K')}@hand>b1")
         assert (faces(state.build[0]) == ["A"]) is placed
         assert ("A" in faces(state.seats[1].hand)) is not placed
+
+
+# -- ruling 15: with aces out of turn, the dealt aces go out before the first turn ---------------
+def dealt(option: bool):
+    """Three players, seat 1 first, every build pile free, six aces dealt (more than four piles):
+    seat 1 holds one, seat 2 two (and draws a third as a replacement), seat 0 two."""
+    return table(3, current=1, options=Options(aces_out_of_turn=option),
+                 hands={1: ["A", "5", "6", "7", "8"], 2: ["A", "A", "9", "10", "J"], 0: ["A", "A", "3", "4", "K"]},
+                 draw=["3", "2", "A", "Q"])
+
+
+def opening(state) -> list:
+    """What happens between the deal and the first choice, as the engine runs it after a deal."""
+    events: list = []
+    GAME.before_first_turn(state, events)
+    GAME.start_turn(state, events)
+    return events
+
+
+def test_ruling15_dealt_aces_go_out_in_turn_order_with_replacements_until_the_piles_are_full():
+    state = dealt(True)
+    events = opening(state)
+    assert [faces(p) for p in state.build] == [["A"]] * 4
+    assert faces(state.seats[1].hand) == ["5", "6", "7", "8", "Q"]
+    assert faces(state.seats[2].hand) == ["9", "10", "J", "2", "3"]  # the ace it drew went out too
+    assert faces(state.seats[0].hand) == ["A", "A", "3", "4", "K"]  # no pile left: held aces
+    public = [(e.kind, e.seat, e.data.get("to", e.data.get("count"))) for e in events if e.to is None]
+    assert public == [("ace_out", 1, "b1"), ("draw", 1, 1), ("ace_out", 2, "b2"), ("ace_out", 2, "b3"),
+                      ("draw", 2, 2), ("ace_out", 2, "b4"), ("draw", 2, 1)]
+    drew = [e for e in events if e.kind == "drew"]
+    assert [(e.seat, e.to, faces(e.data["cards"])) for e in drew] == [
+        (1, frozenset({1}), ["Q"]), (2, frozenset({2}), ["A", "2"]), (2, frozenset({2}), ["3"])]
+    board = GAME.view(state, None)
+    assert [sv.hand_size for sv in board.seats] == [5, 5, 5] and board.hand == ()
+    assert state.current == 1 and keys(state, 1)
+
+
+def test_ruling15_held_aces_after_the_deal_go_out_when_a_pile_is_freed_even_in_another_turn():
+    state = table(3, current=1, options=Options(aces_out_of_turn=True), build=[12, None, None, None],
+                  hands={1: ["K", "A", "5", "6", "7"], 2: ["A", "A", "9", "10", "J"], 0: ["A", "4", "K"]},
+                  draw=["8", "7", "6"])
+    opening(state)
+    assert faces(state.seats[2].hand) == ["9", "10", "J", "7", "8"] and faces(state.seats[0].hand) == ["A", "4", "K"]
+    events = act(state, f"play:{find(state.seats[1].hand, 'K')}@hand>b1")
+    assert faces(state.build[0]) == ["A"]
+    assert [(e.kind, e.seat) for e in events if e.kind in ("complete", "ace_out")] == [("complete", None), ("ace_out", 0)]
+    assert faces(state.seats[0].hand) == ["4", "K"]  # a held ace: no replacement
+
+
+def test_ruling15_with_the_option_off_dealt_aces_wait_for_their_owners_turn():
+    state = dealt(False)
+    events = opening(state)
+    assert [faces(p) for p in state.build] == [["A"], [], [], []]
+    assert faces(state.seats[1].hand) == ["5", "6", "7", "8", "Q"]
+    assert faces(state.seats[2].hand) == ["A", "A", "9", "10", "J"]
+    assert [(e.kind, e.seat) for e in events if e.to is None] == [("ace_out", 1), ("draw", 1)]
+
+
+def test_ruling15_the_deal_itself_reports_the_aces_in_its_events():
+    """Through ``begin`` (what a session starts with): every ace that went out is on a build pile,
+    named in a public event, in turn order from the first player; only then are aces held."""
+    options, seen = Options(aces_out_of_turn=True), 0
+    for n in range(200):
+        state, events = GAME.begin(3, options, f"deal{n}")
+        held = [j for j, s in enumerate(state.seats) if "A" in faces(s.hand)]
+        outs = [e for e in events if e.kind == "ace_out"]
+        assert events[0].kind == "deal" and events[0].data["first"] == state.current
+        assert sorted(e.data["card"] for e in outs) == sorted(c for p in state.build for c in p)
+        order = [(e.seat - state.current) % 3 for e in outs]
+        assert order == sorted(order)
+        assert not held or state.free_slot() < 0
+        if held and len({e.seat for e in outs}) > 1:
+            seen += 1
+            off, off_events = GAME.begin(3, Options(), f"deal{n}")
+            assert {e.seat for e in off_events if e.kind == "ace_out"} <= {off.current}
+    assert seen  # some deal had more aces than piles, spread over several players
+
+
+def test_ruling15_resample_keeps_what_the_deal_told_everybody():
+    """Seat 1 (first) found piles free and put its one ace out, so the redeal gives it no ace; seat 0
+    came after the piles were full, so its hand may hold aces. Seen from seat 2."""
+    state = dealt(True)
+    opening(state)
+    holds = set()
+    for n in range(60):
+        other = GAME.resample(state, 2, random.Random(n))
+        assert "A" not in faces(other.seats[1].hand)
+        assert GAME.view(other, 2) == GAME.view(state, 2) and GAME.view(other, None) == GAME.view(state, None)
+        holds.add("A" in faces(other.seats[0].hand))
+    assert holds == {True, False}
+
+
+def test_ruling15_a_player_with_no_ace_at_the_deal_keeps_none_in_the_redeal_after_the_piles_fill():
+    """Seat 1 puts nothing out (no ace, piles free), seat 2 fills all four piles and draws four cards
+    with no pile left: seat 1's hand is known to hold no ace though no pile is free any more, seat
+    2's replacements may hold some."""
+    state = table(3, current=1, options=Options(aces_out_of_turn=True),
+                  hands={1: ["5", "6", "7", "8", "9"], 2: ["A", "A", "A", "A", "J"], 0: ["A", "3", "4", "K", "Q"]},
+                  draw=["3", "2", "10", "Q"])
+    opening(state)
+    assert state.free_slot() < 0 and faces(state.seats[0].hand)[0] == "A"
+    holds = set()
+    for n in range(60):
+        other = GAME.resample(state, 0, random.Random(n))
+        assert "A" not in faces(other.seats[1].hand)
+        assert GAME.view(other, 0) == GAME.view(state, 0)
+        holds.add("A" in faces(other.seats[2].hand))
+    assert holds == {True, False}
+
+
+def known_aceless(state) -> list[int]:
+    """The seats whose hands the rules say hold no ace now (what ``resample`` must respect)."""
+    free = state.free_slot() >= 0
+    return [j for j in range(state.players) if state.aceless >> j & 1
+            or (free and (state.options.aces_out_of_turn or j == state.current))]
+
+
+@pytest.mark.parametrize("option", [True, False])
+def test_ruling15_random_play_and_its_redeals_never_break_the_ace_rule(option: bool) -> None:
+    """The engine's own knowledge of ace-free hands is true in real play, and every redeal keeps it."""
+    options = Options(aces_out_of_turn=option, games=2)
+    checked = 0
+    for n in range(4):
+        state = GAME.setup(3, options, f"aces-{option}-{n}")
+        rng = random.Random(n)
+        for step in range(400):
+            if GAME.is_over(state):
+                break
+            bound = known_aceless(state)
+            assert all("A" not in faces(state.seats[j].hand) for j in bound)
+            if step % 9 == 0:
+                for seat in range(3):
+                    other = GAME.resample(state, seat, random.Random(step))
+                    assert all("A" not in faces(other.seats[j].hand) for j in bound if j != seat)
+                    checked += 1
+            GAME.apply(state, state.current, rng.choice(GAME.legal_actions(state, state.current)))
+    assert checked > 30
+    check_playouts(GAME, 3, 2, options=options)
+
+
+def test_ruling15_needs_a_new_rules_version():
+    assert GAME.rules_version == 2
 
 
 def test_stuck_discard_option_lets_any_card_go_anywhere():
