@@ -80,7 +80,8 @@ class Session:
 
     ``counters[seat]`` is the number of moves that seat has made: a move's button carries it, so a
     double click or an old button of one's own is refused while other players' moves are not.
-    ``history`` holds ``(seat, action, events)`` per logged move, the source of observations.
+    ``history`` holds ``(seat, action, events)`` per logged move and ``opening`` what happened before
+    the first move (a deal, aces that went out at once): together, the source of observations.
     """
 
     id: int
@@ -97,6 +98,7 @@ class Session:
     state: Any = field(default=None, repr=False)
     counters: list[int] = field(default_factory=list)
     history: list[tuple[int, Action, list[Event]]] = field(default_factory=list, repr=False)
+    opening: list[Event] = field(default_factory=list, repr=False)
     messages: dict[str, Any] = field(default_factory=dict)
     #: How long a player has for a turn: a key of ``PACES``.
     pace: str = "none"
@@ -194,7 +196,8 @@ class SessionManager:
 
     def observations(self, session: Session, seat: int) -> list[Event]:
         """Every event ``seat`` was allowed to see, in order: its memory of the match."""
-        return [event for _, _, events in session.history for event in events if event.visible_to(seat)]
+        moves = [event for _, _, events in session.history for event in events]
+        return [event for event in session.opening + moves if event.visible_to(seat)]
 
     def add_listener(self, listener: Listener) -> None:
         """Called with ``("lobby_expired", session)`` for changes no interaction caused."""
@@ -365,14 +368,14 @@ class SessionManager:
                 raise Refusal("core.not_enough_players", min=game.min_players)
             seed = self._seed_source()
             seats = seat_order(seed, session.seats) if shuffle else session.seats
-            state = game.setup(len(seats), session.options, seed)
+            state, opening = game.begin(len(seats), session.options, seed)
             now = self.clock.now()
             await self._store(session, self.storage.start_session(
                 session.id, seats=_seats_json(seats), seed=seed, started_at=now,
             ))
             session.seats, session.seed, session.state = seats, seed, state
             session.counters = [0] * len(seats)
-            session.history = []
+            session.history, session.opening = [], opening
             session.started_at = now
             session.status = Status.PLAYING
         await self.timers.cancel(session.id, LOBBY_EXPIRY)
@@ -504,6 +507,7 @@ class SessionManager:
             actions = [(seat, Action.parse(key)) for seat, key in row.actions]
             rebuilt = replay(game, len(seats), options, row.seed, actions)
             session.seed, session.state, session.history = row.seed, rebuilt.state, rebuilt.events
+            session.opening = rebuilt.opening
             session.counters = [0] * len(seats)
             for seat, _ in actions:
                 session.counters[seat] += 1

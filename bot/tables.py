@@ -76,11 +76,12 @@ class TableWriter:
 
     def last_line(self, session) -> str | None:
         """The line about the latest move that the table shows (from the history once the writer
-        has forgotten an ended table)."""
+        has forgotten an ended table; before the first move, what happened at the deal)."""
         table = self._tables.get(session.id)
         if table is not None and table.last is not None:
             return table.last
-        return next((line for _, _, events in reversed(session.history)
+        moves = [events for _, _, events in reversed(session.history)]
+        return next((line for events in [*moves, session.opening]
                      if (line := self.describe(session, events)) is not None), None)
 
     def summary(self, session, events: list[Event]) -> str | None:

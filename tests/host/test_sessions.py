@@ -460,3 +460,40 @@ def test_every_refusal_of_the_host_has_an_english_and_a_german_text():
     assert {"core.stale_button", "core.not_seated", "core.session_gone"} <= keys
     for lang in ("en", "de"):
         assert sorted(keys - set(catalogue(lang))) == [], lang
+
+
+async def test_what_happens_at_the_deal_is_observed_and_survives_a_restart(tmp_path, clock):
+    """Skippo with aces out of turn: the dealt aces go out before the first move. Those events start
+    every seat's observations (drawn cards only for their owner) and come back after a restart."""
+    from games import REGISTRY
+
+    skippo = REGISTRY["skippo"]
+    options = skippo.parse_options({"aces_out_of_turn": True})
+    seed = next(f"deal-{n}" for n in range(500) if len({e.seat for e in skippo.begin(3, options, f"deal-{n}")[1]
+                                                       if e.kind == "ace_out"}) > 1)
+    path = tmp_path / "db.sqlite3"
+    storage = await Storage.open(path)
+    manager = make_manager(storage, clock, games={"skippo": skippo}, seeds=iter([seed]))
+    session = await manager.open_lobby(GUILD, CHANNEL, "skippo", HOST, "Host", "en", lobby_ttl=TTL)
+    for n in (1, 2):
+        await manager.join(session, HOST + n, f"P{n}")
+    await manager.set_option(session, HOST, "aces_out_of_turn", True)
+    await manager.start(session, HOST)
+    outs = [e for e in session.opening if e.kind == "ace_out"]
+    assert len({e.seat for e in outs}) > 1
+    assert sorted(e.data["card"] for e in outs) == sorted(c for pile in session.state.build for c in pile)
+    seen = [manager.observations(session, seat) for seat in range(3)]
+    for seat, events in enumerate(seen):
+        assert events[0].kind == "deal" and [e for e in events if e.kind == "ace_out"] == outs
+        assert all(e.seat == seat for e in events if e.kind == "drew")
+    await storage.close()
+
+    storage = await Storage.open(path)
+    try:
+        again = make_manager(storage, clock, games={"skippo": skippo})
+        assert await again.restore() == []
+        restored = again.by_channel(CHANNEL)
+        assert restored is not None and restored.opening == session.opening
+        assert [again.observations(restored, seat) for seat in range(3)] == seen
+    finally:
+        await storage.close()

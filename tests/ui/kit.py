@@ -78,11 +78,11 @@ class _Offer:
 def make_session(game_key: str, players: int, seed: str = "kit", options=None, lang: str = "en") -> Session:
     game = games.REGISTRY[game_key]
     opts = game.parse_options(options) if isinstance(options, dict) else (options or game.default_options())
-    state = game.setup(players, opts, seed)
+    state, opening = game.begin(players, opts, seed)
     seats = tuple(human(1000 + i, f"P{i}") for i in range(players))
     status = Status.FINISHED if game.is_over(state) else Status.PLAYING
     return Session(7, 1, 2, game, 1000, lang, status, opts, seats, 0.0, seed=seed, state=state,
-                   counters=[0] * players, started_at=0.0)
+                   counters=[0] * players, started_at=0.0, opening=opening)
 
 
 def play(session: Session, seat: int, key: str) -> list[Event]:
