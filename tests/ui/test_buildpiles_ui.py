@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import games
-from bot import ids
+from bot import i18n, ids
+from bot.tables import TableWriter
 from bot.ui import buildpiles
 from bot.ui.presenters import presenter
 from games.buildpiles import rig
@@ -19,6 +20,7 @@ def at(key: str, players: int = 2, options: dict | None = None, lang: str = "en"
     opts = game.parse_options(options or {})
     session = kit.make_session(key, players, options=opts, lang=lang)
     session.state = rig(game, players, options=opts, **rigging)
+    session.opening = []  # a rigged position had no deal
     return session
 
 
@@ -271,3 +273,55 @@ def test_a_stalled_game_is_shown_plainly():
     text = table_text(session, "de")
     assert "⛔ Spiel 1 steckte fest" in text and "ohne Sieger" in text
     assert not controls(hand(session))
+
+
+def test_a_skippo_table_whose_cards_cannot_move_says_why_it_stalled_in_both_languages():
+    """Ruling 14: full hands that fit no helper pile, cards left to draw, a round with no card moved."""
+    stuck = {"helpers": {s: [["2"], ["2"], ["2"], ["2"]] for s in (0, 1)},
+             "hands": {s: ["9", "9", "10", "10", "J"] for s in (0, 1)}}
+    session = at("skippo", piles={0: ["9", "9"], 1: ["9", "9"]}, **stuck)
+    assert session.state.draw
+    kit.play(session, 0, "end")
+    events = kit.play(session, 1, "end")
+    show = presenter("skippo")
+    assert "⛔ Game 1 is stuck: a whole round of turns went by in which no card moved anywhere" \
+        in show.describe(session, events, "en")
+    assert "It ends without a winner and nobody scores." in show.describe(session, events, "en")
+    assert "Eine ganze Runde lang bewegte sich keine Karte" in show.describe(session, events, "de")
+    assert "niemand bekommt Punkte" in show.describe(session, events, "de")
+    english, german = table_text(session), table_text(session, "de")
+    assert "⛔ Game 1 got stuck: a whole round of turns went by in which no card moved anywhere" in english
+    assert "It ended without a winner, nobody scored for it, and the match ended with it." in english
+    assert "⛔ Spiel 1 steckte fest: Eine ganze Runde lang bewegte sich keine Karte" in german
+    assert "niemand bekam dafür Punkte, und mit ihm endete die Partie" in german
+
+
+def test_the_skippo_rules_summary_explains_stalls_and_aces_at_the_deal_in_both_languages():
+    english, german = i18n.t("en", "skippo.ui.rules"), i18n.t("de", "skippo.ui.rules")
+    assert "no card moves anywhere (say full hands that fit no helper pile, even with cards left to draw)" in english
+    assert "the game is stuck: no winner, nobody scores, the match ends." in english
+    assert "dealt aces go out in turn order before the first turn" in english
+    assert "Bewegt sich eine ganze Runde lang keine Karte" in german and "auch mit Karten im Ziehstapel" in german
+    assert "steckt das Spiel fest: kein Sieger, niemand bekommt Punkte, die Partie endet." in german
+    assert "ausgeteilte Asse kommen reihum schon vor dem ersten Zug hinaus" in german
+    assert max(len(english), len(german)) <= 1900
+
+
+def test_aces_that_go_out_at_the_deal_are_the_first_line_on_the_table():
+    """Ruling 15: with aces out of turn the deal's aces are public events; before anyone moved the
+    table tells them, and every seat remembers them (drawn cards only their owner)."""
+    options = {"aces_out_of_turn": True}
+    seed = next(f"aces{n}" for n in range(500) if len({e.seat for e in games.REGISTRY["skippo"].begin(
+        3, games.REGISTRY["skippo"].parse_options(options), f"aces{n}")[1] if e.kind == "ace_out"}) > 1)
+    session = kit.make_session("skippo", 3, seed, options)
+    outs = [e for e in session.opening if e.kind == "ace_out"]
+    line = TableWriter(None).last_line(session)
+    first = session.seats[session.state.current].name
+    assert line.startswith(f"🂠 Game 1 is dealt; {first} begins.")
+    for e in outs:
+        assert f"{session.seats[e.seat].name}'s ace went out onto" in line
+    assert "Ein Ass von" in presenter("skippo").describe(session, session.opening, "de")
+    for e in session.opening:
+        if e.kind == "drew":
+            assert e.to == frozenset({e.seat})
+    assert line in table_text(session, last=line)
