@@ -13,6 +13,7 @@ import random
 
 from bot import ids
 from bot.i18n import t
+from bot.seats import SeatKind
 from bot.ui import options as options_ui
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused, snapshot
@@ -60,6 +61,32 @@ async def test_the_player_still_at_the_seat_keeps_a_current_hand(env):
             await drive.play(mover, session.game.legal_actions(session.state, mover)[0].key)
             break
     assert len(hand.history) > versions, "another player's move did not refresh the open hand"
+
+
+async def test_an_away_player_still_sees_their_own_seat(env):
+    """Away is not replaced: the seat is still theirs (they come back with Rejoin), so the hand they
+    opened keeps showing the seat's cards while the computer covers for them; nobody else's eyes."""
+    drive = GameDriver(env, "safaru")
+    lobby = (await env.double.slash(env.ann, env.channel, "start", game="safaru")).message
+    session = env.session()
+    await env.double.select(env.ann, lobby, ids.lobby(session.id, "pace"), ["live"])
+    await env.double.click(env.bob, lobby, ids.lobby(session.id, "join"))
+    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    await env.settle()
+    seat = next(i for i, s in enumerate(session.seats) if s.user_id == int(env.bob.id))
+    hand = await drive.open_hand(seat)
+    while session.seats[seat].kind is not SeatKind.AWAY:
+        if seat in session.to_act():
+            await drive.wait(120)                   # Bob lets his turn run out, three times
+        else:
+            await drive.play(1 - seat, session.game.legal_actions(session.state, 1 - seat)[0].key)
+    versions = len(hand.history)
+    while len(hand.history) == versions and session.status == "playing":
+        if seat in session.to_act():
+            await drive.let_computers_move()
+        else:
+            await drive.play(1 - seat, session.game.legal_actions(session.state, 1 - seat)[0].key)
+    assert len(hand.history) > versions and hand.ephemeral_to == env.bob.id
 
 
 # ------------------------------------------------------------------------ clicks from the wrong message
