@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.sessions import SessionManager
 from bot.storage import Storage
 from bot.tables import TableWriter
+from bot.tree import Tree
 
 log = logging.getLogger("spieltisch")
 
@@ -42,6 +43,7 @@ class Spieltisch(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )

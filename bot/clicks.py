@@ -22,6 +22,7 @@ from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
 from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
+from games.keys import number
 
 log = logging.getLogger("spieltisch.clicks")
 
@@ -68,6 +69,40 @@ class Reply:
             await self.interaction.response.send_message(**kwargs)
 
 
+#: Lobby operations answered by redrawing the clicked message as the house-rules panel.
+_PANEL_OPS = ("opt", "set:")
+
+
+def _misplaced(message: discord.Message | None, custom_id: str, click: ids.ClickId) -> str | None:
+    """Why a click cannot have come from where it claims (a message key), or None.
+
+    Discord sends the clicked message with the interaction. The id must be on it (only a modified
+    client sends one that is not), and a step whose answer redraws the clicked message into
+    something private (a hand step, the house-rules panel) must come from a message only the
+    clicker sees, or the answer would publish it.
+    """
+    if message is None or not _carries(message.components, custom_id):
+        return "table.not_on_message"
+    private = click.kind == "h" or (click.kind == "l" and click.arg.startswith(_PANEL_OPS))
+    if private and not message.flags.ephemeral:
+        return "table.private_only"
+    return None
+
+
+def _carries(components, custom_id: str) -> bool:
+    """Whether ``custom_id`` is on these components (rows, and Components V2 containers)."""
+    for component in components:
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        nested = list(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            nested.append(accessory)
+        if nested and _carries(nested, custom_id):
+            return True
+    return False
+
+
 def can_manage(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction, "permissions", None)
     return bool(perms and perms.manage_guild)
@@ -103,6 +138,10 @@ class Clicks:
         click = ids.parse(custom_id)
         if click is None:
             await reply.notice("table.unknown_button")
+            return
+        refusal = _misplaced(interaction.message, custom_id, click)
+        if refusal is not None:
+            await reply.notice(refusal)
             return
         session = self.sessions.get(click.session)
         if session is None or not session.is_live:
@@ -159,7 +198,8 @@ class Clicks:
                 name = lobby_ui.computer_name(session)
                 await self.sessions.add_computer(session, user.id, name, level)
             elif op == "remove":
-                await self.sessions.remove_seat(session, user.id, int(values[0]) if values and values[0].isdigit() else -1)
+                index = number(values[0]) if values else None
+                await self.sessions.remove_seat(session, user.id, -1 if index is None else index)
             else:
                 await reply.notice("table.unknown_button")
                 return
@@ -175,6 +215,10 @@ class Clicks:
         """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
         _, name, *rest = op.split(":", 2)
         value = rest[0] if rest else (values[0] if values else "")
+        offered = options_ui.offered(session, name)
+        if offered is not None and value not in offered:     # only what the panel offers, spelled its way
+            await reply.notice("core.bad_option", option=name)
+            return
         try:
             await self.sessions.set_option(session, reply.interaction.user.id, name, value)
         except Refusal as refusal:

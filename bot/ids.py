@@ -6,24 +6,29 @@ nothing hidden):
 - ``st:l:<session>:<op>``                       lobby buttons and selects (join, leave, start …)
 - ``st:t:<session>:<op>``                       table buttons anyone may press (hand, …)
 - ``st:m:<session>:<seat>:<counter>:<action>``  a move button: the seat's move counter when drawn
-- ``st:s:<session>:<seat>:<counter>:<prefix>``  a move select: action = prefix + chosen value
+- ``st:s:<session>:<seat>:<counter>:<prefix>``  a move select: action = prefix + chosen value; a
+                                                ``|<n>`` after the prefix only keeps ids unique
 - ``st:h:<session>:<seat>:<counter>:<ui>``      a step inside a hand that is not a move yet
 
 ``parse`` never raises: anything malformed comes back as ``None`` and the click is answered with an
-explanation instead of Discord's "This interaction failed".
+explanation instead of Discord's "This interaction failed". Numbers have one spelling only
+(``games.keys.number``: ASCII digits, no leading zeros), so ``st:m:07:…`` or a "٣" names nothing.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
+
+from games.keys import number
 
 PREFIX = "st"
 MAX_LENGTH = 100
 
 Kind = Literal["l", "t", "m", "s", "h"]
 _SEATED = {"m", "s", "h"}
+_OPEN = {"l", "t"}
 
 
 class ClickId(BaseModel):
@@ -67,16 +72,23 @@ def hand_step(session: int, seat: int, counter: int, ui: str) -> str:
 
 
 def parse(custom_id: str) -> ClickId | None:
+    if len(custom_id) > MAX_LENGTH:
+        return None
     parts = custom_id.split(":", 5)
     if len(parts) < 4 or parts[0] != PREFIX:
         return None
-    kind = parts[1]
-    try:
-        if kind in _SEATED:
-            if len(parts) != 6:
-                return None
-            return ClickId(kind=kind, session=parts[2], seat=parts[3], counter=parts[4], arg=parts[5])
-        rest = custom_id.split(":", 3)
-        return ClickId(kind=kind, session=rest[2], arg=rest[3])
-    except ValidationError:
+    kind, session = parts[1], number(parts[2])
+    if session is None:
         return None
+    if kind in _SEATED:
+        if len(parts) != 6:
+            return None
+        seat, counter = number(parts[3]), number(parts[4])
+        if seat is None or counter is None:
+            return None
+        if kind == "s" and "|" in parts[5] and number(parts[5].partition("|")[2]) is None:
+            return None         # a select's discriminator (``|n``) is a number too
+        return ClickId(kind=kind, session=session, seat=seat, counter=counter, arg=parts[5])
+    if kind not in _OPEN:
+        return None
+    return ClickId(kind=kind, session=session, arg=custom_id.split(":", 3)[3])

@@ -444,6 +444,8 @@ class SessionManager:
         if seat not in game.to_act(state):
             raise Refusal("core.not_your_turn")
         action = Action.parse(action_key)
+        if action.key != action_key:        # "stop:" spells "stop" twice; the log keeps one spelling
+            raise Refusal("core.illegal_action")
         try:
             game.check(state, seat, action)
             new = game.clone(state)

@@ -211,7 +211,9 @@ class TableWriter:
         """Redraw open hands that another player's move changed, through each seat's newest token."""
         hands = presenter(session.game.key)
         for seat, (interaction, lang, ui, shown) in list(table.hands.items()):
-            if interaction.is_expired():
+            if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
+                # The token ran out, or the seat's player is no longer the one who opened the hand
+                # (replaced by a computer): it stops following the seat's cards.
                 del table.hands[seat]
                 continue
             rendered = hands.hand(session, seat, lang, ui, None)

@@ -9,6 +9,7 @@ from discord.ext import commands
 import games
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
+from bot.tree import ResolvedUser
 from bot.ui.results import render_leaderboard, render_stats
 from cogs.games import game_choices
 
@@ -42,7 +43,8 @@ class Results(commands.Cog):
     @app_commands.rename(user=cmd("stats.user.name"))
     @app_commands.describe(user=cmd("stats.user.description"))
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction,
+                    user: app_commands.Transform[discord.User, ResolvedUser] | None = None) -> None:
         lang = language(str(interaction.locale))
         who = user or interaction.user
         rows = await self.bot.storage.stats(interaction.guild_id, who.id)

@@ -10,6 +10,7 @@ from bot.clicks import Reply
 from bot.commands_i18n import cmd
 from bot.i18n import t
 from bot.sessions import LEVELS, Refusal
+from bot.tree import ResolvedUser
 from cogs.games import level_choices
 
 
@@ -22,7 +23,8 @@ class Seats(commands.Cog):
     @app_commands.describe(player=cmd("replace.player.description"), level=cmd("replace.level.description"))
     @app_commands.choices(level=level_choices())
     @app_commands.guild_only()
-    async def replace(self, interaction: discord.Interaction, player: discord.User,
+    async def replace(self, interaction: discord.Interaction,
+                      player: app_commands.Transform[discord.User, ResolvedUser],
                       level: app_commands.Choice[str] | None = None) -> None:
         reply = Reply(interaction)
         session = self.bot.sessions.by_channel(interaction.channel_id)

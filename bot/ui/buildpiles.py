@@ -26,6 +26,7 @@ from bot.i18n import t
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
+from games.keys import number
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨"
 JOKER, PILE_MARK, RESERVE_MARK = "🃏", "📚", "🔖"
@@ -359,7 +360,7 @@ class _Turn:
     # -- the views ------------------------------------------------------------------------------
     def render(self, ui: str, lines: list[str], out: list[dict]) -> None:
         base, _, page_text = ui.partition("#")
-        page = int(page_text) if page_text.isdigit() else 0
+        page = number(page_text) or 0
         if base == "cards":
             lines.append(t(self.lang, "buildpiles.ui.pick_card"))
             self._paged(self._card_buttons(), base, page, out)

@@ -49,6 +49,17 @@ def choices(info: FieldInfo) -> list[Any]:
     return sorted(v for v in values if (low is None or v >= low) and (high is None or v <= high))[:25]
 
 
+def spelled(value: Any) -> str:
+    """A value as the panel's custom_ids and select options carry it (the one spelling accepted)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def offered(session, name: str) -> list[str] | None:
+    """The spellings the panel offers for a house rule; None when the game has no such rule."""
+    info = fields(session).get(name)
+    return None if info is None else [spelled(value) for value in choices(info)]
+
+
 def value_label(session, lang: str, name: str, value: Any) -> str:
     if isinstance(value, bool):
         return t(lang, "lobby.on" if value else "lobby.off")
@@ -96,11 +107,11 @@ def render_panel(session, lang: str, picked: str | None) -> Rendered:
         values = choices(infos[picked])
         if infos[picked].annotation is bool:
             components.append(row(*(
-                button(value_label(session, lang, picked, value), ids.lobby(session.id, f"set:{picked}:{str(value).lower()}"),
+                button(value_label(session, lang, picked, value), ids.lobby(session.id, f"set:{picked}:{spelled(value)}"),
                        style=Style.primary if current[picked] == value else Style.secondary)
                 for value in values)))
         else:
-            options = [(value_label(session, lang, picked, value), str(value)) for value in values]
+            options = [(value_label(session, lang, picked, value), spelled(value)) for value in values]
             components.append(row(select(ids.lobby(session.id, f"set:{picked}"), options,
-                                         placeholder=label(session, lang, picked), default=str(current[picked]))))
+                                         placeholder=label(session, lang, picked), default=spelled(current[picked]))))
     return Rendered(StaticView(components), "\n".join(lines))

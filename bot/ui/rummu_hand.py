@@ -15,7 +15,6 @@ as the engine's reason in the notice line. The verdict line under the pick only 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -25,13 +24,13 @@ from bot.ui.base import Rendered, StaticView, Style, button, row, select
 from bot.ui.cards import label, labels
 from games.base import IllegalAction
 from games.deck import colour, digit, sort_cards, split_cards
+from games.keys import number as key_number
 from games.rummu.combos import YELLOW, arrange, classify, valid
 from games.rummu.state import DRAW
 
 PAGE = 25
 #: Picks up to this size are cut into combinations when they are not one (bounds the search).
 MAX_SPLIT = 15
-_HEAD = re.compile(r"p(\d+)")
 
 
 @dataclass(frozen=True)
@@ -58,8 +57,8 @@ def parse(ui: str, hand: tuple[str, ...], yellow_is_colour: bool = True) -> Pick
     """The pick a ``ui`` string names; the empty pick for anything stale or malformed."""
     head, _, tail = ui.partition(":")
     tokens = head.split("/")
-    match = _HEAD.fullmatch(tokens[0])
-    if match is None:
+    page = key_number(tokens[0][1:]) if tokens[0][:1] == "p" else None
+    if page is None:
         return Pick()
     groups: list[tuple[str, ...]] = []
     chosen: list[str] = []
@@ -79,7 +78,7 @@ def parse(ui: str, hand: tuple[str, ...], yellow_is_colour: bool = True) -> Pick
     if any(c not in hand for c in used) or len(set(used)) != len(used):
         return Pick()
     pages = max(1, -(-len(hand) // PAGE))
-    return Pick(int(match.group(1)) % pages, tuple(groups), ordered(chosen, yellow_is_colour) if chosen else ())
+    return Pick(page % pages, tuple(groups), ordered(chosen, yellow_is_colour) if chosen else ())
 
 
 def splits(cards, yellow_is_colour: bool = True, limit: int = 2) -> list[tuple[tuple[str, ...], ...]]:

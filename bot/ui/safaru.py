@@ -18,6 +18,7 @@ from bot.ui.cards import label, labels, square
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore
 from games.deck import DECK, ORDER, digit
+from games.keys import number
 from games.safaru import ANIMAL_COLOURS, Catch
 from games.safaru.rules import catches, tally
 
@@ -136,7 +137,7 @@ def _parse_ui(ui: str, hand: tuple[str, ...]) -> tuple[str | None, int]:
     page = page.removeprefix(":")
     if card not in hand:
         return None, 0
-    return card, int(page) if page.isdigit() else 0
+    return card, number(page) or 0
 
 
 def _page_select(session, seat: int, lang: str, card: str, page: int, pages: int, size: int, total: int) -> dict:

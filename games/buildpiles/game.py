@@ -32,6 +32,7 @@ from games.base import (
 )
 from games.base import shuffled as _shuffled
 from games.buildpiles.table import Seat, Table, TableView, all_cards, view
+from games.keys import number
 
 HAND, PILE, HELPER, RESERVE = 0, 1, 2, 3
 END = Action("end")
@@ -193,8 +194,9 @@ class BuildPileGame(Game[Table]):
             if slot < 0:
                 raise IllegalAction(f"{self.key}.no_free_pile", most=len(table.build))
             return slot
-        if target[:1] == "b" and target[1:].isdigit() and 1 <= int(target[1:]) <= len(table.build):
-            return int(target[1:]) - 1
+        pile = number(target[1:]) if target[:1] == "b" else None
+        if pile is not None and 1 <= pile <= len(table.build):
+            return pile - 1
         raise IllegalAction(f"{self.key}.no_such_pile")
 
     def helper_target(self, table: Table, seat: int, target: str) -> int:
@@ -212,9 +214,8 @@ class BuildPileGame(Game[Table]):
     @staticmethod
     def helper_index(source: str) -> int | None:
         kind, _, n = source.partition(":")
-        if kind == "helper" and n.isdigit() and int(n) >= 1:
-            return int(n) - 1
-        return None
+        index = number(n) if kind == "helper" else None
+        return index - 1 if index else None
 
     def locate(self, table: Table, seat: int, card: str, source: str) -> tuple[int, int, int]:
         """Check that ``card`` is at ``source`` and usable: (zone, owner, index)."""

@@ -19,6 +19,7 @@ from games.base import Action, Event, IllegalAction, ScoreLine
 from games.base import action as _act
 from games.buildpiles import END, PILE, BuildPileGame, Table, draw_to, push_build
 from games.dacapo.cards import DECK, TOP, VALUE, face, face_of_value
+from games.keys import number
 
 
 class Options(BaseModel):
@@ -114,15 +115,14 @@ class DaCapo(BuildPileGame):
         return out
 
     def locate_other(self, table: Table, seat: int, card: str, source: str) -> tuple[int, int, int]:
-        if source.startswith("pile:seat") and source[9:].isdigit():
-            owner = int(source[9:])
-            if owner < table.players and owner != seat:
-                pile = table.seats[owner].pile
-                if pile and pile[-1] == card:
-                    if len(pile) == 1 and table.options.empty_opponent_pile == "forbidden":
-                        raise IllegalAction("dacapo.last_card_forbidden")
-                    return PILE, owner, 0
-                raise IllegalAction("dacapo.not_pile_top")
+        owner = number(source[9:]) if source.startswith("pile:seat") else None
+        if owner is not None and owner < table.players and owner != seat:
+            pile = table.seats[owner].pile
+            if pile and pile[-1] == card:
+                if len(pile) == 1 and table.options.empty_opponent_pile == "forbidden":
+                    raise IllegalAction("dacapo.last_card_forbidden")
+                return PILE, owner, 0
+            raise IllegalAction("dacapo.not_pile_top")
         raise IllegalAction("dacapo.no_such_source")
 
     def check(self, state: Table, seat: int, action: Action) -> None:

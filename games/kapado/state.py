@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.base import HandScore
+from games.keys import number
 
 OPEN, LOCKED, DEAD = 0, 1, 2
 LOCK_NAMES = ("open", "locked", "dead")
@@ -80,10 +81,8 @@ def parse_stack(arg: str, players: int, per_seat: int) -> tuple[int, int] | None
     if not arg.startswith("s"):
         return None
     seat, _, index = arg[1:].partition(":")
-    if not (seat.isdigit() and index.isdigit()):
-        return None
-    s, i = int(seat), int(index)
-    if s >= players or i >= per_seat:
+    s, i = number(seat), number(index)
+    if s is None or i is None or s >= players or i >= per_seat:
         return None
     return s, i
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import Event, IllegalAction
+from games.keys import number
 from games.mu.cards import NO_TRUMP, ranking, trump_choices
 from games.mu.state import CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuState
 
@@ -41,9 +42,9 @@ def partner_options(s: MuState) -> list[int]:
 
 
 def check_partner(s: MuState, arg: str) -> int:
-    if not arg.isdigit() or int(arg) >= s.players:
+    seat = number(arg)
+    if seat is None or seat >= s.players:
         raise IllegalAction("mu.partner_unknown")
-    seat = int(arg)
     if seat == s.chef:
         raise IllegalAction("mu.partner_self")
     if seat == s.vize:

@@ -29,6 +29,7 @@ from games.base import (
     top_scorers,
 )
 from games.deck import DECK, colour, digit, sort_cards
+from games.keys import number
 from games.rummu.combos import (
     YELLOW,
     arrange,
@@ -201,10 +202,13 @@ class Rummu(Game[RummuState]):
             if state.phase != DRAW:
                 raise IllegalAction("rummu.already_drew")
             if kind == "take":
+                if arg:
+                    raise IllegalAction("rummu.bad_action")
                 return ()
-            if not arg.isdigit() or not 1 <= int(arg) <= len(state.discard):
+            count = number(arg)
+            if count is None or not 1 <= count <= len(state.discard):
                 raise IllegalAction("rummu.take_count", most=len(state.discard))
-            return (int(arg),)
+            return (count,)
         if state.phase != PLAY:
             raise IllegalAction("rummu.draw_first")
         hand = state.hands[seat]

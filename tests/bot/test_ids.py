@@ -26,6 +26,10 @@ def test_select_prefix_keeps_its_discriminator():
 @pytest.mark.parametrize("bad", [
     "", "st", "st:x:1:join", "st:m:1:2:3", "st:m:one:2:3:flip:A1", "st:l:abc:join", "other:l:1:join",
     "st:m:1:two:3:stop", "st:s:1:0:x:ret:",
+    # numbers have one spelling: ASCII digits, no sign, no blank, no underscore, no leading zero
+    "st:m:٣:0:0:stop", "st:m:1:²:0:stop", "st:m:1:0:01:stop", "st:l:01:join", "st:l:+1:join", "st:l: 1:join",
+    "st:t:1_0:hand", "st:m:1:0:" + "9" * 19 + ":stop", "st:s:1:0:0:ret:|0é", "st:s:1:0:0:ret:|٣", "st:z:1:join",
+    "st:l:1:" + "j" * 100,
 ])
 def test_malformed_ids_parse_to_none(bad):
     assert ids.parse(bad) is None
@@ -34,3 +38,9 @@ def test_malformed_ids_parse_to_none(bad):
 def test_too_long_custom_id_is_refused_when_built():
     with pytest.raises(ValueError):
         ids.move(1, 0, 0, "x" * 100)
+
+
+def test_select_discriminator_and_long_ids():
+    assert ids.parse("st:s:1:0:0:ret:|12").arg == "ret:|12"
+    assert ids.parse("st:s:1:0:0:take:").arg == "take:"       # a select without a discriminator
+    assert ids.parse("st:l:" + "1" * 18 + ":join").session == int("1" * 18)

@@ -2,7 +2,7 @@
 
 Each action refuses what a real client would not let the user do (an unregistered command, a
 component that is not on the message or is disabled, someone else's ephemeral message, a value not
-among a select's options), sends a real INTERACTION_CREATE to the connected bot and, by default,
+among a select's options; ``forge_*`` are the exceptions, for a modified client), sends a real INTERACTION_CREATE to the connected bot and, by default,
 waits until the bot acknowledged it.
 """
 
@@ -197,6 +197,40 @@ class UsersMixin:
             raise AssertionError(f"the modal has no inputs {sorted(left)}")
         data = {"custom_id": modal["custom_id"], "components": filled}
         return await self._interact(user, opened.channel, P.MODAL_SUBMIT, data, opened.source, expect_ack)
+
+    # ------------------------------------------------------------------ forged input (modified clients)
+
+    async def forge_click(self: DiscordDouble, user: User, message: Message, custom_id: str,
+                          values: list[str] | None = None, *, expect_ack: bool = True) -> InteractionRecord:
+        """What a modified client can send: any custom_id (and select values) "clicked" on `message`,
+        which is sent with the interaction as it is. Nothing is checked against the message; an
+        answer that updates the clicked message edits `message` itself, as Discord would."""
+        if message.ephemeral_to is not None and message.ephemeral_to != user.id:
+            raise AssertionError(f"{user.name} cannot see message {message.id}: it is ephemeral to another user")
+        self._check_can_see(user, message.channel)
+        data: dict = {"custom_id": custom_id, "component_type": C.BUTTON if values is None else C.STRING_SELECT}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._interact(user, message.channel, P.MESSAGE_COMPONENT, data, message, expect_ack)
+
+    async def forge_slash(self: DiscordDouble, user: User, channel: Channel, name: str, /, *,
+                          expect_ack: bool = True, **raw: Any) -> InteractionRecord:
+        """`/name` with raw option values a normal client would not send (a choice that was never
+        offered, a user id without its resolved data); option types come from the registered command."""
+        guild = channel.guild
+        self._check_can_see(user, channel)
+        scopes = (self.commands.get(guild.id, {}), self.commands.get(None, {}))
+        cmd = next((c for scope in scopes if (c := _named(scope.values(), name, user.locale))), None)
+        if cmd is None:
+            raise AssertionError(f"/{name} is not registered")
+        options = []
+        for key, value in raw.items():
+            opt = _named(cmd.get("options") or [], key, user.locale)
+            if opt is None:
+                raise AssertionError(f"/{name} has no option {key!r}")
+            options.append({"type": opt["type"], "name": opt["name"], "value": value})
+        data = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": options}
+        return await self._interact(user, channel, P.APPLICATION_COMMAND, data, None, expect_ack)
 
     # ------------------------------------------------------------------ plumbing
 

@@ -195,10 +195,12 @@ async def test_forged_ids_naming_a_wrong_session_seat_or_action(env):
         (ids.move(session.id, (seat + 1) % 3, session.counters[(seat + 1) % 3], "flip:A1"),
          "That button is out of date; open your hand again for the current choices."),
         (ids.move(session.id, 9, 0, "flip:A1"), "That button is out of date; open your hand again for the current choices."),
-        (ids.hand_step(session.id, (seat + 1) % 3, 0, "card"), "That button belongs to another player."),
+        (ids.hand_step(session.id, (seat + 1) % 3, 0, "card"),          # a hand step belongs in a hand
+         "That button only works in a message that only you can see, so nothing happened."),
         (ids.move(session.id, seat, counter + 3, "flip:A1"), "That button was out of date, so nothing happened."),
         (ids.move(session.id, seat, counter, "flip:Z9"), "There is no such slot on the table."),
         (ids.move(session.id, seat, counter, "juggle"), "That move is not allowed right now."),
+        (ids.move(session.id, seat, counter, "stop:"), "That move is not allowed right now."),   # "stop" misspelt
         (ids.move(session.id, seat, counter, "stop"),
          "While your hand is empty you must turn over at least two cards before you stop."),
         (ids.move(session.id, seat, counter, "ret:c1a-A1"), "You have no card to put back right now."),
@@ -240,7 +242,8 @@ async def test_forged_table_and_hand_ids_on_a_lobby(env):
         (ids.move(session.id, 0, 0, "flip:A1"), None, "The game has not started yet."),
         (ids.move(session.id, 3, 0, "flip:A1"), None, "The game has not started yet."),
         (ids.move_select(session.id, 0, 0, "ret:x-|0"), ["A1"], "The game has not started yet."),
-        (ids.hand_step(session.id, 0, 0, "card"), ["x"], "The game has not started yet."),
+        (ids.hand_step(session.id, 0, 0, "card"), ["x"],
+         "That button only works in a message that only you can see, so nothing happened."),
         (ids.table(session.id, "hand"), None, "The game has not started yet."),
         (ids.lobby(session.id, "shuffle"), None, "That button does not belong to any game I know."),
         (ids.lobby(session.id, "lang"), ["fr"], "That is not a valid value for lang."),

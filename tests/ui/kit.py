@@ -203,6 +203,16 @@ def hand_states(session: Session, seat: int, lang: str = "en") -> list[str]:
     return list(_explore(session, seat, lang)[1])
 
 
+def offered(session: Session, seat: int, lang: str = "en", states: int = 40) -> list[dict]:
+    """Every move and hand-step component of ``seat``: on the table, and in its hand in each of
+    the first ``states`` reachable in-hand steps."""
+    show = presenter(session.game.key)
+    out = [comp for message in show.table(session, lang, None) for comp in _components(message)]
+    for ui in hand_states(session, seat, lang)[:states]:
+        out.extend(_components(show.hand(session, seat, lang, ui, None)))
+    return out
+
+
 def components(rendered: Rendered) -> list[dict]:
     """Every component of a message, nested ones included, in reading order."""
     out, stack = [], list(rendered.view.to_components())

@@ -1,0 +1,32 @@
+"""Page numbers inside hand steps are read with ``games.keys.number``: a forged "²", "٣" or "01"
+shows the first page instead of crashing the hand (or naming a page twice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ui.presenters import presenter
+from bot.ui.rummu_hand import parse as parse_pick
+from bot.ui.safaru import _parse_ui
+from tests.ui import kit
+
+
+@pytest.mark.parametrize("page", ["²", "٣", "01", "-1"])
+def test_safaru_catch_page(page):
+    assert _parse_ui(f"k9~:{page}", ("k9", "b3")) == ("k9", 0)
+    assert _parse_ui("k9~:2", ("k9", "b3")) == ("k9", 2)
+
+
+@pytest.mark.parametrize("page", ["²", "٣", "01"])
+def test_build_pile_card_page(page):
+    session = kit.make_session("skippo", 2)
+    show = presenter("skippo")
+    first = show.hand(session, 0, "en", "cards", None).fingerprint()
+    assert show.hand(session, 0, "en", f"cards#{page}", None).fingerprint() == first
+
+
+@pytest.mark.parametrize("head", ["p²", "p٣", "p01", "p", "p-1", "q0"])
+def test_rummu_pick_page(head):
+    hand = ("k7a", "b7a")
+    assert parse_pick(f"{head}:k7a", hand) == parse_pick("", hand)
+    assert parse_pick("p0:k7a", hand).chosen == ("k7a",)
