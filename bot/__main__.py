@@ -13,6 +13,8 @@ import discord
 from bot.config import ConfigError, load_settings
 from bot.storage import Storage, StorageFault, StorageOpenError
 
+log = logging.getLogger("spieltisch")
+
 
 async def _run(settings) -> None:
     from bot.app import Spieltisch, point_at_double
@@ -37,6 +39,14 @@ async def _run(settings) -> None:
             await bot.close()
 
 
+def configure_logging(level: str) -> None:
+    """Log to stderr; DEBUG includes discord.py's request logs, which carry interaction tokens."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if level == "DEBUG":
+        log.warning("log_level DEBUG writes Discord interaction tokens to the log; they are credentials "
+                    "for 15 minutes each, so keep this log private")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     config = Path(args[0]) if args else None
@@ -45,9 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"spieltisch: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(settings.log_level)
     try:
         asyncio.run(_run(settings))
     except StorageOpenError as exc:
