@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import copy
 import logging
+import random
 
 import pytest
 
 from bot import ids
 from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
+from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused, snapshot
 from tests.host.faults import FAULTS, fault, fault_lines
 
@@ -94,4 +96,28 @@ async def test_lobby_clicks_and_start_during_a_fault(env, caplog):
     await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
     await env.settle()
     assert session.status == "playing"
+    caplog.clear()
+
+
+async def test_computer_players_wait_out_a_fault_and_play_on(env, caplog):
+    """(Every kind of fault is driven through autoplay in tests/host/test_autoplay_faults.py.)"""
+    drive = GameDriver(env, "diabolo")
+    session = await drive.start(["ann"], options={"rounds": 1}, computers=3)
+    rng = random.Random(5)
+    await drive.let_computers_move()
+    (seat,) = session.to_act()
+    await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+    assert drive.computers_to_act()
+    before = await unchanged(env, session)
+    caplog.set_level(logging.INFO)
+
+    async with fault("locked", env.bot.storage):
+        await drive.wait(env.bot.autoplay.delay)             # a computer's turn: its move is refused
+        await drive.wait(env.bot.timers.retry_after)         # and again, while the fault lasts
+        assert await unchanged(env, session) == before
+    await drive.wait(env.bot.timers.retry_after)             # planned afresh
+    assert await drive.let_computers_move() >= 1
+    assert session.log == await env.bot.storage.actions(session.id)
+    assert len(fault_lines(caplog.records)) == 2            # the episode and its end, nothing per retry
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.name != "spieltisch.storage"]
     caplog.clear()
