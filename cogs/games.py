@@ -73,10 +73,10 @@ class Games(commands.Cog):
             unsaved = refusal       # the lobby is open; the host can seat the rest from it
         rendered = lobby_ui.render(session, self.bot.lobby_expiry(session))
         response = await interaction.response.send_message(rendered.content, view=rendered.view)
-        if unsaved is not None:
-            await reply.notice(unsaved.key)
         with contextlib.suppress(NotSaved):     # unremembered, the lobby still answers its clicks
             await self.bot.sessions.set_messages(session, lobby=response.message_id)
+        if unsaved is not None:
+            await reply.notice(unsaved.key)
 
     @app_commands.command(name=cmd("stop.name"), description=cmd("stop.description"))
     @app_commands.guild_only()

@@ -14,7 +14,7 @@ from bot import ids
 from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused, snapshot
-from tests.host.faults import FAULTS, fault, fault_lines
+from tests.host.faults import FAULTS, disk_full, fault, fault_lines
 
 NOT_SAVED = {
     "en": "The table could not save that just now, so nothing changed. Please try again in a moment.",
@@ -121,3 +121,21 @@ async def test_computer_players_wait_out_a_fault_and_play_on(env, caplog):
     assert len(fault_lines(caplog.records)) == 2            # the episode and its end, nothing per retry
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.name != "spieltisch.storage"]
     caplog.clear()
+
+
+async def test_start_opens_the_lobby_even_if_its_computer_seats_could_not_be_saved(env):
+    """The lobby row is saved, then the disk fills up: the host gets the lobby as far as it was
+    saved and a notice, and seats the computers from the lobby once writes work again."""
+    with disk_full(env.bot.storage, ("UPDATE",)):
+        record = await env.double.slash(env.ann, env.channel, "start", game="kapado", computers=2)
+        await env.double.wait_until(lambda: record.followups, what="the notice after the lobby")
+        await env.settle()
+    session = env.session()
+    assert not record.ephemeral and "Players (1/" in record.message.text
+    assert [seat.user_id for seat in session.seats] == [int(env.ann.id)]
+    (notice,) = record.followups
+    assert notice.ephemeral_to is not None and notice.text == NOT_SAVED["en"]
+    stored = await env.bot.storage.session(session.id)
+    assert stored.status == "lobby" and len(stored.seats) == 1 and stored.messages == session.messages == {}
+    chosen = await env.double.select(env.ann, record.message, ids.lobby(session.id, "cpu"), ["easy"])
+    assert "🤖" in chosen.message.text and len(session.seats) == 2

@@ -46,16 +46,17 @@ async def read_only(storage: Storage) -> AsyncIterator[None]:
 
 
 class _FullDisk:
-    """The storage's connection, except that every write statement finds the disk full."""
+    """The storage's connection, except that every write statement (of ``kinds``) finds the disk full."""
 
-    def __init__(self, db) -> None:
+    def __init__(self, db, kinds: tuple[str, ...]) -> None:
         self._db = db
+        self._kinds = kinds
 
     def __getattr__(self, name: str):
         return getattr(self._db, name)
 
     def _full(self, sql: str) -> bool:
-        return sql.lstrip().split(None, 1)[0].upper() in WRITES
+        return sql.lstrip().split(None, 1)[0].upper() in self._kinds
 
     def execute(self, sql: str, *args):
         if self._full(sql):
@@ -73,9 +74,10 @@ async def _raise_full():
 
 
 @contextlib.contextmanager
-def disk_full(storage: Storage) -> Iterator[None]:
+def disk_full(storage: Storage, kinds: tuple[str, ...] = WRITES) -> Iterator[None]:
+    """Writes fail as on a full disk; ``kinds`` (``("UPDATE",)``, say) narrows it to some statements."""
     db = storage._db
-    storage._db = _FullDisk(db)
+    storage._db = _FullDisk(db, kinds)
     try:
         yield
     finally:
