@@ -11,24 +11,40 @@ from pathlib import Path
 import discord
 
 from bot.config import ConfigError, load_settings
+from bot.storage import Storage, StorageFault, StorageOpenError
+
+log = logging.getLogger("spieltisch")
 
 
 async def _run(settings) -> None:
     from bot.app import Spieltisch, point_at_double
 
     point_at_double(settings)
-    bot = Spieltisch(settings)
+    storage = await Storage.open(str(settings.database))       # before Discord: a bad file stops us at once
+    bot = Spieltisch(settings, storage=storage)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(bot.start(settings.token.get_secret_value()))
     waiter = asyncio.create_task(stop.wait())
-    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if runner not in done:
-        await bot.close()
-    waiter.cancel()
-    await runner
+    try:
+        done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if runner not in done:
+            await bot.close()
+        waiter.cancel()
+        await runner
+    finally:
+        if not bot.is_closed():     # start-up failed: close the HTTP session it opened
+            await bot.close()
+
+
+def configure_logging(level: str) -> None:
+    """Log to stderr; DEBUG includes discord.py's request logs, which carry interaction tokens."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if level == "DEBUG":
+        log.warning("log_level DEBUG writes Discord interaction tokens to the log; they are credentials "
+                    "for 15 minutes each, so keep this log private")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,11 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"spieltisch: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(settings.log_level)
     try:
         asyncio.run(_run(settings))
+    except StorageOpenError as exc:
+        print(f"spieltisch: {exc}", file=sys.stderr)
+        return 1
+    except StorageFault as exc:         # while restoring the live games at start-up
+        print(f"spieltisch: The database {settings.database} took no write at start-up ({exc}).", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("spieltisch: Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.",
               file=sys.stderr)

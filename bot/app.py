@@ -36,7 +36,8 @@ def point_at_double(settings: Settings) -> None:
 class Spieltisch(commands.Bot):
     """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up."""
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None, **options) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None,
+                 storage: Storage | None = None, **options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -50,13 +51,15 @@ class Spieltisch(commands.Bot):
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self._seed_source = seed_source
-        self.storage: Storage | None = None
+        #: Opened by ``python -m bot`` before connecting, so a bad database stops it at once.
+        self.storage: Storage | None = storage
         self.sessions: SessionManager
         self.timers: Timers
         self.tables = TableWriter(self)
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(str(self.settings.database))
+        if self.storage is None:
+            self.storage = await Storage.open(str(self.settings.database))
         kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
         self.sessions = SessionManager(self.storage, self.clock, **kwargs)
         self.timers = self.sessions.timers
@@ -98,6 +101,8 @@ class Spieltisch(commands.Bot):
     async def close(self) -> None:
         try:
             await self.tables.close()
+            if getattr(self, "autoplay", None) is not None:
+                self.autoplay.close()
             if getattr(self, "timers", None) is not None:
                 await self.timers.stop()
             if self.storage is not None:

@@ -11,11 +11,15 @@ a timer row is deleted only after its move was stored.
 - ``reminder``: a mention shortly before the deadline.
 
 Every timer carries the length of the history when it was set: a move in between makes it stale.
+When the database refuses a write (``StorageFault``), nothing here gives up: the table's timers
+are planned afresh from its current position once ``Timers.retry_after`` has passed, and again
+until the database takes them, so no computer player and no clock stops for good.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from dataclasses import replace
@@ -23,8 +27,10 @@ from typing import Any
 
 import discord
 
+from bot.clock import Alarm
 from bot.seats import SeatKind
 from bot.sessions import PACES, Refusal, Session, Status
+from bot.storage import StorageFault
 from bot.ui.autoplay import away_notice, reminder
 
 log = logging.getLogger("spieltisch.autoplay")
@@ -61,6 +67,11 @@ class Autoplay:
         #: The timer kinds each session may have stored, so a move at a table without computers or
         #: clock costs no database write here.
         self._armed: dict[int, set[str]] = {}
+        #: Tables whose timers the database refused: their stored timers are void until planned again.
+        self._unplanned: set[int] = set()
+        #: The alarm that plans such a table again.
+        self._replans: dict[int, Alarm] = {}
+        self._replanning: set[asyncio.Task] = set()
         timers = bot.timers
         timers.register(COMPUTER, self._on_computer)
         timers.register(DEADLINE, self._on_deadline)
@@ -82,17 +93,23 @@ class Autoplay:
 
     # -- after every change of a table -------------------------------------------------------------
     async def after_change(self, session: Session) -> None:
-        """Set the timers the position needs now: a computer's move, a person's deadline."""
+        """Set the timers the position needs now: a computer's move, a person's deadline.
+
+        Never raises ``StorageFault``: the change itself is saved, so its timers follow later."""
         sid = session.id
         before = self._deadlines.get(sid)
-        await self._set_timers(session)
+        try:
+            await self._set_timers(session)
+        except StorageFault:
+            self._replan_later(session)
+            return
         if self._deadlines.get(sid) != before and session.status is Status.PLAYING:
             self.bot.tables.changed(session)        # the table shows the deadline
 
     async def _set_timers(self, session: Session) -> None:
         sid = session.id
         wanted: dict[str, tuple[float, dict[str, Any]]] = {}
-        self._deadlines.pop(sid, None)
+        deadline = None
         if session.status is Status.PLAYING:
             now, seq = self.bot.clock.now(), len(session.history)
             waiting = session.to_act()
@@ -100,27 +117,72 @@ class Autoplay:
                 wanted[COMPUTER] = (now + self.delay, {"seq": seq})
             seconds = PACES.get(session.pace)
             if seconds and any(session.seats[seat].is_human for seat in waiting):
-                due = self._deadlines[sid] = now + seconds
-                wanted[DEADLINE] = (due, {"seq": seq})
-                wanted[REMINDER] = (due - REMIND_BEFORE[session.pace], {"seq": seq, "due": due})
-        armed = self._armed.pop(sid, set())
-        for kind in armed - set(wanted):
-            await self.bot.timers.cancel(sid, kind)
-        for kind, (due, payload) in wanted.items():
-            await self.bot.timers.schedule(sid, kind, due, payload)
+                deadline = now + seconds
+                wanted[DEADLINE] = (deadline, {"seq": seq})
+                wanted[REMINDER] = (deadline - REMIND_BEFORE[session.pace], {"seq": seq, "due": deadline})
+        armed = self._armed.get(sid, set())
+        try:
+            for kind in armed - set(wanted):
+                await self.bot.timers.cancel(sid, kind)
+            for kind, (due, payload) in wanted.items():
+                await self.bot.timers.schedule(sid, kind, due, payload)
+        except StorageFault:
+            self._armed[sid] = armed | set(wanted)      # whatever may be stored by now
+            raise
         if wanted:
             self._armed[sid] = set(wanted)
+        else:
+            self._armed.pop(sid, None)
+        if deadline is None:
+            self._deadlines.pop(sid, None)
+        else:
+            self._deadlines[sid] = deadline
+        self._unplanned.discard(sid)
+        if (alarm := self._replans.pop(sid, None)) is not None:
+            alarm.cancel()
+
+    def _replan_later(self, session: Session) -> None:
+        """The database refused a timer or a move: plan this table again a little later (its
+        stored timers are void meanwhile, so one that fires again does not act twice)."""
+        self._unplanned.add(session.id)
+        if session.id in self._replans:
+            return
+
+        def ring() -> None:
+            self._replans.pop(session.id, None)
+            task = asyncio.get_running_loop().create_task(self.after_change(session))
+            self._replanning.add(task)
+            task.add_done_callback(self._replanning.discard)
+
+        due = self.bot.clock.now() + self.bot.timers.retry_after
+        self._replans[session.id] = self.bot.clock.call_at(due, ring)
+
+    async def idle(self) -> None:
+        """Until every replanning the clock started has run (tests)."""
+        while self._replanning:
+            await asyncio.gather(*self._replanning)
+
+    def close(self) -> None:
+        for alarm in self._replans.values():
+            alarm.cancel()
+        self._replans.clear()
+        self._unplanned.clear()
+        for task in self._replanning:
+            task.cancel()
 
     async def moved_by_person(self, session: Session, seat: int) -> None:
         """A person made a move: their count of missed turns starts again."""
         current = session.seats[seat]
         if current.missed and session.status is Status.PLAYING:
-            await self.sessions.set_seat(session, seat, replace(current, missed=0))
+            with contextlib.suppress(StorageFault):     # the count starts again at their next move
+                await self.sessions.set_seat(session, seat, replace(current, missed=0))
 
     # -- timers ----------------------------------------------------------------------------------
     def _current(self, session_id: int, payload: dict[str, Any]) -> Session | None:
         session = self.sessions.get(session_id)
         if session is None or session.status is not Status.PLAYING or payload.get("seq") != len(session.history):
+            return None
+        if session_id in self._unplanned:
             return None
         return session
 
@@ -128,10 +190,14 @@ class Autoplay:
         session = self._current(session_id, payload)
         if session is None:
             return
-        for seat in sorted(session.to_act()):
-            occupant = session.seats[seat]
-            if occupant.played_by_computer and session.status is Status.PLAYING:
-                await self._move_for(session, seat, occupant.level or "easy")
+        try:
+            for seat in sorted(session.to_act()):
+                occupant = session.seats[seat]
+                if occupant.played_by_computer and session.status is Status.PLAYING:
+                    await self._move_for(session, seat, occupant.level or "easy")
+        except StorageFault:
+            self._replan_later(session)
+            return
         await self.after_change(session)
 
     async def _on_deadline(self, session_id: int, payload: dict[str, Any]) -> None:
@@ -139,17 +205,21 @@ class Autoplay:
         if session is None:
             return
         self._deadlines.pop(session_id, None)
-        for seat in sorted(session.to_act()):
-            occupant = session.seats[seat]
-            if not occupant.is_human or session.status is not Status.PLAYING:
-                continue
-            missed = occupant.missed + 1
-            away = missed >= MISSED_LIMIT
-            kind = SeatKind.AWAY if away else occupant.kind
-            await self.sessions.set_seat(session, seat, replace(occupant, missed=0 if away else missed, kind=kind))
-            if away:
-                await self._post(session, away_notice(session, seat))
-            await self._move_for(session, seat, "easy")
+        try:
+            for seat in sorted(session.to_act()):
+                occupant = session.seats[seat]
+                if not occupant.is_human or session.status is not Status.PLAYING:
+                    continue
+                missed = occupant.missed + 1
+                away = missed >= MISSED_LIMIT
+                kind = SeatKind.AWAY if away else occupant.kind
+                await self.sessions.set_seat(session, seat, replace(occupant, missed=0 if away else missed, kind=kind))
+                if away:
+                    await self._post(session, away_notice(session, seat))
+                await self._move_for(session, seat, "easy")
+        except StorageFault:
+            self._replan_later(session)     # a fresh deadline: nobody loses a turn to our fault
+            return
         await self.after_change(session)
 
     async def _on_reminder(self, session_id: int, payload: dict[str, Any]) -> None:
@@ -168,6 +238,8 @@ class Autoplay:
         try:
             key = await asyncio.to_thread(choose_move, session, seat, level, seq)
             events = await self.sessions.act_for_seat(session, seat, counter, key)
+        except StorageFault:
+            raise       # NotSaved is a refusal too, but it is no reason to give up the turn
         except Refusal as refusal:
             # Someone else moved while the computer was thinking: the next timer decides anew.
             log.info("computer move for seat %s of session %s refused: %s", seat, session.id, refusal.key)

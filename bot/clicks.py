@@ -251,7 +251,11 @@ class Clicks:
         if occupant.kind is not SeatKind.AWAY:
             await reply.notice("table.not_away")
             return
-        await self.sessions.set_seat(session, seat, replace(occupant, kind=SeatKind.HUMAN, missed=0))
+        try:
+            await self.sessions.set_seat(session, seat, replace(occupant, kind=SeatKind.HUMAN, missed=0))
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
         await reply.notice("table.rejoined")
         await self.bot.autoplay.after_change(session)
         self.bot.tables.changed(session)

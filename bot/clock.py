@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from bot.storage import Storage
+from bot.storage import Storage, StorageFault
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +137,8 @@ class Timers:
     The database is the schedule: the runner asks it for due timers, fires them in due order, and
     deletes each row after its handler returned (a crash in between fires it again after the
     restart, so handlers are idempotent: expiring a lobby that already started changes nothing).
+    A handler that raises ``StorageFault`` (the database took no write) keeps its row and is fired
+    again ``retry_after`` seconds later; the storage logs the fault, so retries stay quiet.
     Register every handler before ``start``.
     """
 
@@ -158,6 +160,10 @@ class Timers:
     async def schedule(self, session_id: int, kind: str, due: float, payload: dict[str, Any] | None = None) -> None:
         """Set (or move) the timer ``kind`` of a session; wakes the runner if it is nearer."""
         await self._storage.set_timer(session_id, kind, due, payload or {})
+        self.wake(due)
+
+    def wake(self, due: float) -> None:
+        """A timer due at ``due`` was stored by someone else: fire it in time."""
         if self._armed_for is None or due < self._armed_for:
             self._ring()
 
@@ -196,6 +202,8 @@ class Timers:
                 if await self._fire_due():
                     continue
                 due = await self._storage.next_timer_due()
+            except StorageFault:
+                due = self._clock.now() + self.retry_after       # logged once by the storage
             except Exception:
                 # The database hiccupped: try again a little later rather than stop firing for good.
                 log.exception("the timer runner failed; retrying in %s s", self.retry_after)
@@ -220,6 +228,8 @@ class Timers:
             else:
                 try:
                     await handler(row.session_id, row.payload)
+                except StorageFault:
+                    raise       # nothing was saved: keep the row, fire it again later
                 except Exception:
                     log.exception("timer %s of session %s failed", row.kind, row.session_id)
             self.fired += 1

@@ -2,7 +2,9 @@
 
 Append new migrations at the end; never edit or drop a released one, and never drop data. Each is
 a tuple of statements run in one transaction together with its row in ``schema_migrations``.
-Kept as Python rather than ``.sql`` files so packaging needs no data files.
+Kept as Python rather than ``.sql`` files so packaging needs no data files. A database whose schema
+is newer than ``LATEST`` was written by a newer version of the bot; ``Storage.open`` refuses it
+rather than let older code write rows the newer schema does not expect.
 """
 
 from __future__ import annotations
@@ -82,3 +84,6 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "ALTER TABLE sessions ADD COLUMN pace TEXT NOT NULL DEFAULT 'none'",
     )),
 )
+
+#: The newest schema this version of the bot knows.
+LATEST = max(version for version, _, _ in MIGRATIONS)

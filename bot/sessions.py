@@ -3,12 +3,15 @@
 Memory is a cache of the database: every change is committed before it shows in memory, and
 ``restore`` rebuilds every live session at start-up by replaying its action log. Each change runs
 under its session's lock. A refusal is a ``Refusal(key, **params)`` whose key is a message key;
-it changes nothing and is not an error. No Discord object or token is ever kept here.
+it changes nothing and is not an error. A write the database does not take (``StorageFault``) is
+the refusal ``NotSaved``: memory stays as it was, and the player hears that nothing changed. No
+Discord object or token is ever kept here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -23,7 +26,7 @@ from pydantic import BaseModel, ValidationError
 from bot.clock import Clock, Timers
 from bot.i18n import LANGUAGES
 from bot.seats import Seat, SeatKind, computer, human
-from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage
+from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage, StorageFault
 from games.base import Action, Event, Game, IllegalAction, Result, replay
 
 log = logging.getLogger(__name__)
@@ -65,6 +68,16 @@ class Refusal(Exception):
 
     def __repr__(self) -> str:
         return f"Refusal({self.key!r}, **{self.params!r})"
+
+
+class NotSaved(Refusal, StorageFault):
+    """The database did not take the change, so nothing changed (the storage logged why).
+
+    A ``Refusal`` for whoever clicked, and a ``StorageFault`` for timers and computer players,
+    which try again later."""
+
+    def __init__(self) -> None:
+        super().__init__("core.not_saved")
 
 
 def seat_order(seed: str, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
@@ -216,19 +229,22 @@ class SessionManager:
         now = self.clock.now()
         seats = (human(host_id, host_name),)
         options = game.default_options()
+        expiry = None if lobby_ttl is None else (LOBBY_EXPIRY, now + lobby_ttl)
         try:
             session_id = await self.storage.create_session(
                 guild_id=guild_id, channel_id=channel_id, game=game.key, host_id=host_id, lang=lang,
                 options=options.model_dump(mode="json"), seats=[s.to_json() for s in seats],
-                rules_version=game.rules_version, created_at=now,
+                rules_version=game.rules_version, created_at=now, timer=expiry,
             )
         except ChannelBusy:
             raise Refusal("core.channel_busy") from None
+        except StorageFault as fault:
+            raise NotSaved() from fault
         session = Session(session_id, guild_id, channel_id, game, host_id, lang, Status.LOBBY, options, seats, now)
         self._by_id[session_id] = session
         self._by_channel[channel_id] = session
-        if lobby_ttl is not None:
-            await self.timers.schedule(session_id, LOBBY_EXPIRY, now + lobby_ttl)
+        if expiry is not None:
+            self.timers.wake(expiry[1])
         return session
 
     async def join(self, session: Session, user_id: int, name: str) -> None:
@@ -378,7 +394,8 @@ class SessionManager:
             session.history, session.opening = [], opening
             session.started_at = now
             session.status = Status.PLAYING
-        await self.timers.cancel(session.id, LOBBY_EXPIRY)
+        with contextlib.suppress(StorageFault):     # left behind, it fires and finds no lobby
+            await self.timers.cancel(session.id, LOBBY_EXPIRY)
 
     async def cancel(self, session: Session, user_id: int, *, can_manage: bool) -> None:
         """Close a lobby (host or Manage Server); on a running game this is ``stop``."""
@@ -403,11 +420,12 @@ class SessionManager:
             people = {seat.user_id for seat in session.seats if seat.user_id and seat.kind is not SeatKind.COMPUTER}
             if user_id not in people:
                 raise Refusal("core.not_seated")
-            session.votes = (session.votes & people) | {user_id}
+            votes = (session.votes & people) | {user_id}
             needed = len(people) // 2 + 1
-            if len(session.votes) >= needed:
+            if len(votes) >= needed:
                 await self._end(session, Status.STOPPED, "vote", results=self._stopped_rows(session))
-            return len(session.votes), needed
+            session.votes = votes
+            return len(votes), needed
 
     async def expire_lobby(self, session: Session) -> bool:
         """Close a lobby nobody started in time; ``False`` if it is no longer a lobby."""
@@ -570,9 +588,12 @@ class SessionManager:
             raise Refusal("core.table_full", max=session.game.max_players)
 
     async def _store(self, session: Session, write: Awaitable[None]) -> None:
-        """Run one storage write; a session the database no longer has live is dropped here."""
+        """Run one storage write; a session the database no longer has live is dropped here, and a
+        write the database did not take changes nothing (``NotSaved``)."""
         try:
             await write
+        except StorageFault as fault:
+            raise NotSaved() from fault
         except SessionGone:
             log.warning("session %s is no longer live in the database; dropping it", session.id)
             self._ended_now(session, Status.STOPPED, "gone", self.clock.now())

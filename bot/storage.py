@@ -5,13 +5,18 @@ bot process; the OS may lose the last moments on power loss). The connection run
 mode: a single statement commits on its own (the hot path: one INSERT per move), and writes of
 several statements run in an explicit ``BEGIN IMMEDIATE`` transaction under one write lock, so
 coroutines sharing the connection never interleave inside each other's transactions. Every write
-method has committed when it returns. PostgreSQL may replace SQLite behind the same methods.
+method has committed when it returns, or raised ``StorageFault`` having changed nothing (the
+database locked for longer than ``busy_timeout``, the disk full, the file read-only): callers keep
+memory as it was. A fault is logged once per episode, and its end once, not once per write.
+PostgreSQL may replace SQLite behind the same methods.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -20,7 +25,12 @@ from typing import Any
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS
+from bot.migrations import LATEST, MIGRATIONS
+
+log = logging.getLogger("spieltisch.storage")
+
+#: Seconds a write waits for another connection's write lock before it gives up.
+BUSY_TIMEOUT = 5.0
 
 LIVE = ("lobby", "playing")
 ENDED = ("finished", "stopped", "cancelled", "expired")
@@ -36,6 +46,37 @@ class ChannelBusy(StorageError):
 
 class SessionGone(StorageError):
     """The session is no longer live in the database (ended elsewhere, or never existed)."""
+
+
+class StorageFault(StorageError):
+    """The database did not take a write (locked, full, read-only, I/O); nothing was written."""
+
+
+class StorageOpenError(StorageError):
+    """The database cannot be used at all; the message is one sentence for whoever runs the bot."""
+
+
+def _open_error(path: str, exc: sqlite3.Error) -> StorageOpenError:
+    """Name the file and what is wrong with it, from sqlite's terse message."""
+    text = str(exc).lower()
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        why = f"its folder {folder} does not exist"
+    elif os.path.isdir(path):
+        why = "it is a folder, not a file"
+    elif "not a database" in text or "malformed" in text:
+        why = "it is not an SQLite database (or it is damaged)"
+    elif "locked" in text or "busy" in text:
+        why = "another program (another copy of the bot?) holds it locked"
+    elif "readonly" in text or "read-only" in text:
+        why = "it is read-only; the bot needs to write to it and to its folder"
+    elif os.path.exists(path) and not os.access(path, os.R_OK):
+        why = "it is not readable by this user"
+    elif "unable to open" in text:
+        why = "it cannot be opened or created here (check the path and the folder's permissions)"
+    else:
+        why = f"sqlite says: {exc}"
+    return StorageOpenError(f"The database {path} cannot be used: {why}.")
 
 
 def _dump(value: Any) -> str:
@@ -150,23 +191,37 @@ class GameStats:
 class Storage:
     """Open with ``await Storage.open(path)`` (``":memory:"`` for tests); ``await close()``."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
         self._db = db
         self._write = asyncio.Lock()
+        self.path = path
+        #: The fault of the episode under way (logged when it began), ``None`` while writes work.
+        self.fault: str | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Any) -> Storage:
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+    async def open(cls, path: str | Any, *, busy_timeout: float | None = None) -> Storage:
+        """Open (creating and migrating) the database; ``StorageOpenError`` says what is wrong."""
+        path = str(path)
+        timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         try:
+            # A plain open first: aiosqlite leaves its thread behind when opening fails.
+            sqlite3.connect(path).close()
+        except sqlite3.Error as exc:
+            raise _open_error(path, exc) from None
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await db.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
-            storage = cls(db)
+            storage = cls(db, path)
             await storage._migrate()
-        except BaseException:
+            await storage._probe_write()
+        except BaseException as exc:
             await db.close()
+            if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                raise _open_error(path, exc) from None
             raise
         return storage
 
@@ -187,16 +242,32 @@ class Storage:
             row = await cur.fetchone()
         return int(row[0])
 
+    async def _probe_write(self) -> None:
+        """A write rolled back at once, so a read-only file shows at start-up, not at the first move."""
+        async with self._db.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute(f"PRAGMA user_version = {int(version)}")
+            finally:
+                await self._db.execute("ROLLBACK")
+
     async def _migrate(self) -> None:
         await self._db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations "
             "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
         )
         current = await self.schema_version()
+        if current > LATEST:
+            raise StorageOpenError(
+                f"The database {self.path} was written by a newer version of Spieltisch (schema {current}; "
+                f"this version knows up to {LATEST}), so it refuses to touch it: update the bot."
+            )
         for version, name, statements in MIGRATIONS:
             if version <= current:
                 continue
-            async with self._transaction() as db:
+            async with self._begin() as db:
                 # Re-check inside the write transaction: another process may have migrated meanwhile.
                 async with db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)) as cur:
                     if await cur.fetchone():
@@ -210,42 +281,82 @@ class Storage:
                 )
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _begin(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction under the write lock; rolled back on any error."""
         async with self._write:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                await self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     await self._db.execute("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write of several statements: all committed, or ``StorageFault`` and none."""
+        try:
+            async with self._begin() as db:
+                yield db
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:
+            raise self._faulted(exc) from exc
+        self._wrote()
 
     async def _write1(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
         """One statement, committed on its own (autocommit)."""
         async with self._write:
-            return await self._db.execute(sql, params)
+            try:
+                cur = await self._db.execute(sql, params)
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.Error as exc:
+                raise self._faulted(exc) from exc
+        self._wrote()
+        return cur
+
+    def _faulted(self, exc: sqlite3.Error) -> StorageFault:
+        """The ``StorageFault`` for a failed write, logged when an episode of faults begins (and not
+        again until a write has worked)."""
+        if self.fault is None:
+            log.error("the database %s refuses writes (%s); every change is refused until it takes them again",
+                      self.path, exc)
+        self.fault = str(exc)
+        return StorageFault(str(exc))
+
+    def _wrote(self) -> None:
+        if self.fault is not None:
+            log.info("the database %s takes writes again (after: %s)", self.path, self.fault)
+            self.fault = None
 
     # -- sessions --------------------------------------------------------------------------------
     async def create_session(
         self, *, guild_id: int, channel_id: int, game: str, host_id: int, lang: str,
         options: dict[str, Any], seats: list[dict[str, Any]], rules_version: int, created_at: float,
-        messages: dict[str, Any] | None = None,
+        messages: dict[str, Any] | None = None, timer: tuple[str, float] | None = None,
     ) -> int:
-        """Insert a lobby and return its id; ``ChannelBusy`` if the channel has a live session."""
+        """Insert a lobby (with its first timer ``(kind, due)``, in the same transaction) and return
+        its id; ``ChannelBusy`` if the channel has a live session."""
         try:
-            cur = await self._write1(
-                "INSERT INTO sessions (guild_id, channel_id, game, host_id, lang, status, options, seats, "
-                "rules_version, created_at, messages) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game, host_id, lang, _dump(options), _dump(seats), rules_version,
-                 created_at, _dump(messages or {})),
-            )
+            async with self._transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO sessions (guild_id, channel_id, game, host_id, lang, status, options, seats, "
+                    "rules_version, created_at, messages) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, game, host_id, lang, _dump(options), _dump(seats), rules_version,
+                     created_at, _dump(messages or {})),
+                )
+                session_id = cur.lastrowid
+                assert session_id is not None
+                if timer is not None:
+                    await db.execute("INSERT INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, '{}')",
+                                     (session_id, *timer))
         except sqlite3.IntegrityError as exc:
             if "channel_id" in str(exc):
                 raise ChannelBusy(channel_id) from None
             raise
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        return session_id
 
     _UPDATABLE = frozenset({"host_id", "lang", "options", "seats", "messages", "pace"})
 

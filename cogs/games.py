@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -10,7 +12,7 @@ from bot.clicks import Reply, can_manage
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
 from bot.permissions import missing_permissions
-from bot.sessions import LEVELS, Refusal, computers_offered
+from bot.sessions import LEVELS, NotSaved, Refusal, computers_offered
 from bot.ui import lobby as lobby_ui
 from bot.ui.presenters import playable
 
@@ -62,11 +64,19 @@ class Games(commands.Cog):
             await reply.notice(refusal.key, **refusal.params)
             return
         strength = level.value if level else LEVELS[0]
-        for _ in range(min(computers, session.game.max_players - 1)):
-            await self.bot.sessions.add_computer(session, interaction.user.id, lobby_ui.computer_name(session), strength)
+        unsaved = None
+        try:
+            for _ in range(min(computers, session.game.max_players - 1)):
+                await self.bot.sessions.add_computer(
+                    session, interaction.user.id, lobby_ui.computer_name(session), strength)
+        except NotSaved as refusal:
+            unsaved = refusal       # the lobby is open; the host can seat the rest from it
         rendered = lobby_ui.render(session, self.bot.lobby_expiry(session))
         response = await interaction.response.send_message(rendered.content, view=rendered.view)
-        await self.bot.sessions.set_messages(session, lobby=response.message_id)
+        with contextlib.suppress(NotSaved):     # unremembered, the lobby still answers its clicks
+            await self.bot.sessions.set_messages(session, lobby=response.message_id)
+        if unsaved is not None:
+            await reply.notice(unsaved.key)
 
     @app_commands.command(name=cmd("stop.name"), description=cmd("stop.description"))
     @app_commands.guild_only()

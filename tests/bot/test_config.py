@@ -64,3 +64,20 @@ def test_bad_config_stops_start_up_with_one_sentence(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("spieltisch: Setting `token` is invalid") and "Traceback" not in err
+
+
+def test_debug_logging_is_not_the_default_and_says_that_its_log_holds_credentials(tmp_path, caplog):
+    from bot.__main__ import configure_logging
+
+    assert load_settings(write(tmp_path, 'token = "abc"\n'), env={}).log_level == "INFO"
+    configure_logging("INFO")
+    assert not caplog.records
+    configure_logging("DEBUG")
+    (warning,) = [r for r in caplog.records if r.name == "spieltisch"]
+    assert "interaction tokens" in warning.getMessage() and "credentials" in warning.getMessage()
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "**A DEBUG log contains\ncredentials**" in readme
+    example = (root / "config.example.toml").read_text(encoding="utf-8")
+    comment = example[example.index("# How much the bot writes to its log"):example.index('log_level = "INFO"')]
+    assert "interaction's token, which is a credential" in " ".join(comment.replace("#", "").split())

@@ -1,7 +1,10 @@
-"""``python -m bot`` as a real process: start-up mistakes end it with one sentence and exit code 2."""
+"""``python -m bot`` as a real process: start-up mistakes end it with one sentence (exit code 2 for
+the settings, 1 for a database the bot cannot use)."""
 
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.migrations import LATEST
 from tests.e2e.bot_process import clean_env, run_entry_point
 
 
@@ -44,3 +47,38 @@ def test_start_up_mistakes_stop_the_real_entry_point_without_a_traceback(tmp_pat
     assert "`lobby_timeout_minutes`" in _one_sentence(results["wrong_type"])
     missing = _one_sentence(results["missing_named_file"])
     assert "SPIELTISCH_CONFIG" in missing and "nope.toml" in missing
+
+
+def test_a_database_the_bot_cannot_use_stops_it_with_one_sentence_naming_the_file(tmp_path):
+    """Checked before the bot connects to Discord: exit code 1, no traceback, no unclosed session."""
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_text("a shopping list, not a database\n" * 100, encoding="utf-8")
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as raw:
+        raw.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    "applied_at TEXT NOT NULL)")
+        raw.execute("INSERT INTO schema_migrations VALUES (?, 'future', datetime('now'))", (LATEST + 1,))
+    runs = {
+        junk: "it is not an SQLite database (or it is damaged)",
+        tmp_path / "no-such-folder" / "db.sqlite3": f"its folder {tmp_path / 'no-such-folder'} does not exist",
+        tmp_path: "it is a folder, not a file",
+        newer: None,
+    }
+    with ThreadPoolExecutor(len(runs)) as pool:
+        futures = {path: pool.submit(run_entry_point, [], cwd=tmp_path,
+                                     env=clean_env(DISCORD_TOKEN="x", SPIELTISCH_DATABASE=str(path)))
+                   for path in runs}
+        results = {path: future.result() for path, future in futures.items()}
+    for path, why in runs.items():
+        result = results[path]
+        assert result.returncode == 1, (path, result.returncode, result.stderr)
+        assert "Traceback" not in result.stderr + result.stdout
+        assert "Unclosed" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        if why is not None:
+            assert result.stderr.strip() == f"spieltisch: The database {path} cannot be used: {why}."
+    assert results[newer].stderr.strip() == (
+        f"spieltisch: The database {newer} was written by a newer version of Spieltisch (schema {LATEST + 1}; "
+        f"this version knows up to {LATEST}), so it refuses to touch it: update the bot.")
+    with sqlite3.connect(newer) as raw:
+        assert raw.execute("SELECT name FROM sqlite_master WHERE name = 'sessions'").fetchone() is None

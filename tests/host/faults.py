@@ -1,0 +1,107 @@
+"""Storage faults on demand: a database locked by another connection, a read-only one, a full disk.
+
+Each is the real SQLite error where SQLite can produce it cheaply (a second connection's write
+lock with no busy wait; ``PRAGMA query_only``, which refuses writes as a read-only file does), and
+for a full disk the exact error SQLite raises, from every write statement of the storage's
+connection. Nothing here sleeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+from bot.storage import Storage
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+@contextlib.contextmanager
+def locked(database: Path) -> Iterator[None]:
+    """Another connection holds the write lock (``BEGIN IMMEDIATE``) until the block ends."""
+    other = sqlite3.connect(database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        yield
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+async def no_busy_wait(storage: Storage) -> None:
+    """Give up on a locked database at once, as after ``busy_timeout`` expired (no wall-clock wait)."""
+    await storage._db.execute("PRAGMA busy_timeout=0")
+
+
+@contextlib.asynccontextmanager
+async def read_only(storage: Storage) -> AsyncIterator[None]:
+    """Every write fails with SQLITE_READONLY until the block ends."""
+    await storage._db.execute("PRAGMA query_only=1")
+    try:
+        yield
+    finally:
+        await storage._db.execute("PRAGMA query_only=0")
+
+
+class _FullDisk:
+    """The storage's connection, except that every write statement (of ``kinds``) finds the disk full."""
+
+    def __init__(self, db, kinds: tuple[str, ...]) -> None:
+        self._db = db
+        self._kinds = kinds
+
+    def __getattr__(self, name: str):
+        return getattr(self._db, name)
+
+    def _full(self, sql: str) -> bool:
+        return sql.lstrip().split(None, 1)[0].upper() in self._kinds
+
+    def execute(self, sql: str, *args):
+        if self._full(sql):
+            return _raise_full()
+        return self._db.execute(sql, *args)
+
+    def executemany(self, sql: str, *args):
+        if self._full(sql):
+            return _raise_full()
+        return self._db.executemany(sql, *args)
+
+
+async def _raise_full():
+    raise sqlite3.OperationalError("database or disk is full")
+
+
+@contextlib.contextmanager
+def disk_full(storage: Storage, kinds: tuple[str, ...] = WRITES) -> Iterator[None]:
+    """Writes fail as on a full disk; ``kinds`` (``("UPDATE",)``, say) narrows it to some statements."""
+    db = storage._db
+    storage._db = _FullDisk(db, kinds)
+    try:
+        yield
+    finally:
+        storage._db = db
+
+
+def fault_lines(records) -> list[str]:
+    """The storage's log lines (fault begun, writes back)."""
+    return [r.getMessage() for r in records if r.name == "spieltisch.storage"]
+
+
+FAULTS = ("locked", "read_only", "full")
+
+
+@contextlib.asynccontextmanager
+async def fault(kind: str, storage: Storage) -> AsyncIterator[None]:
+    """One of ``FAULTS`` on a file database, for the length of the block."""
+    if kind == "locked":
+        await no_busy_wait(storage)
+        with locked(Path(storage.path)):
+            yield
+    elif kind == "read_only":
+        async with read_only(storage):
+            yield
+    else:
+        with disk_full(storage):
+            yield

@@ -1,0 +1,149 @@
+"""Computer players and the turn clock on a failing database: nothing raises, nothing freezes.
+
+A computer's move the database refuses is tried again once ``Timers.retry_after`` has passed, and
+again until the database takes it; a person's move that was saved while its timers were not gets
+them later. Driven by the manual clock: no test sleeps."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+import bot.autoplay
+import bot.sessions
+from bot.autoplay import COMPUTER, DEADLINE, Autoplay
+from bot.clock import ManualClock
+from bot.sessions import Status
+from bot.storage import Storage
+from tests.host.faults import FAULTS, fault
+from tests.host.test_sessions import HOST, lobby, make_manager, snapshot
+
+DELAY = 2.0
+
+
+class Tables:
+    """What autoplay tells the table writer."""
+
+    def __init__(self) -> None:
+        self.moves: list[int] = []
+
+    def moved(self, session, events) -> None:
+        self.moves.append(len(session.history))
+
+    def changed(self, session) -> None:
+        pass
+
+
+class Host:
+    """The parts of the bot autoplay uses."""
+
+    def __init__(self, manager, clock) -> None:
+        self.sessions, self.timers, self.storage, self.clock = manager, manager.timers, manager.storage, clock
+        self.tables = Tables()
+        self.posts: list[str] = []
+
+    def get_partial_messageable(self, channel_id: int):
+        host = self
+
+        class Channel:
+            async def send(self, text: str, **kwargs) -> None:
+                host.posts.append(text)
+
+        return Channel()
+
+
+@pytest.fixture
+async def host(tmp_path, monkeypatch):
+    monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
+    monkeypatch.setattr(bot.autoplay, "choose_move", lambda session, seat, level, seq: "pass")
+    clock = ManualClock(1_000.0)
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    manager = make_manager(storage, clock)
+    host = Host(manager, clock)
+    host.autoplay = Autoplay(host, delay=DELAY)
+    manager.timers.start()
+    yield host
+    host.autoplay.close()
+    await manager.timers.stop()
+    await storage.close()
+
+
+async def computer_to_move(host, *, pace: str = "none"):
+    """A person (seat 0) and a computer player (seat 1); the person has just moved."""
+    manager = host.sessions
+    session = await lobby(manager, 1)
+    await manager.add_computer(session, HOST, "Robo", "easy")
+    await manager.set_pace(session, HOST, pace)
+    await manager.start(session, HOST, shuffle=False)
+    await manager.act(session, HOST, 0, "pass")
+    return session
+
+
+async def run(host, seconds: float) -> None:
+    host.clock.advance(seconds)
+    await host.timers.idle()
+    await host.autoplay.idle()
+    await host.timers.idle()
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+async def test_a_computer_move_the_database_refuses_is_tried_again_until_it_is_saved(host, kind, caplog):
+    caplog.set_level(logging.INFO)
+    session = await computer_to_move(host)
+    await host.autoplay.after_change(session)
+    assert [t.kind for t in await host.storage.timers()] == [COMPUTER]
+    before = await snapshot(host.sessions, session)
+    async with fault(kind, host.storage):
+        await run(host, DELAY)
+        assert await snapshot(host.sessions, session) == before
+        for _ in range(3):                         # the fault lasts: tried again and again, quietly
+            await run(host, host.timers.retry_after)
+            assert await snapshot(host.sessions, session) == before
+    await run(host, host.timers.retry_after)
+    await run(host, DELAY)
+    assert session.log == [(0, "pass"), (1, "pass")] and session.counters == [1, 1]
+    assert host.tables.moves == [2]                 # moved once, not once per try
+    assert await host.storage.actions(session.id) == session.log
+    # The episode is two lines of the storage's; no retry added a line of its own.
+    assert [(r.name, r.levelno) for r in caplog.records if r.levelno >= logging.INFO] == [
+        ("spieltisch.storage", logging.ERROR), ("spieltisch.storage", logging.INFO)]
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+async def test_a_saved_move_whose_timers_were_refused_gets_them_later(host, kind):
+    session = await computer_to_move(host, pace="live")
+    async with fault(kind, host.storage):
+        await host.autoplay.after_change(session)       # does not raise: the move itself is saved
+        assert await host.storage.timers() == []
+        await run(host, host.timers.retry_after)
+        assert await host.storage.timers() == []
+    await run(host, host.timers.retry_after)
+    assert {t.kind for t in await host.storage.timers()} == {COMPUTER}
+    await run(host, DELAY)
+    assert session.log == [(0, "pass"), (1, "pass")]
+    assert {t.kind for t in await host.storage.timers()} >= {DEADLINE}      # the person's clock runs
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+async def test_a_deadline_during_a_fault_costs_the_person_nothing(host, kind):
+    manager = host.sessions
+    session = await lobby(manager, 1)
+    await manager.add_computer(session, HOST, "Robo", "easy")
+    await manager.set_pace(session, HOST, "live")
+    await manager.start(session, HOST, shuffle=False)
+    await host.autoplay.after_change(session)
+    due = host.autoplay.deadline(session)
+    await run(host, due - 1 - host.clock.now())              # the reminder went out
+    assert len(host.posts) == 1
+    before = await snapshot(manager, session)
+    async with fault(kind, host.storage):
+        await run(host, 1)                                    # the deadline: its move is refused
+        assert await snapshot(manager, session) == before
+        await run(host, host.timers.retry_after)
+        assert await snapshot(manager, session) == before
+    await run(host, host.timers.retry_after)
+    # Planned afresh from the position as it is: the person did not lose the turn to our fault.
+    assert host.autoplay.deadline(session) == host.clock.now() + bot.sessions.PACES["live"]
+    assert session.log == [] and session.seats[0].missed == 0 and session.status is Status.PLAYING
+    assert {t.kind for t in await host.storage.timers()} == {DEADLINE, "reminder"}
