@@ -27,9 +27,12 @@ async def env(tmp_path, monkeypatch, bot_errors):
 
 @pytest.fixture(autouse=True)
 def quiet_logs(caplog):
-    """Nothing the users did may be logged as an error (or a warning of the bot's own)."""
+    """Nothing the users did may be logged as an error (or a warning of the bot's own), in any phase
+    of the test (``caplog.records`` alone holds only the teardown's). A test that provokes such lines
+    on purpose asserts them itself and then clears ``caplog``."""
     caplog.set_level(logging.INFO)
     yield
-    loud = [r for r in caplog.records
+    records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]
+    loud = [r for r in records
             if r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and r.name.startswith("spieltisch"))]
     assert not loud, [f"{r.name}: {r.getMessage()}" for r in loud]

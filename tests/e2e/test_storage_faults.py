@@ -123,7 +123,7 @@ async def test_computer_players_wait_out_a_fault_and_play_on(env, caplog):
     caplog.clear()
 
 
-async def test_start_opens_the_lobby_even_if_its_computer_seats_could_not_be_saved(env):
+async def test_start_opens_the_lobby_even_if_its_computer_seats_could_not_be_saved(env, caplog):
     """The lobby row is saved, then the disk fills up: the host gets the lobby as far as it was
     saved and a notice, and seats the computers from the lobby once writes work again."""
     with disk_full(env.bot.storage, ("UPDATE",)):
@@ -139,3 +139,5 @@ async def test_start_opens_the_lobby_even_if_its_computer_seats_could_not_be_sav
     assert stored.status == "lobby" and len(stored.seats) == 1 and stored.messages == session.messages == {}
     chosen = await env.double.select(env.ann, record.message, ids.lobby(session.id, "cpu"), ["easy"])
     assert "🤖" in chosen.message.text and len(session.seats) == 2
+    assert len(fault_lines(caplog.records)) == 2            # the episode and its end
+    caplog.clear()
