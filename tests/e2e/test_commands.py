@@ -167,10 +167,10 @@ async def test_leaderboard_top_ten_and_the_callers_own_rank_below(env):
     lines = board_lines(board.message)
     assert not board.ephemeral
     assert lines[0] == "## 🏆 Calcory leaderboard (matches among people)"
-    expected = [f"**{k + 1}.** {name}: {11 - k} wins in 11 games ({round((11 - k) / 11 * 100)} %)"
+    expected = [f"**{k + 1}.** {name}: {11 - k} of 11 won ({round((11 - k) / 11 * 100)} %)"
                 for k, (_, name) in enumerate(fake[:10])]
     assert lines[1:11] == expected
-    assert lines[11:] == ["…", "**12.** dia: 0 wins in 11 games (0 %)"]
+    assert lines[11:] == ["…", "**12.** dia: 0 of 11 won (0 %)"]
     assert "player10" not in board.message.text
 
     inside = await env.double.slash(env.ann, env.channel, "leaderboard", game="calcory")

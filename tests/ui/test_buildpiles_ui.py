@@ -263,7 +263,7 @@ def test_a_stalled_game_is_shown_plainly():
     session = at("dacapo", piles={0: ["9"], 1: ["8"]}, hands={0: ["5", "6"], 1: ["7", "4"]}, rest="box")
     show = presenter("dacapo")
     kit.play(session, 0, f"discard:{card_id(session, 0, '5')}>new")
-    assert "⚠️ 1 turn(s) in a row without progress: 1 more like that and the game ends without a winner." \
+    assert "⚠️ 1 turn in a row without progress: 1 more like that and the game ends without a winner." \
         in table_text(session)
     events = kit.play(session, 1, f"discard:{card_id(session, 1, '7')}>new")
     assert "⛔ Game 1 is stuck" in show.describe(session, events, "en")

@@ -75,11 +75,11 @@ def test_the_auction_table_shows_dealer_turn_and_every_laid_out_card():
     session = example_1(4)  # A red 6; B passed; C yellow 9; D green 1 and blue 1
     text = table_text(session, last="P3 lays out …")
     assert "## 🎴 Mü · hand 1" in text and "🃏 Dealer **P0**" in text
-    assert "▶ **P0** · 15 cards · **0** points · laid out 1: 🟥6" in text
-    assert "• **P1** · 15 cards · **0** points" in text and "laid out" not in text.split("\n")[3]
-    assert "• **P3** · 15 cards · **0** points · laid out 2: 🟩1 🟦1" in text
+    assert "▶ **P0** · 15 cards · score **0** · laid out 1: 🟥6" in text
+    assert "• **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
+    assert "• **P3** · 15 cards · score **0** · laid out 2: 🟩1 🟦1" in text
     assert "the most cards anyone laid out is 2; 0 of 4 passes in a row end it." in text
-    assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 card(s), or pass.")
+    assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 cards, or pass.")
     assert "Chef" not in text and "Trumps" not in text
 
 
@@ -126,7 +126,7 @@ def test_only_the_bidder_gets_the_picker_and_a_stale_step_shows_the_plain_hand()
 def test_the_dealer_may_lay_out_one_card_and_the_limit_is_the_most_shown_plus_one():
     session = session_at(position(4, EX1_HANDS, dealer=A))
     assert selects(hand(session, A))[0]["max_values"] == 1
-    assert "▶ **P0** bids: lay out up to 1 card(s), or pass." in table_text(session)
+    assert "▶ **P0** bids: lay out up to 1 card, or pass." in table_text(session)
     session = example_1(8)  # A 2, B 1, C 3, D 3: A may reach 4, so lay out 2 more (M1, action 9)
     (pick,) = selects(hand(session, A))
     assert pick["max_values"] == 2
@@ -134,7 +134,7 @@ def test_the_dealer_may_lay_out_one_card_and_the_limit_is_the_most_shown_plus_on
         GAME.check(session.state, A, bid_action([o["value"] for o in pick["options"]][:3]))
     except IllegalAction as refusal:
         assert refusal.reason == "mu.bid_too_many"
-        assert "at most 2 card(s)" in t("en", refusal.reason, **refusal.params)
+        assert "at most 2 cards" in t("en", refusal.reason, **refusal.params)
     else:
         raise AssertionError("three cards over a limit of two were accepted")
 
@@ -161,7 +161,7 @@ def test_a_fifteen_card_bid_fits_a_custom_id_with_a_six_digit_session():
 def test_the_vize_is_offered_exactly_the_legal_trumps_and_the_chef_also_none():
     session = example_1()
     text = table_text(session)
-    assert "👑 Chef **P0** with 4 card(s) · 🥈 Vize **P1**" in text
+    assert "👑 Chef **P0** with 4 cards · 🥈 Vize **P1**" in text
     assert "▶ Vize **P1** names a trump." in text and "🎯 Team goal: **36** triangles for **P0**" in text
     (names,) = selects(hand(session, B))
     assert arg(names) == "trump:" and [o["value"] for o in names["options"]] == ["green", "blue", "7", "8", "9"]
@@ -195,7 +195,7 @@ def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
     assert "▶ Chef **P0** chooses a partner." in table_text(session)
     kit.play(session, A, "partner:3")
     text = table_text(session)
-    assert "👑 Chef **P0** with 4 card(s) · 🥈 Vize **P1** · 🤝 Partner **P3**" in text
+    assert "👑 Chef **P0** with 4 cards · 🥈 Vize **P1** · 🤝 Partner **P3**" in text
     assert "🎯 Team goal: **36** triangles for **P0** + **P3**" in text
     assert "▶ **P0** (👑 Chef) · 15 cards" in text and "• **P3** (🤝 Partner)" in text
 
@@ -256,7 +256,7 @@ def test_the_trick_table_shows_play_order_tricks_won_trumps_and_scores():
     text = table_text(session)
     assert "Trumps: 🟩 green over 7s" in text
     assert "Last trick: P0 🟥3 → P1 🟥4 → P2 " in text and f"→ **P{winner}**" in text
-    assert " · 1 trick(s)" in text and text.count(" · 0 trick(s)") == 3
+    assert " · 1 trick" in text and text.count(" · 0 tricks") == 3
     assert f"▶ **P{winner}** plays a card." in text
     kit.play(session, winner, session.game.legal_actions(session.state, winner)[0].key)
     assert "Trick 2: P" in table_text(session)
@@ -266,7 +266,7 @@ def test_describe_says_what_happened_without_private_events():
     session = example_1(13)
     events = kit.play(session, B, "pass")
     line = PRESENTER.describe(session, events, "en")
-    assert line == "P1 passes · 👑 P0 is Chef with 4 card(s), 🥈 P1 is Vize"
+    assert line == "P1 passes · 👑 P0 is Chef with 4 cards, 🥈 P1 is Vize"
     events = kit.play(session, B, "trump:8")
     assert PRESENTER.describe(session, events, "en") == "🥈 P1 names 8s as the Vize trump"
     assert PRESENTER.describe(session, kit.play(session, A, "trump:none"), "de") == "👑 P0 spielt ohne Cheftrumpf"
@@ -296,8 +296,8 @@ def test_a_won_hand_is_summed_up_with_the_bonus():
     assert PRESENTER.summary(session, [], "en") is None
     text = PRESENTER.summary(session, play_out_hand(session), "en")
     assert text.startswith("📋 **Mü**: hand 1 is scored.")
-    assert "• P0: Triangles in 12 trick(s) (+36)" in text
-    assert "• P0: Team goal reached (36 of 12): bonus for 1 card(s) with a colour trump (+10)" in text
+    assert "• P0: Triangles in 12 tricks (+36)" in text
+    assert "• P0: Team goal reached (36 of 12): bonus for 1 card with a colour trump (+10)" in text
     assert "Totals: P0 46 · P1 0 · P2 0" in text
 
 
@@ -316,13 +316,13 @@ def test_a_patt_hand_is_summed_up_with_the_provokateur():
     for seat, key in [(A, "bid:r6"), (B, "bid:b9"), (C, "pass"), (D, "pass"), (A, "pass")]:
         kit.play(session, seat, key)
     events = kit.play(session, B, "pass")
-    assert "Patt: nobody is alone on top with 1 card(s)" in PRESENTER.describe(session, events, "en")
+    assert "Patt: nobody is alone on top with 1 card" in PRESENTER.describe(session, events, "en")
     text = PRESENTER.summary(session, events, "en")
-    assert "• P0: Stalemate (Patt): tied top bid of 1 card(s), 5 per card (+5)" in text
+    assert "• P0: Stalemate (Patt): tied top bid of 1 card, 5 per card (+5)" in text
     assert "• P1: Stalemate (Patt): last to reach the tied top bid of 1, 10 off per card (-10)" in text
     assert "Totals: P0 5 · P1 -10 · P2 0 · P3 0" in text
     text = table_text(session)
-    assert "hand 2" in text and "🃏 Dealer **P1**" in text and "**5** points" in text
+    assert "hand 2" in text and "🃏 Dealer **P1**" in text and "score **5**" in text
 
 
 def test_summary_and_line_use_public_events_only():
