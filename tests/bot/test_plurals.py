@@ -13,10 +13,7 @@ from bot import i18n
 FIELDS = string.Formatter()
 # Placeholders that stand for names, cards or phrases rather than a number.
 WORDS = frozenset(
-    "by card catch chef colour colours combo combos dealer detail digit digits doubler game hands have helper "
-    "helpers hidden kinds label level marker mentions name names now then option owner pace parts partner stack "
-    "pile piles reason roles scope slot slots stacks suit tally team text top totals trump trumps verdict "
-    "vize when value".split()
+    ["by", "card", "catch", "chef", "colour", "colours", "combo", "combos", "dealer", "detail", "digit", "digits", "doubler", "game", "hands", "have", "helper", "helpers", "hidden", "kinds", "label", "level", "marker", "mentions", "name", "names", "now", "then", "option", "owner", "pace", "parts", "partner", "stack", "pile", "piles", "reason", "roles", "scope", "slot", "slots", "stacks", "suit", "tally", "team", "text", "top", "totals", "trump", "trumps", "verdict", "vize", "when", "value"]
 )
 # Nouns players see counted, as (singular, plural); nouns whose two forms agree are left out.
 NOUNS = {
@@ -37,7 +34,7 @@ NOUNS = {
     ],
 }
 # Words that may stand between a number and its noun without taking its number ("3 in hand").
-LINKS = frozenset("in of on at for to from per and or than im von aus je und oder als auf mit".split())
+LINKS = frozenset(["in", "of", "on", "at", "for", "to", "from", "per", "and", "or", "than", "im", "von", "aus", "je", "und", "oder", "als", "auf", "mit"])
 BRACKETED = re.compile(r"\w\((?:s|n|en|e|er|es|in|nen)\)|\((?:s|n|en|e|er|es)\)")
 
 
