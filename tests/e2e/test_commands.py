@@ -26,7 +26,7 @@ async def test_stop_by_host_ends_without_result_and_table_shows_it(env):
     record = await env.double.slash(env.ann, env.channel, "stop")
     await settled(env, lambda: "stopped without a result" in last_public(env).text, "the closing summary")
     assert not record.ephemeral
-    assert record.message.text == "⏹️ Ann stopped Calcory. The game counts for nobody."
+    assert record.message.text == "⏹️ Ann stopped the game (Calcory); it counts for nobody."
     assert session.status == "stopped"
     assert [(m.id, m.deleted) for m in tables] == [(m.id, False) for m in env.table_messages()]
     assert "This game was stopped; it counts for nobody." in tables[1].text
@@ -55,7 +55,7 @@ async def test_stop_by_manage_server_works_and_by_an_outsider_is_refused(env):
 
     record = await env.double.slash(env.mod, env.channel, "stop")
     await env.settle()
-    assert record.message.text == "⏹️ Mod stopped Calcory. The game counts for nobody."
+    assert record.message.text == "⏹️ Mod stopped the game (Calcory); it counts for nobody."
     assert session.status == "stopped"
     again = await env.double.slash(env.mod, env.channel, "stop")
     assert again.ephemeral and again.message.text == "No game is running in this channel."
@@ -72,7 +72,7 @@ async def test_players_end_a_match_by_a_majority_vote(env):
 
     second = await env.double.slash(env.cem, env.channel, "stop")
     await env.settle()
-    assert second.message.text == "⏹️ The players voted to end Calcory; it counts for nobody."
+    assert second.message.text == "⏹️ The players voted to end the game (Calcory); it counts for nobody."
     assert session.status == "stopped" and session.end_reason == "vote"
     assert all(row.stopped for row in await env.bot.storage.results(session.id))
 
@@ -126,13 +126,13 @@ async def test_stats_after_a_finished_game_for_oneself_and_another_user(env):
     lines = board_lines(mine.message)
     assert lines[0] == f"## 📊 {win_user.name.title()}"
     if win_user is env.bob:
-        assert lines[1] == f"**Calcory**: 1 Partien, 1 Siege (100 %), zuletzt gespielt <t:{when}:D>"
+        assert lines[1] == f"**Calcory**: 1 gespielt, 1 gewonnen (100 %), zuletzt gespielt <t:{when}:D>"
     else:
-        assert lines[1] == f"**Calcory**: 1 games, 1 wins (100 %), last played <t:{when}:D>"
+        assert lines[1] == f"**Calcory**: 1 played, 1 won (100 %), last played <t:{when}:D>"
 
     theirs = await env.double.slash(env.cem, env.channel, "stats", user=lose_user)
     assert board_lines(theirs.message) == [
-        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 games, 0 wins (0 %), last played <t:{when}:D>"]
+        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 played, 0 won (0 %), last played <t:{when}:D>"]
     nobody = await env.double.slash(env.cem, env.channel, "stats", user=env.dia)
     assert board_lines(nobody.message) == ["## 📊 Dia", "No finished games yet."]
 
@@ -259,7 +259,7 @@ async def test_lobby_cancel_by_host_or_manager_only(env):
     assert refused.message.text == "Only the host or someone allowed to manage the server can do that."
     record = await env.double.slash(env.ann, env.channel, "stop")
     await env.settle()
-    assert record.message.text == "⏹️ Ann stopped Calcory. The game counts for nobody."
+    assert record.message.text == "⏹️ Ann stopped the game (Calcory); it counts for nobody."
     await env.double.wait_until(lambda: third_lobby.text.endswith("This lobby was closed."), what="the lobby closed")
     assert third.status == "cancelled"
     assert not third_lobby.custom_ids
@@ -347,7 +347,7 @@ async def test_lobby_language_select_switches_the_table_to_german(env):
     first, second = env.table_messages()
     assert first.text.splitlines()[1].startswith("Karten auf der Hand:")
     assert "Aufhören" in second.labels and "Spalten F–J:" in second.text
-    assert "du bist bei Calcory am Zug" in env.public()[-1].text
+    assert "🎲 Calcory · <@" in env.public()[-1].text and "du bist am Zug." in env.public()[-1].text
     drive = CalcoryDriver(env)
     hand_id = ids.table(session.id, "hand")
     english = (await env.double.click(env.ann, second, hand_id)).message

@@ -89,7 +89,7 @@ def test_skippo_table_shows_set_aside_jokers_helper_caps_and_the_match():
                  helpers={1: [["9", "X"], ["Q"]]}, build=[["A", "2"]], options={"games": 3}, lang="de")
     text = table_text(session, "de")
     assert text.startswith("## ♠️ Skippo · Spiel 1 von 3")
-    assert "**Ablagestapel:** ① **2** · ② frei · ③ frei · ④ frei" in text
+    assert "**Aufbaustapel:** ① **2** · ② frei · ③ frei · ④ frei" in text
     assert "▶ **P0** · 📚 **7** (noch 2) · beiseite 🃏 · ✋ 1" in text
     assert "H1 **🃏≤9** (2) · H2 **Q** · H3 — · H4 —" in text
 
