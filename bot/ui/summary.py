@@ -7,10 +7,13 @@ from dataclasses import replace
 from bot.i18n import has, t
 from bot.ui.presenters import find_presenter
 
+#: Ends whose command already told the channel (``/stop`` by the host, a vote): no second message.
+ANSWERED = frozenset({"stopped", "vote"})
+
 
 def render_summary(session, lang: str) -> str | None:
     if session.status == "stopped":
-        return t(lang, "table.summary_stopped", game=session.game.name)
+        return None if session.end_reason in ANSWERED else t(lang, "table.summary_stopped", game=session.game.name)
     result = session.result()
     if result is None:
         return None

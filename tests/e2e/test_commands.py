@@ -24,15 +24,15 @@ async def test_stop_by_host_ends_without_result_and_table_shows_it(env):
     tables = env.table_messages()
 
     record = await env.double.slash(env.ann, env.channel, "stop")
-    await settled(env, lambda: "stopped without a result" in last_public(env).text, "the closing summary")
+    await settled(env, lambda: "Stopped without a result." in env.table_messages()[1].text, "the table redraw")
     assert not record.ephemeral
     assert record.message.text == "⏹️ Ann stopped the game (Calcory); it counts for nobody."
     assert session.status == "stopped"
     assert [(m.id, m.deleted) for m in tables] == [(m.id, False) for m in env.table_messages()]
-    assert "This game was stopped; it counts for nobody." in tables[1].text
+    assert "⏹️ Stopped without a result." in tables[1].text
     for message in tables:       # no button can be used any more
         assert message.custom_ids and all(message.component(c).get("disabled") for c in message.custom_ids)
-    assert "⏹️ **Calcory** was stopped without a result." in last_public(env).text
+    assert last_public(env).id == record.message.id      # the command's answer is the only message about it
     assert not [m for m in env.public() if "your turn" in m.text]
     rows = await env.bot.storage.results(session.id)
     assert len(rows) == 3 and all(row.stopped and not row.won for row in rows)
@@ -70,9 +70,13 @@ async def test_players_end_a_match_by_a_majority_vote(env):
     again = await env.double.slash(env.bob, env.channel, "stop")    # voting twice counts once
     assert "(1 of 2 votes)" in again.message.text and session.status == "playing"
 
+    before = {m.id for m in env.public()}
     second = await env.double.slash(env.cem, env.channel, "stop")
     await env.settle()
     assert second.message.text == "⏹️ The players voted to end the game (Calcory); it counts for nobody."
+    posted = [m.text for m in env.public() if m.id not in before]
+    assert posted == [second.message.text]       # one message says so, not three
+    assert env.table_messages()[1].text.startswith("⏹️ Stopped without a result.")
     assert session.status == "stopped" and session.end_reason == "vote"
     assert all(row.stopped for row in await env.bot.storage.results(session.id))
 
