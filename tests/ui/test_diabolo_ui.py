@@ -224,3 +224,19 @@ def test_rules_and_house_rule_labels_fit_discord(lang):
     for field in Options.model_fields:
         option = texts["option"][field]
         assert 0 < len(option["label"]) <= 45 and 0 < len(option["help"]) <= 100
+
+
+# -- the closing summary ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("lang", "unit", "wrong"), [("en", "Round", "Hand"), ("de", "Runde", "Spiel")])
+def test_the_closing_summary_counts_rounds_not_hands(lang, unit, wrong):
+    import random
+
+    from bot.ui.summary import render_summary
+
+    session = kit.make_session("diabolo", 3, seed="summary", options={"rounds": 2}, lang=lang)
+    rng = random.Random(3)
+    while session.status == "playing":
+        kit.random_walk(session, rng, 50)
+    text = render_summary(session, lang)
+    assert f"__{unit} 1__" in text and f"__{unit} 2__" in text
+    assert f"__{wrong} " not in text
