@@ -293,7 +293,7 @@ async def test_second_start_in_a_busy_channel_is_refused_politely(env):
     assert busy.ephemeral
     assert busy.message.text == "There is already a game in this channel. Finish or stop it first."
     german = await env.double.slash(env.bob, env.channel, "starten", spiel="calcory")
-    assert german.message.text == "In diesem Kanal läuft schon ein Spiel. Beendet oder stoppt es zuerst."
+    assert german.message.text == "In diesem Kanal läuft schon ein Spiel. Es muss erst enden oder mit /beenden abgebrochen werden."
     assert env.session() is session and [m for m in env.public() if m.custom_ids] == [lobby]
 
 
