@@ -215,7 +215,9 @@ class Autoplay:
                 kind = SeatKind.AWAY if away else occupant.kind
                 await self.sessions.set_seat(session, seat, replace(occupant, missed=0 if away else missed, kind=kind))
                 if away:
-                    await self._post(session, away_notice(session, seat))
+                    notice = await self._post(session, away_notice(session, seat))
+                    if notice is not None:
+                        await self.sessions.set_messages(session, away=[*session.messages.get("away", []), notice])
                 await self._move_for(session, seat, "easy")
         except StorageFault:
             self._replan_later(session)     # a fresh deadline: nobody loses a turn to our fault
@@ -246,7 +248,19 @@ class Autoplay:
             return
         self.bot.tables.moved(session, events)
 
-    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: list[int] = ()) -> None:
+    async def ended(self, session: Session) -> None:
+        """The match is over: the Rejoin buttons of its away notices go, the notices stay."""
+        notices = session.messages.get("away") or []
+        channel = self.bot.get_partial_messageable(session.channel_id)
+        for message_id in notices:
+            try:
+                await channel.get_partial_message(message_id).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not take the Rejoin button off message %s", message_id, exc_info=True)
+        if notices:
+            await self.sessions.set_messages(session, away=[])
+
+    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: list[int] = ()) -> int | None:
         text, view = message
         channel = self.bot.get_partial_messageable(session.channel_id)
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions]) if mentions \
@@ -255,7 +269,8 @@ class Autoplay:
         if view is not None:
             kwargs["view"] = view
         try:
-            await channel.send(text, **kwargs)
+            return (await channel.send(text, **kwargs)).id
         except discord.HTTPException:
             log.warning("could not post to channel %s", session.channel_id, exc_info=True)
+            return None
 

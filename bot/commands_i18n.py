@@ -27,4 +27,5 @@ class CatalogueTranslator(app_commands.Translator):
         lang = i18n.language(locale.value)
         if key is None or lang == i18n.DEFAULT:
             return None
-        return i18n.catalogue(lang).get(key)
+        text = i18n.catalogue(lang).get(key)
+        return text if isinstance(text, str) else None

@@ -255,6 +255,7 @@ class TableWriter:
             await self._delete(session.channel_id, old)
 
     async def _summarise(self, session) -> None:
+        await self.bot.autoplay.ended(session)
         text = render_summary(session, session.lang)
         if text is None:
             return

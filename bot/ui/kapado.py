@@ -1,8 +1,9 @@
 """Kapado on Discord: everyone's stacks as text on one table message, each turn played in the hand.
 
-The table is one Components V2 message: a header (legend, draw pile, bans), one block per player
+The table is one Components V2 message: a header (draw pile, bans), one block per player
 with their stacks (top card, 🔒 locked, 💀 dead, card count) and the turn line. A stack never shows
-more than its top: that is all a player sees across a real table too.
+more than its top: that is all a player sees across a real table too. The key to the emoji sits in
+small print under each hand rather than on every redraw of the table.
 
 The drawn card is dealt to the drawer automatically and shown only in their hand; the hand offers
 every legal placement as a button (face up, marked ✨ where it fits doubly; face down; an unlock
@@ -93,7 +94,7 @@ def _header(view, lang: str) -> str:
     if view.games > 1:
         title += t(lang, "kapado.ui.game_of", game=view.game, games=view.games)
     pile = t(lang, "kapado.ui.pile", count=view.deck, middle=len(view.middle))
-    return "\n".join((title, _legend(lang), f"{pile} · {_bans(view, lang)}"))
+    return f"{title}\n{pile} · {_bans(view, lang)}"
 
 
 def _player(session, view, seat: int, lang: str) -> str:
@@ -155,6 +156,7 @@ class KapadoPresenter:
                 self._wish(session, seat, view, lang, legal, lines, out)
             else:
                 self._place(session, seat, view, lang, ui, legal, lines, out)
+        lines.append(_legend(lang))
         return Rendered(StaticView(out), "\n".join(lines))
 
     @staticmethod

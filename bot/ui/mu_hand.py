@@ -1,8 +1,10 @@
 """The ephemeral Mü hand: up to 15 card buttons in three rows of five, and the current choice.
 
-In the auction a multi-select picks the face-down cards to lay out (at most the bid limit; the
-in-hand step ``b:<card ids>``, in click order), and "Lay out N" makes them one action with the ids
-in deck order (15 three-letter ids still fit a custom_id). In the tricks every card is a move: the
+Cards laid out face up carry 👁️ and cannot be clicked. In the auction the buttons are the whole
+hand, each card once: a click on a face-down card picks or unpicks it (the in-hand step
+``b:<card ids>`` names the picks after the click; blue = picked, at most the bid limit), and
+"Lay out N" makes them one action with the ids in deck order (15 three-letter ids still fit a
+custom_id). In the tricks every card is a move: the
 playable ones are green, the others grey but clickable, so the engine refuses them with its reason.
 Trumps are named from a select of the legal names only, the partner by one button per player.
 """
@@ -25,15 +27,18 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
     playing = session.status == "playing" and view.phase != OVER
     mine = playing and view.to_act == seat
     lines = [notice] if notice else []
-    lines.append(t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view)))
-    if view.shown[seat]:
-        lines.append(t(lang, "mu.ui.hand.face_up", cards=labels(view.shown[seat], sort=False)))
+    if playing and view.phase == AUCTION:  # the buttons show every card
+        lines.append(t(lang, "mu.ui.hand.count", count=len(view.hand)))
+    else:
+        lines.append(t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view)))
+        if view.shown[seat]:
+            lines.append(t(lang, "mu.ui.hand.face_up", cards=labels(view.shown[seat], sort=False)))
     if view.chef is not None and playing:
         lines += _role(session, view, lang, seat)
     out: list[dict] = []
     if not playing:
         lines.append(t(lang, "mu.ui.over"))
-        out += _card_rows(view, lambda card: _inert(session, seat, card))
+        out += _card_rows(view, lambda card: _inert(session, view, seat, card))
     elif view.phase == AUCTION:
         _auction(session, view, lang, seat, ui if mine else "", mine, lines, out)
     elif view.phase in (VIZE_TRUMP, CHEF_TRUMP):
@@ -67,10 +72,18 @@ def _card_rows(view, make) -> list[dict]:
     return rows([make(card) for card in view.hand], 5)
 
 
-def _inert(session, seat: int, card: str, picked: bool = False) -> dict:
-    """A card that cannot be clicked now (its id only keeps the custom_ids apart); blue when picked for a bid."""
-    return button(label(card), ids.hand_step(session.id, seat, session.counters[seat], f"x:{card}"),
-                  style=Style.primary if picked else Style.secondary, disabled=True)
+FACE_UP = "👁️"
+
+
+def _face(view, seat: int, card: str) -> str:
+    """A card's button label: 👁️ in front when the whole table has seen it."""
+    return f"{FACE_UP}{label(card)}" if card in view.shown[seat] else label(card)
+
+
+def _inert(session, view, seat: int, card: str) -> dict:
+    """A card that cannot be clicked now (its id only keeps the custom_ids apart)."""
+    return button(_face(view, seat, card), ids.hand_step(session.id, seat, session.counters[seat], f"x:{card}"),
+                  disabled=True)
 
 
 def _chosen(ui: str, face_down: list[str], limit: int) -> list[str]:
@@ -85,7 +98,17 @@ def _auction(session, view, lang: str, seat: int, ui: str, mine: bool, lines: li
     counter = session.counters[seat]
     face_down = sort_cards(c for c in view.hand if c not in view.shown[seat])
     chosen = _chosen(ui, face_down, view.bid_limit)
-    out += _card_rows(view, lambda card: _inert(session, seat, card, picked=card in chosen))
+    full = len(chosen) >= view.bid_limit
+
+    def card_button(card: str) -> dict:
+        if not mine or card not in face_down:
+            return _inert(session, view, seat, card)
+        picked = card in chosen
+        after = [c for c in face_down if (c in chosen) != (c == card)]
+        return button(label(card), ids.hand_step(session.id, seat, counter, "b:" + ".".join(after)),
+                      style=Style.primary if picked else Style.secondary, disabled=full and not picked)
+
+    out += _card_rows(view, card_button)
     if not mine:
         lines.append(t(lang, "mu.ui.hand.wait_bid", name=name(session, view.to_act)))
         return
@@ -93,14 +116,6 @@ def _auction(session, view, lang: str, seat: int, ui: str, mine: bool, lines: li
         lines.append(t(lang, "mu.ui.hand.all_shown"))
     else:
         lines.append(t(lang, "mu.ui.hand.bid", limit=view.bid_limit, show=t(lang, "mu.ui.hand.show_none")))
-        if chosen:
-            lines.append(t(lang, "mu.ui.hand.chosen", cards=labels(chosen)))
-        # Picking in a select gives the values in click order; the step keeps them, the bid sorts them.
-        pick = select(ids.hand_step(session.id, seat, counter, "b"), [(label(c), c) for c in face_down],
-                      placeholder=t(lang, "mu.ui.hand.pick", limit=view.bid_limit), max_values=view.bid_limit)
-        for option in pick["options"]:
-            option["default"] = option["value"] in chosen
-        out.append(row(pick))
     show = t(lang, "mu.ui.hand.show", count=len(chosen)) if chosen else t(lang, "mu.ui.hand.show_none")
     out.append(row(
         button(show, ids.move(session.id, seat, counter, bid_action(chosen).key), style=Style.success,
@@ -111,7 +126,7 @@ def _auction(session, view, lang: str, seat: int, ui: str, mine: bool, lines: li
 
 
 def _trump(session, view, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
-    out += _card_rows(view, lambda card: _inert(session, seat, card))
+    out += _card_rows(view, lambda card: _inert(session, view, seat, card))
     if not mine:
         lines.append(t(lang, "mu.ui.hand.wait_trump", name=name(session, view.to_act)))
         return
@@ -125,7 +140,7 @@ def _trump(session, view, lang: str, seat: int, mine: bool, lines: list[str], ou
 
 
 def _partner(session, view, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
-    out += _card_rows(view, lambda card: _inert(session, seat, card))
+    out += _card_rows(view, lambda card: _inert(session, view, seat, card))
     if not mine:
         lines.append(t(lang, "mu.ui.hand.wait_partner", name=name(session, view.to_act)))
         return
@@ -142,7 +157,7 @@ def _tricks(session, view, lang: str, seat: int, mine: bool, lines: list[str], o
 
     def card_button(card: str) -> dict:
         style = Style.success if mine and card in view.playable else Style.secondary
-        return button(label(card), ids.move(session.id, seat, counter, f"play:{card}"), style=style,
+        return button(_face(view, seat, card), ids.move(session.id, seat, counter, f"play:{card}"), style=style,
                       disabled=not mine)
 
     out += _card_rows(view, card_button)

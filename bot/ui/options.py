@@ -2,7 +2,8 @@
 
 No game writes its own settings screen: a ``bool`` field becomes an on/off pair of buttons, a
 ``Literal`` field a select of its values, an ``int`` field a select of sensible values within its
-bounds. Texts come from ``<game>.ui.option.<field>.label`` / ``.help`` / ``.<value>``.
+bounds. Texts come from ``<game>.ui.option.<field>.label`` / ``.help`` / ``.<value>``; a number that
+means "as the rulebook says" (Skippo's 0 decks, Diabolo's 0 rounds) has such a value text.
 """
 
 from __future__ import annotations
@@ -61,10 +62,12 @@ def offered(session, name: str) -> list[str] | None:
 
 
 def value_label(session, lang: str, name: str, value: Any) -> str:
+    """A value as players read it: on/off, a Literal's own words, or a number; a number with a text
+    of its own (``…option.decks.0 = "Auto (rulebook: …)"``) shows that text, never a bare 0."""
     if isinstance(value, bool):
         return t(lang, "lobby.on" if value else "lobby.off")
     key = f"{session.game.key}.ui.option.{name}.{value}"
-    return t(lang, key) if isinstance(value, str) and has(key) else str(value)
+    return t(lang, key) if has(key) else str(value)
 
 
 def label(session, lang: str, name: str) -> str:

@@ -7,10 +7,13 @@ from dataclasses import replace
 from bot.i18n import has, t
 from bot.ui.presenters import find_presenter
 
+#: Ends whose command already told the channel (``/stop`` by the host, a vote): no second message.
+ANSWERED = frozenset({"stopped", "vote"})
+
 
 def render_summary(session, lang: str) -> str | None:
     if session.status == "stopped":
-        return t(lang, "table.summary_stopped", game=session.game.name)
+        return None if session.end_reason in ANSWERED else t(lang, "table.summary_stopped", game=session.game.name)
     result = session.result()
     if result is None:
         return None
@@ -33,7 +36,7 @@ def render_summary(session, lang: str) -> str | None:
     line_names = score_names(session, lang) if score_names is not None else names
     for hand in result.breakdown[-5:]:
         if many:
-            lines.append(t(lang, "table.summary_hand", number=hand.number))
+            lines.append(t(lang, _own(session, "summary_hand"), number=hand.number))
         steps = [reword(line, lang) for line in hand.lines] if reword is not None else hand.lines
         lines.extend(breakdown_lines(replace(hand, lines=tuple(steps)), line_names, lang))
     return _fit("\n".join(lines))
@@ -51,13 +54,19 @@ def breakdown_lines(hand, names: list[str], lang: str) -> list[str]:
 def render_hand(session, hand, lang: str) -> str:
     """The public message after a hand of a longer match: every scoring step, then the totals."""
     names = [seat.name for seat in session.seats]
-    own = f"{session.game.key}.ui.hand_summary"
-    lines = [t(lang, own if has(own) else "table.hand_summary", game=session.game.name, number=hand.number)]
+    lines = [t(lang, _own(session, "hand_summary"), game=session.game.name, number=hand.number)]
     lines.extend(breakdown_lines(hand, names, lang))
     totals = " · ".join(t(lang, "table.hand_total", name=name, score=score)
                         for name, score in zip(names, hand.totals, strict=False))
     lines.append(t(lang, "table.hand_totals", totals=totals))
     return _fit("\n".join(lines))
+
+
+def _own(session, key: str) -> str:
+    """A game's own wording of a shared text, naming its scoring unit (Diabolo's rounds, Kapado's
+    games), else the shared one (hands)."""
+    own = f"{session.game.key}.ui.{key}"
+    return own if has(own) else f"table.{key}"
 
 
 def _fit(text: str) -> str:

@@ -11,8 +11,8 @@ from bot.ui.presenters import playable
 FIELDS = string.Formatter()
 
 
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in FIELDS.parse(text) if name}
+def placeholders(entry: i18n.Entry) -> set[str]:
+    return {name for text in i18n.forms(entry) for _, name, _, _ in FIELDS.parse(text) if name}
 
 
 def test_catalogues_have_the_same_keys():
@@ -21,7 +21,8 @@ def test_catalogues_have_the_same_keys():
 
 @pytest.mark.parametrize("key", sorted(i18n.catalogue("en")))
 def test_placeholders_match(key):
-    assert placeholders(i18n.catalogue("en")[key]) == placeholders(i18n.catalogue("de")[key])
+    en, de = i18n.catalogue("en")[key], i18n.catalogue("de")[key]
+    assert placeholders(en) == placeholders(de)
 
 
 @pytest.mark.parametrize("key", playable())

@@ -55,8 +55,8 @@ async def test_whole_game_three_players_then_leaderboard(env):
 
     board = (await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory")).message
     lines = board.text.splitlines()
-    assert f"**1.** {names[first]}: 1 wins in 1 games (100 %)" in lines
-    assert any(f"{names[second]}: 0 wins in 1 games (0 %)" in line for line in lines)
+    assert f"**1.** {names[first]}: 1 of 1 won (100 %)" in lines
+    assert any(f"{names[second]}: 0 of 1 won (0 %)" in line for line in lines)
 
 
 async def test_an_open_hand_follows_the_game_through_the_newest_token(env):

@@ -24,15 +24,15 @@ async def test_stop_by_host_ends_without_result_and_table_shows_it(env):
     tables = env.table_messages()
 
     record = await env.double.slash(env.ann, env.channel, "stop")
-    await settled(env, lambda: "stopped without a result" in last_public(env).text, "the closing summary")
+    await settled(env, lambda: "Stopped without a result." in env.table_messages()[1].text, "the table redraw")
     assert not record.ephemeral
-    assert record.message.text == "⏹️ Ann stopped Calcory. The game counts for nobody."
+    assert record.message.text == "⏹️ Ann stopped the game (Calcory); it counts for nobody."
     assert session.status == "stopped"
     assert [(m.id, m.deleted) for m in tables] == [(m.id, False) for m in env.table_messages()]
-    assert "This game was stopped; it counts for nobody." in tables[1].text
+    assert "⏹️ Stopped without a result." in tables[1].text
     for message in tables:       # no button can be used any more
         assert message.custom_ids and all(message.component(c).get("disabled") for c in message.custom_ids)
-    assert "⏹️ **Calcory** was stopped without a result." in last_public(env).text
+    assert last_public(env).id == record.message.id      # the command's answer is the only message about it
     assert not [m for m in env.public() if "your turn" in m.text]
     rows = await env.bot.storage.results(session.id)
     assert len(rows) == 3 and all(row.stopped and not row.won for row in rows)
@@ -55,7 +55,7 @@ async def test_stop_by_manage_server_works_and_by_an_outsider_is_refused(env):
 
     record = await env.double.slash(env.mod, env.channel, "stop")
     await env.settle()
-    assert record.message.text == "⏹️ Mod stopped Calcory. The game counts for nobody."
+    assert record.message.text == "⏹️ Mod stopped the game (Calcory); it counts for nobody."
     assert session.status == "stopped"
     again = await env.double.slash(env.mod, env.channel, "stop")
     assert again.ephemeral and again.message.text == "No game is running in this channel."
@@ -70,9 +70,13 @@ async def test_players_end_a_match_by_a_majority_vote(env):
     again = await env.double.slash(env.bob, env.channel, "stop")    # voting twice counts once
     assert "(1 of 2 votes)" in again.message.text and session.status == "playing"
 
+    before = {m.id for m in env.public()}
     second = await env.double.slash(env.cem, env.channel, "stop")
     await env.settle()
-    assert second.message.text == "⏹️ The players voted to end Calcory; it counts for nobody."
+    assert second.message.text == "⏹️ The players voted to end the game (Calcory); it counts for nobody."
+    posted = [m.text for m in env.public() if m.id not in before]
+    assert posted == [second.message.text]       # one message says so, not three
+    assert env.table_messages()[1].text.startswith("⏹️ Stopped without a result.")
     assert session.status == "stopped" and session.end_reason == "vote"
     assert all(row.stopped for row in await env.bot.storage.results(session.id))
 
@@ -126,13 +130,13 @@ async def test_stats_after_a_finished_game_for_oneself_and_another_user(env):
     lines = board_lines(mine.message)
     assert lines[0] == f"## 📊 {win_user.name.title()}"
     if win_user is env.bob:
-        assert lines[1] == f"**Calcory**: 1 Partien, 1 Siege (100 %), zuletzt gespielt <t:{when}:D>"
+        assert lines[1] == f"**Calcory**: 1 gespielt, 1 gewonnen (100 %), zuletzt gespielt <t:{when}:D>"
     else:
-        assert lines[1] == f"**Calcory**: 1 games, 1 wins (100 %), last played <t:{when}:D>"
+        assert lines[1] == f"**Calcory**: 1 played, 1 won (100 %), last played <t:{when}:D>"
 
     theirs = await env.double.slash(env.cem, env.channel, "stats", user=lose_user)
     assert board_lines(theirs.message) == [
-        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 games, 0 wins (0 %), last played <t:{when}:D>"]
+        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 played, 0 won (0 %), last played <t:{when}:D>"]
     nobody = await env.double.slash(env.cem, env.channel, "stats", user=env.dia)
     assert board_lines(nobody.message) == ["## 📊 Dia", "No finished games yet."]
 
@@ -167,10 +171,10 @@ async def test_leaderboard_top_ten_and_the_callers_own_rank_below(env):
     lines = board_lines(board.message)
     assert not board.ephemeral
     assert lines[0] == "## 🏆 Calcory leaderboard (matches among people)"
-    expected = [f"**{k + 1}.** {name}: {11 - k} wins in 11 games ({round((11 - k) / 11 * 100)} %)"
+    expected = [f"**{k + 1}.** {name}: {11 - k} of 11 won ({round((11 - k) / 11 * 100)} %)"
                 for k, (_, name) in enumerate(fake[:10])]
     assert lines[1:11] == expected
-    assert lines[11:] == ["…", "**12.** dia: 0 wins in 11 games (0 %)"]
+    assert lines[11:] == ["…", "**12.** dia: 0 of 11 won (0 %)"]
     assert "player10" not in board.message.text
 
     inside = await env.double.slash(env.ann, env.channel, "leaderboard", game="calcory")
@@ -259,7 +263,7 @@ async def test_lobby_cancel_by_host_or_manager_only(env):
     assert refused.message.text == "Only the host or someone allowed to manage the server can do that."
     record = await env.double.slash(env.ann, env.channel, "stop")
     await env.settle()
-    assert record.message.text == "⏹️ Ann stopped Calcory. The game counts for nobody."
+    assert record.message.text == "⏹️ Ann stopped the game (Calcory); it counts for nobody."
     await env.double.wait_until(lambda: third_lobby.text.endswith("This lobby was closed."), what="the lobby closed")
     assert third.status == "cancelled"
     assert not third_lobby.custom_ids
@@ -289,7 +293,7 @@ async def test_second_start_in_a_busy_channel_is_refused_politely(env):
     assert busy.ephemeral
     assert busy.message.text == "There is already a game in this channel. Finish or stop it first."
     german = await env.double.slash(env.bob, env.channel, "starten", spiel="calcory")
-    assert german.message.text == "In diesem Kanal läuft schon ein Spiel. Beendet oder stoppt es zuerst."
+    assert german.message.text == "In diesem Kanal läuft schon ein Spiel. Es muss erst enden oder mit /beenden abgebrochen werden."
     assert env.session() is session and [m for m in env.public() if m.custom_ids] == [lobby]
 
 
@@ -347,7 +351,7 @@ async def test_lobby_language_select_switches_the_table_to_german(env):
     first, second = env.table_messages()
     assert first.text.splitlines()[1].startswith("Karten auf der Hand:")
     assert "Aufhören" in second.labels and "Spalten F–J:" in second.text
-    assert "du bist bei Calcory am Zug" in env.public()[-1].text
+    assert "🎲 Calcory · <@" in env.public()[-1].text and "du bist am Zug." in env.public()[-1].text
     drive = CalcoryDriver(env)
     hand_id = ids.table(session.id, "hand")
     english = (await env.double.click(env.ann, second, hand_id)).message

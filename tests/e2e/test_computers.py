@@ -47,7 +47,7 @@ async def test_one_person_and_three_computers_play_a_whole_diabolo_round(env):
         (seat,) = [s for s in session.to_act() if not session.seats[s].played_by_computer]
         assert session.seats[seat].user_id == int(env.ann.id)
         (ping,) = [m for m in env.public() if "your turn" in m.text]     # computers are never pinged
-        assert ping.text.startswith(f"🎲 <@{env.ann.id}>, your turn")
+        assert ping.text == f"🎲 Diabolo · <@{env.ann.id}>, it is your turn."
         await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
         drive.check_channel_private(rng)
     assert session.status == "finished" and by_computers >= 3 * 4

@@ -46,7 +46,7 @@ async def test_a_double_clicked_stop_applies_once(env):
     refusal = next(r for r in records if r.callback_type == 4)
     assert refusal.ephemeral
     assert refusal.message.text in ("That button was out of date, so nothing happened.",
-                                    "Dieser Knopf war veraltet, daher ist nichts passiert.")
+                                    "Dieser Button war veraltet, daher ist nichts passiert.")
     assert session.counters[seat] == 3 and session.state.owner == seat and len(session.state.marks) == 2
     assert drive.active != seat
     logged = await env.bot.storage.actions(session.id)

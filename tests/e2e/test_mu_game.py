@@ -55,13 +55,15 @@ async def test_a_whole_hand_from_start_to_summary_with_a_refused_card(env) -> No
     table = env.table_messages()[0]
     assert f"🃏 Dealer **{names[dealer]}**" in table.text and f"▶ **{names[dealer]}** bids" in table.text
 
-    # The auction: the dealer lays out one card, the next player two (picked in one select), all pass.
+    # The auction: the dealer lays out one card, the next player two (picked card by card), all pass.
     single = session.state.hidden[dealer][0]
     await drive.play(dealer, f"bid:{single}")
     pair = list(session.state.hidden[chef][3:5])
     record = await drive.play(chef, bid_action(pair).key)
     laid_out = " ".join(label(c) for c in pair)
-    assert record.message.ephemeral and laid_out in record.message.text  # the hand shows them face up
+    # The hand shows them marked face up, each once.
+    assert record.message.ephemeral and all(
+        record.message.text.count(f"👁️{label(c)}") == laid_out.split().count(label(c)) for c in pair)
     table = env.table_messages()[0]
     assert f"laid out 1: {label(single)}" in table.text and f"laid out 2: {laid_out}" in table.text
     drive.check_channel_private()

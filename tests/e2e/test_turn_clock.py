@@ -104,3 +104,22 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_handled_once(env
     new = [m.text for m in env.public()[posted:]]
     assert not any(text.startswith("⏰") for text in new)          # no stale reminder
     assert env.bot.autoplay.deadline(session) == env.clock.now() + 120
+
+
+async def test_rejoin_is_no_longer_offered_once_the_match_is_over(env):
+    drive, session = await _live_table(env)
+    absent = next(iter(session.to_act()))
+    while session.seats[absent].kind is SeatKind.HUMAN:
+        if absent in session.to_act():
+            await drive.wait(120)
+        else:
+            other = next(iter(session.to_act()))
+            await drive.play(other, session.game.legal_actions(session.state, other)[0].key)
+    notice = next(m for m in env.public() if "missed three turns" in m.text)
+    assert notice.has_component(ids.table(session.id, "rejoin"))
+
+    await env.double.slash(env.users["ann"], env.channel, "stop")        # the host ends the match
+    await env.settle()
+    notice = next(m for m in env.public() if "missed three turns" in m.text)
+    assert not notice.has_component(ids.table(session.id, "rejoin")) and "missed three turns" in notice.text
+    assert session.messages.get("away") == []

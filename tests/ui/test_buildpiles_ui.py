@@ -91,7 +91,7 @@ def test_skippo_table_shows_set_aside_jokers_helper_caps_and_the_match():
                  helpers={1: [["9", "X"], ["Q"]]}, build=[["A", "2"]], options={"games": 3}, lang="de")
     text = table_text(session, "de")
     assert text.startswith("## ♠️ Skippo · Spiel 1 von 3")
-    assert "**Ablagestapel:** ① **2** · ② frei · ③ frei · ④ frei" in text
+    assert "**Aufbaustapel:** ① **2** · ② frei · ③ frei · ④ frei" in text
     assert "▶ **P0** · 📚 **7** (noch 2) · beiseite 🃏 · ✋ 1" in text
     assert "H1 **🃏≤9** (2) · H2 **Q** · H3 — · H4 —" in text
 
@@ -265,7 +265,7 @@ def test_a_stalled_game_is_shown_plainly():
     session = at("dacapo", piles={0: ["9"], 1: ["8"]}, hands={0: ["5", "6"], 1: ["7", "4"]}, rest="box")
     show = presenter("dacapo")
     kit.play(session, 0, f"discard:{card_id(session, 0, '5')}>new")
-    assert "⚠️ 1 turn(s) in a row without progress: 1 more like that and the game ends without a winner." \
+    assert "⚠️ 1 turn in a row without progress: 1 more like that and the game ends without a winner." \
         in table_text(session)
     events = kit.play(session, 1, f"discard:{card_id(session, 1, '7')}>new")
     assert "⛔ Game 1 is stuck" in show.describe(session, events, "en")

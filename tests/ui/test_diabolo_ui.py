@@ -47,7 +47,7 @@ def test_the_table_shows_both_sides_of_every_row_with_sums_and_closed_rows():
     assert "🟩 green: 😈 — · **0** ┃ **0** · — 😇" in text
     assert "🟦 blue: 😈 — · **0** ┃ **2** · 2 😇" in text
     assert "closed rows 1 of 2" in text and f"Draw pile {len(state.pile)}" in text
-    assert "▶ **P1** · 7 cards · ✖️2 doubler ready · **0** points" in text
+    assert "▶ **P1** · 7 cards · ✖️2 doubler ready · score **0**" in text
     assert "**P0** · 6 cards" in text and "**P2** · 6 cards" in text
     assert "▶ **P1**'s turn" in text
 
@@ -112,7 +112,7 @@ def test_a_blocked_player_shows_the_hand_to_everyone_and_must_discard():
     assert "P0 cannot lay any card and shows the hand: 🟩1 🟩1 🟩2 🟩5 🟪1 🟪1 🟪2." in line
     text = table_text(session, line)
     assert "▶ **P0** cannot lay any card" in text
-    assert "▶ **P0** · 7 cards · ✖️2 doubler ready · **0** points · shown: 🟩1 🟩1 🟩2 🟩5 🟪1 🟪1 🟪2" in text
+    assert "▶ **P0** · 7 cards · ✖️2 doubler ready · score **0** · shown: 🟩1 🟩1 🟩2 🟩5 🟪1 🟪1 🟪2" in text
     rendered = hand(session, 0)
     assert "your hand is shown to the table" in rendered.content
     assert kit.reachable(session, 0) == {a.key for a in GAME.legal_actions(session.state, 0)}
@@ -127,7 +127,7 @@ def test_the_discarded_card_is_public_and_out_of_the_round():
     assert line.startswith("P0 discarded 🟩5 out of the round.")
     text = table_text(session, line)
     assert "🗑️ Out of this round: 🟩5" in text
-    assert "**P0** · 6 cards · ✖️2 doubler ready · **0** points · shown: 🟩1 🟩1 🟩2 🟪1 🟪1 🟪2" in text
+    assert "**P0** · 6 cards · ✖️2 doubler ready · score **0** · shown: 🟩1 🟩1 🟩2 🟪1 🟪1 🟪2" in text
     assert "▶ **P1**'s turn" in text
 
 
@@ -204,7 +204,7 @@ def test_the_round_summary_names_each_colour_and_the_totals():
         "Totals: P0 10 · P1 5 · P2 -1",
     ]
     assert "🟥 Rot: Engel gewinnen, höchste Handsumme 5, verdoppelt (+10)" in SHOW.summary(session, events, "de")
-    assert "**10** points" in table_text(session)
+    assert "score **10**" in table_text(session)
 
 
 def test_a_wasted_doubler_and_a_round_without_doublers_are_summarised():
@@ -224,3 +224,19 @@ def test_rules_and_house_rule_labels_fit_discord(lang):
     for field in Options.model_fields:
         option = texts["option"][field]
         assert 0 < len(option["label"]) <= 45 and 0 < len(option["help"]) <= 100
+
+
+# -- the closing summary ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("lang", "unit", "wrong"), [("en", "Round", "Hand"), ("de", "Runde", "Spiel")])
+def test_the_closing_summary_counts_rounds_not_hands(lang, unit, wrong):
+    import random
+
+    from bot.ui.summary import render_summary
+
+    session = kit.make_session("diabolo", 3, seed="summary", options={"rounds": 2}, lang=lang)
+    rng = random.Random(3)
+    while session.status == "playing":
+        kit.random_walk(session, rng, 50)
+    text = render_summary(session, lang)
+    assert f"__{unit} 1__" in text and f"__{unit} 2__" in text
+    assert f"__{wrong} " not in text

@@ -91,6 +91,19 @@ def test_no_ban_and_a_match_of_several_games_on_the_table():
     assert "match total 0" in text
 
 
+
+def test_the_emoji_key_is_one_small_line_in_the_hand_not_on_every_table_redraw():
+    state = position(3, next_cards=("d21",), current=2)
+    session = at(state)
+    header = table_text(session).split("\n**P0**")[0]
+    assert header.splitlines() == ["## 🔢 Kapado", f"🎴 Draw pile: **{len(state.pile)}** (0 ban cards drawn) · 🚫 No ban in force"]
+    assert "wish card ·" not in table_text(session)
+    for seat in (0, 2):  # waiting and playing
+        keys = [line for line in hand(session, seat).content.splitlines() if "🔒 locked" in line]
+        assert keys == ["-# 🌸 pink · 🔷 blue · 🟩 green · 🟡 yellow · 🃏 the 1 (joker) · 🌠 wish card · 🔒 locked"
+                        " · 💀 dead · 🎴 face down · (4) = 4 cards in the stack"]
+    assert "(4) = 4 Karten im Stapel" in hand(session, 0, lang="de").content
+
 # -- placing a drawn card -----------------------------------------------------------------------
 def test_drawn_card_offers_face_up_placements_with_double_fits_marked():
     # 8 pink under the 2-ban: 10 blue has only divisor 2 (banned), 12 blue fits via 4, 10 pink by colour.

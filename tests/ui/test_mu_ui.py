@@ -8,6 +8,7 @@ import typing
 
 from bot import ids
 from bot.i18n import LANGUAGES, catalogue, t
+from bot.ui.cards import label
 from bot.ui.mu import PRESENTER
 from games.base import Action, IllegalAction
 from games.mu import GAME, MuOptions, bid_action, position
@@ -75,40 +76,77 @@ def test_the_auction_table_shows_dealer_turn_and_every_laid_out_card():
     session = example_1(4)  # A red 6; B passed; C yellow 9; D green 1 and blue 1
     text = table_text(session, last="P3 lays out …")
     assert "## 🎴 Mü · hand 1" in text and "🃏 Dealer **P0**" in text
-    assert "▶ **P0** · 15 cards · **0** points · laid out 1: 🟥6" in text
-    assert "• **P1** · 15 cards · **0** points" in text and "laid out" not in text.split("\n")[3]
-    assert "• **P3** · 15 cards · **0** points · laid out 2: 🟩1 🟦1" in text
+    assert "▶ **P0** · 15 cards · score **0** · laid out 1: 🟥6" in text
+    assert "• **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
+    assert "• **P3** · 15 cards · score **0** · laid out 2: 🟩1 🟦1" in text
     assert "the most cards anyone laid out is 2; 0 of 4 passes in a row end it." in text
-    assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 card(s), or pass.")
+    assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 cards, or pass.")
     assert "Chef" not in text and "Trumps" not in text
+
+
+def toggles(rendered, chosen=()) -> dict[str, dict]:
+    """The face-down cards a click picks or unpicks, by card id: each step names the picks after it."""
+    out = {}
+    for comp in buttons(rendered):
+        kind, _, rest = arg(comp).partition(":")
+        if kind == "b":
+            (card,) = set(filter(None, rest.split("."))) ^ set(chosen)
+            out[card] = comp
+    return out
+
+
+def click(session, seat: int, comp: dict):
+    return hand(session, seat, ui=arg(comp))
+
+
+def test_the_auction_hand_shows_each_card_once_and_marks_the_face_up_ones():
+    session = example_1(4)  # A has laid out the red 6
+    plain = hand(session, A)
+    view = GAME.view(session.state, A)
+    assert plain.content.startswith("**Your hand** (15) · 👁️ = face up on the table\n")
+    assert not any(label(card) in plain.content for card in view.hand)  # no card list in the text
+    assert not selects(plain)
+    cards = [b for b in buttons(plain) if arg(b).startswith(("b:", "x:"))]
+    assert len(cards) == 15 == len(view.hand)
+    (shown,) = [b for b in cards if arg(b) == "x:r6"]
+    assert shown["label"] == "👁️🟥6" and shown["disabled"]
+    face_down = toggles(plain)
+    assert sorted(face_down) == sorted(c for c in view.hand if c != "r6")
+    assert not any(b["disabled"] or b["label"].startswith("👁️") for b in face_down.values())
+    # Waiting players see their hand once too, disabled, with their own face-up cards marked.
+    waiting = hand(session, D)
+    assert not toggles(waiting) and all(b["disabled"] for b in buttons(waiting))
+    assert sorted(b["label"] for b in buttons(waiting) if b["label"].startswith("👁️")) == ["👁️🟦1", "👁️🟩1"]
 
 
 def test_the_bidder_picks_face_down_cards_up_to_the_limit_and_confirms_them_in_deck_order():
     session = example_1(4)
     plain = hand(session, A)
-    (pick,) = selects(plain)
-    face_down = [o["value"] for o in pick["options"]]
-    assert "r6" not in face_down and len(face_down) == 14  # the shown red 6 cannot be bid again
-    assert pick["max_values"] == 2 == GAME.view(session.state, A).bid_limit
-    assert "up to 2" in plain.content and "Face up on the table: 🟥6" in plain.content
+    face_down = sorted(toggles(plain))
+    assert GAME.view(session.state, A).bid_limit == 2 and "up to 2" in plain.content
     lay_out = next(b for b in buttons(plain) if arg(b) == "bid")
     assert lay_out["disabled"]
 
-    # A multi-select reports values in click order: the step keeps them, the bid is in deck order.
-    picked = hand(session, A, ui=f"{arg(pick)}:{face_down[5]}.{face_down[1]}")
+    # Clicks pick in any order; the bid lists the cards in deck order.
+    one = click(session, A, toggles(plain)[face_down[5]])
+    picked = click(session, A, toggles(one, [face_down[5]])[face_down[1]])
+    chosen = [face_down[1], face_down[5]]
     lay_out = next(b for b in buttons(picked) if arg(b).startswith("bid:"))
-    assert arg(lay_out) == bid_action([face_down[1], face_down[5]]).key == f"bid:{face_down[1]}.{face_down[5]}"
+    assert arg(lay_out) == bid_action(chosen).key == f"bid:{face_down[1]}.{face_down[5]}"
     assert lay_out["label"] == "Lay out 2" and not lay_out["disabled"]
-    assert sorted(o["value"] for o in selects(picked)[0]["options"] if o["default"]) == sorted(face_down[i] for i in (1, 5))
-    blue = [card for card, b in card_buttons(picked).items() if b["style"] == 1]
-    assert sorted(blue) == sorted([face_down[1], face_down[5]])
+    now = toggles(picked, chosen)
+    assert sorted(card for card, b in now.items() if b["style"] == 1) == sorted(chosen)
+    # At the limit the other face-down cards wait; a blue one unpicks.
+    assert all(b["disabled"] for card, b in now.items() if card not in chosen)
+    back = click(session, A, now[face_down[5]])
+    assert [card for card, b in toggles(back, [face_down[1]]).items() if b["style"] == 1] == [face_down[1]]
     kit.play(session, A, arg(lay_out))
     assert GAME.view(session.state, None).bids[A] == 3
 
 
 def test_picks_beyond_the_limit_or_no_longer_face_down_are_dropped():
     session = example_1(4)
-    face_down = [o["value"] for o in selects(hand(session, A))[0]["options"]]
+    face_down = sorted(toggles(hand(session, A)))
     rendered = hand(session, A, ui=f"b:r6.{'.'.join(face_down[:4])}")
     (lay_out,) = [b for b in buttons(rendered) if arg(b).startswith("bid")]
     assert arg(lay_out) == bid_action(face_down[:2]).key
@@ -117,7 +155,7 @@ def test_picks_beyond_the_limit_or_no_longer_face_down_are_dropped():
 def test_only_the_bidder_gets_the_picker_and_a_stale_step_shows_the_plain_hand():
     session = example_1(4)
     waiting = hand(session, B, ui="b:b9")
-    assert not selects(waiting) and all(b["disabled"] for b in buttons(waiting))
+    assert not toggles(waiting) and all(b["disabled"] for b in buttons(waiting))
     assert "Auction: **P0** is to bid." in waiting.content
     for ui in ("nonsense", "b:", "b:zz.r6", "clear", "x:r6"):
         assert kit.body(hand(session, A, ui=ui)) == kit.body(hand(session, A))
@@ -125,16 +163,18 @@ def test_only_the_bidder_gets_the_picker_and_a_stale_step_shows_the_plain_hand()
 
 def test_the_dealer_may_lay_out_one_card_and_the_limit_is_the_most_shown_plus_one():
     session = session_at(position(4, EX1_HANDS, dealer=A))
-    assert selects(hand(session, A))[0]["max_values"] == 1
-    assert "▶ **P0** bids: lay out up to 1 card(s), or pass." in table_text(session)
+    first = next(iter(toggles(hand(session, A))))
+    after = toggles(click(session, A, toggles(hand(session, A))[first]), [first])
+    assert [card for card, b in after.items() if not b["disabled"]] == [first]  # one card is the limit
+    assert "▶ **P0** bids: lay out up to 1 card, or pass." in table_text(session)
     session = example_1(8)  # A 2, B 1, C 3, D 3: A may reach 4, so lay out 2 more (M1, action 9)
-    (pick,) = selects(hand(session, A))
-    assert pick["max_values"] == 2
+    face_down = sorted(toggles(hand(session, A)))
+    assert GAME.view(session.state, A).bid_limit == 2
     try:
-        GAME.check(session.state, A, bid_action([o["value"] for o in pick["options"]][:3]))
+        GAME.check(session.state, A, bid_action(face_down[:3]))
     except IllegalAction as refusal:
         assert refusal.reason == "mu.bid_too_many"
-        assert "at most 2 card(s)" in t("en", refusal.reason, **refusal.params)
+        assert "at most 2 cards" in t("en", refusal.reason, **refusal.params)
     else:
         raise AssertionError("three cards over a limit of two were accepted")
 
@@ -146,11 +186,11 @@ def test_a_fifteen_card_bid_fits_a_custom_id_with_a_six_digit_session():
     state.bids[B] = 14
     session = session_at(state)
     session.id, session.counters = 999_999, [99_999] * 4
-    (pick,) = selects(hand(session, A))
-    assert pick["max_values"] == 15
+    assert len(toggles(hand(session, A))) == 15
     rendered = hand(session, A, ui="b:" + ".".join(reversed(LONG_IDS)))
     (lay_out,) = [b for b in buttons(rendered) if arg(b).startswith("bid:")]
     assert len(lay_out["custom_id"]) <= 100 and arg(lay_out) == bid_action(LONG_IDS).key
+    assert all(len(b["custom_id"]) <= 100 for b in buttons(rendered))
     assert len(ids.hand_step(session.id, A, 99_999, "b:" + ".".join(LONG_IDS))) <= 100
     session.counters = [0] * 4
     kit.play(session, A, arg(lay_out))
@@ -161,7 +201,7 @@ def test_a_fifteen_card_bid_fits_a_custom_id_with_a_six_digit_session():
 def test_the_vize_is_offered_exactly_the_legal_trumps_and_the_chef_also_none():
     session = example_1()
     text = table_text(session)
-    assert "👑 Chef **P0** with 4 card(s) · 🥈 Vize **P1**" in text
+    assert "👑 Chef **P0** with 4 cards · 🥈 Vize **P1**" in text
     assert "▶ Vize **P1** names a trump." in text and "🎯 Team goal: **36** triangles for **P0**" in text
     (names,) = selects(hand(session, B))
     assert arg(names) == "trump:" and [o["value"] for o in names["options"]] == ["green", "blue", "7", "8", "9"]
@@ -195,7 +235,7 @@ def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
     assert "▶ Chef **P0** chooses a partner." in table_text(session)
     kit.play(session, A, "partner:3")
     text = table_text(session)
-    assert "👑 Chef **P0** with 4 card(s) · 🥈 Vize **P1** · 🤝 Partner **P3**" in text
+    assert "👑 Chef **P0** with 4 cards · 🥈 Vize **P1** · 🤝 Partner **P3**" in text
     assert "🎯 Team goal: **36** triangles for **P0** + **P3**" in text
     assert "▶ **P0** (👑 Chef) · 15 cards" in text and "• **P3** (🤝 Partner)" in text
 
@@ -256,7 +296,7 @@ def test_the_trick_table_shows_play_order_tricks_won_trumps_and_scores():
     text = table_text(session)
     assert "Trumps: 🟩 green over 7s" in text
     assert "Last trick: P0 🟥3 → P1 🟥4 → P2 " in text and f"→ **P{winner}**" in text
-    assert " · 1 trick(s)" in text and text.count(" · 0 trick(s)") == 3
+    assert " · 1 trick" in text and text.count(" · 0 tricks") == 3
     assert f"▶ **P{winner}** plays a card." in text
     kit.play(session, winner, session.game.legal_actions(session.state, winner)[0].key)
     assert "Trick 2: P" in table_text(session)
@@ -266,7 +306,7 @@ def test_describe_says_what_happened_without_private_events():
     session = example_1(13)
     events = kit.play(session, B, "pass")
     line = PRESENTER.describe(session, events, "en")
-    assert line == "P1 passes · 👑 P0 is Chef with 4 card(s), 🥈 P1 is Vize"
+    assert line == "P1 passes · 👑 P0 is Chef with 4 cards, 🥈 P1 is Vize"
     events = kit.play(session, B, "trump:8")
     assert PRESENTER.describe(session, events, "en") == "🥈 P1 names 8s as the Vize trump"
     assert PRESENTER.describe(session, kit.play(session, A, "trump:none"), "de") == "👑 P0 spielt ohne Cheftrumpf"
@@ -296,8 +336,8 @@ def test_a_won_hand_is_summed_up_with_the_bonus():
     assert PRESENTER.summary(session, [], "en") is None
     text = PRESENTER.summary(session, play_out_hand(session), "en")
     assert text.startswith("📋 **Mü**: hand 1 is scored.")
-    assert "• P0: Triangles in 12 trick(s) (+36)" in text
-    assert "• P0: Team goal reached (36 of 12): bonus for 1 card(s) with a colour trump (+10)" in text
+    assert "• P0: Triangles in 12 tricks (+36)" in text
+    assert "• P0: Team goal reached (36 of 12): bonus for 1 card with a colour trump (+10)" in text
     assert "Totals: P0 46 · P1 0 · P2 0" in text
 
 
@@ -316,13 +356,13 @@ def test_a_patt_hand_is_summed_up_with_the_provokateur():
     for seat, key in [(A, "bid:r6"), (B, "bid:b9"), (C, "pass"), (D, "pass"), (A, "pass")]:
         kit.play(session, seat, key)
     events = kit.play(session, B, "pass")
-    assert "Patt: nobody is alone on top with 1 card(s)" in PRESENTER.describe(session, events, "en")
+    assert "Patt: nobody is alone on top with 1 card" in PRESENTER.describe(session, events, "en")
     text = PRESENTER.summary(session, events, "en")
-    assert "• P0: Stalemate (Patt): tied top bid of 1 card(s), 5 per card (+5)" in text
+    assert "• P0: Stalemate (Patt): tied top bid of 1 card, 5 per card (+5)" in text
     assert "• P1: Stalemate (Patt): last to reach the tied top bid of 1, 10 off per card (-10)" in text
     assert "Totals: P0 5 · P1 -10 · P2 0 · P3 0" in text
     text = table_text(session)
-    assert "hand 2" in text and "🃏 Dealer **P1**" in text and "**5** points" in text
+    assert "hand 2" in text and "🃏 Dealer **P1**" in text and "score **5**" in text
 
 
 def test_summary_and_line_use_public_events_only():

@@ -95,7 +95,7 @@ def test_the_table_shows_displays_with_owners_piles_hand_counts_turn_and_scores(
     assert "## 🃏 Rummü · hand 1" in text
     assert "🏆 Scores (match to 200): P0 30 · P1 -15 · P2 0" in text
     assert "✋ Cards in hand: P0 2 · P1 3 · P2 1" in text
-    assert f"Draw pile: {len(session.state.stock)} · discard pile: 3 card(s), top 🟦7" in text
+    assert f"Draw pile: {len(session.state.stock)} · discard pile: 3 cards, top 🟦7" in text
     assert "🟫8" not in text and "⬛8" not in text      # only the top discard shows
     assert "**P0**: #1 🟥4 🟥5 🟨6 · #3 🟥9 🟩9 🟦9" in text
     assert "**P2**: #2 🟩5 🟦5 ⬛5" in text
@@ -174,7 +174,7 @@ def test_a_picked_combination_is_judged_and_laid_out_with_one_click() -> None:
     ui = pick(session, 0, ["r6", "r3", "r5", "r4"])
     rendered = hand(session, 0, ui)
     assert "Picked: 🟥3 🟥4 🟥5 🟥6 (one-colour sequence)" in rendered.content
-    assert "That makes 4 card(s); your first display needs 4." in rendered.content
+    assert "That makes 4 cards; your first display needs 4." in rendered.content
     menu = select_with(rendered, "p")
     assert [o["value"] for o in menu["options"] if o["default"]] == ["r3", "r4", "r5", "r6"]
     assert menu["max_values"] == len(OPENER)
@@ -234,7 +234,7 @@ def test_groups_set_aside_make_one_opening_batch() -> None:
     assert aside == "p0/gg6b6k6"
     rendered = hand(session, 0, aside)
     assert "Set aside 1: 🟩6 🟦6 ⬛6 (Ling)" in rendered.content
-    assert "That makes 3 card(s); your first display needs 4." in rendered.content
+    assert "That makes 3 cards; your first display needs 4." in rendered.content
     assert "g6" not in option_values(select_with(rendered, "p"))
     ui = pick(session, 0, ["r1a", "r2", "r3"], aside)
     assert ui == "p0/gg6b6k6:r1a.r2.r3"

@@ -79,7 +79,7 @@ def test_a_finished_or_stopped_table_says_so_and_closes_the_hand_button() -> Non
     session = kit.make_session("safaru", 2)
     session.status = "stopped"
     (rendered,) = PRESENTER.table(session, "en", None)
-    assert "stopped" in table_text(session)
+    assert "⏹️ Stopped without a result." in table_text(session)
     assert all(c["disabled"] for c in components(rendered) if c["type"] == 2)
 
 
