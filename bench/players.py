@@ -21,7 +21,6 @@ from bench.load import BenchError, LoadDouble
 from tests.double import components as C
 from tests.double.world import Channel, Message, User
 
-SLOT = re.compile(r"^[A-J][1-6]$")
 PRIMARY = 1             # a card turned face up this turn
 DEFERRED_UPDATE = 6     # the session was busy for a while: the bot answers first, moves after
 UPDATE_MESSAGE = 7      # the bot redrew the clicked message: the move was taken
@@ -136,7 +135,7 @@ class TablePlayers:
                     label = button.get("label", "")
                     if button.get("style") == PRIMARY:
                         digits.append(int(label))
-                    elif not disabled and SLOT.match(label):
+                    elif not disabled:    # face down, or a failed turn's card still face up (ruling 16)
                         down.append((message, custom_id))
         if stop is None or hand is None:
             raise BenchError(f"the table in {self.channel} has no Stop or Hand button")

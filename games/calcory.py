@@ -9,6 +9,11 @@ Knowledge for ``resample``: every card in a hand was once face up, so hands are 
 which taken card went back to the table. ``seen`` holds the face-down slots whose card the table
 saw turned down in place; ``groups`` holds the slots a card was returned to, with who returned it
 and the cards it was one of. Every other face-down slot has never been flipped.
+
+A failed turn (a bust or an underbid) is seen by everyone (ruling 16): its cards stay face up, with
+their sum and what happened, until the next action, whoever makes it; only then are they face down
+again. ``failed`` is that turn while it lies open; its slots are already in ``seen``, so ``resample``
+keeps them in place like any card the table saw.
 """
 
 from __future__ import annotations
@@ -58,6 +63,18 @@ def _ret(card: str, slot: int) -> Action:
     return action
 
 
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A turn that failed and still lies face up: a bust (``why`` "over" or "zero") or an underbid
+    (``why`` "underbid", against the marked set's ``their_total`` from ``their_count`` cards)."""
+
+    seat: int
+    why: str
+    slots: tuple[int, ...]
+    their_total: int = 0
+    their_count: int = 0
+
+
 @dataclass(slots=True)
 class CalcoryState:
     players: int
@@ -74,12 +91,13 @@ class CalcoryState:
     seen: set[int]  # face-down slots the table saw turned down in place
     groups: dict[int, tuple[int, tuple[str, ...]]]  # slot -> (returner, cards it was one of)
     turns: int
+    failed: Failed | None = None  # the failed turn still face up until the next action
 
 
 @dataclass(frozen=True, slots=True)
 class SlotView:
     slot: str
-    status: str  # "empty", "down", "up" (flipped this turn) or "marked"
+    status: str  # "empty", "down", "up" (flipped this turn), "marked" or "shown" (a failed turn's card)
     card: str | None = None  # only when face up or marked
     digit: int | None = None
     owner: int | None = None  # marker owner
@@ -91,6 +109,19 @@ class MarkedView:
     total: int
     count: int
     slots: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FailedView:
+    """The failed turn everyone sees until the next action: its cards in flip order and the reason."""
+
+    seat: int
+    why: str  # "over", "zero" or "underbid"
+    slots: tuple[str, ...]
+    digits: tuple[int, ...]
+    total: int
+    their_total: int = 0
+    their_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +137,7 @@ class CalcoryView:
     seat: int | None = None
     hand: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
+    failed: FailedView | None = None
 
 
 def position(
@@ -214,6 +246,7 @@ class Calcory(Game[CalcoryState]):
 
     def apply(self, state: CalcoryState, seat: int, action: Action) -> list[Event]:
         self.check(state, seat, action)
+        state.failed = None  # the next action turns a failed turn's cards face down (ruling 16)
         events: list[Event] = []
         if action.kind == "flip":
             self._do_flip(state, seat, SLOT_INDEX[action.arg], events)
@@ -285,8 +318,7 @@ class Calcory(Game[CalcoryState]):
 
     def _bust(self, state: CalcoryState, seat: int, why: str, events: list[Event]) -> None:
         events.append(Event("bust", seat, {"why": why, "slots": [SLOTS[i] for i in state.flips]}))
-        state.seen.update(state.flips)
-        state.flips = []
+        self._fail(state, Failed(seat, why, tuple(state.flips)))
         self._advance(state, events)
 
     def _do_stop(self, state: CalcoryState, seat: int, events: list[Event]) -> None:
@@ -301,8 +333,7 @@ class Calcory(Game[CalcoryState]):
                 self._clear_marks(state)
             else:
                 events.append(Event("underbid", seat, {**data, "slots": [SLOTS[i] for i in state.flips]}))
-                state.seen.update(state.flips)
-                state.flips = []
+                self._fail(state, Failed(seat, "underbid", tuple(state.flips), mark_total, len(state.marks)))
                 self._advance(state, events)
                 return
         state.marks = state.flips
@@ -311,6 +342,14 @@ class Calcory(Game[CalcoryState]):
         events.append(Event("mark", seat, {"slots": [SLOTS[i] for i in state.marks], "total": total,
                                            "count": count}))
         self._advance(state, events)
+
+    @staticmethod
+    def _fail(state: CalcoryState, failed: Failed) -> None:
+        """The turn failed: its cards count as turned down in place (the table saw them), yet lie
+        face up for everyone until the next action."""
+        state.seen.update(failed.slots)
+        state.flips = []
+        state.failed = failed
 
     @staticmethod
     def _clear_marks(state: CalcoryState) -> None:
@@ -378,6 +417,7 @@ class Calcory(Game[CalcoryState]):
     # -- information ---------------------------------------------------------------------------
     def view(self, state: CalcoryState, seat: int | None) -> CalcoryView:
         grid, flips, marks = state.grid, state.flips, state.marks
+        shown = state.failed.slots if state.failed is not None else ()
         cells = []
         for i, cid in enumerate(grid):
             if not cid:
@@ -386,6 +426,8 @@ class Calcory(Game[CalcoryState]):
                 cells.append(SlotView(SLOTS[i], "up", cid, digit(cid)))
             elif i in marks:
                 cells.append(SlotView(SLOTS[i], "marked", cid, digit(cid), state.owner))
+            elif i in shown:
+                cells.append(SlotView(SLOTS[i], "shown", cid, digit(cid)))
             else:
                 cells.append(SlotView(SLOTS[i], "down"))
         flipped = tuple(digit(grid[i]) for i in flips)
@@ -403,11 +445,21 @@ class Calcory(Game[CalcoryState]):
             total=sum(flipped),
             marked=marked,
             hand_counts=tuple(len(h) for h in state.hands),
+            failed=self._failed_view(state),
         )
         if seat is None:
             return CalcoryView(**base)
         choices = tuple(sort_cards(state.choices)) if state.phase == RETURN and seat == state.active else ()
         return CalcoryView(**base, seat=seat, hand=tuple(sort_cards(state.hands[seat])), choices=choices)
+
+    @staticmethod
+    def _failed_view(state: CalcoryState) -> FailedView | None:
+        failed = state.failed
+        if failed is None:
+            return None
+        digits = tuple(digit(state.grid[i]) for i in failed.slots)
+        return FailedView(failed.seat, failed.why, tuple(SLOTS[i] for i in failed.slots), digits, sum(digits),
+                          failed.their_total, failed.their_count)
 
     def resample(self, state: CalcoryState, seat: int, rng: random.Random) -> CalcoryState:
         new = self.clone(state)
@@ -450,7 +502,7 @@ class Calcory(Game[CalcoryState]):
         return CalcoryState(
             state.players, state.seed, state.draws, state.grid[:], state.flips[:], state.marks[:], state.owner,
             [h[:] for h in state.hands], state.active, state.phase, state.choices[:], set(state.seen),
-            dict(state.groups), state.turns,
+            dict(state.groups), state.turns, state.failed,
         )
 
 

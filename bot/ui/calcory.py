@@ -4,8 +4,10 @@ Layout (the quickest to play: one click per flip, right on the card): message 1 
 scoreboard and columns A–E, message 2 columns F–J, the turn line and the Stop and Hand buttons.
 Each message has six action rows of five slot buttons (36 components; the second adds a text and a
 control row: 40, Discord's limit). A face-down slot shows its name, a flipped card its digit (blue),
-a marked card its digit (green). Digits appear only while a card is face up, so no message keeps a
-record of a card once it is face down again.
+a marked card its digit (green), a card of a failed turn its digit (red, still clickable: the next
+player may flip it again). Digits appear only while a card is face up, so no message keeps a record
+of a card once it is face down again: the failed turn's digits and sum live in a line drawn from the
+game's view, which drops them at the next move, while the move line (``describe``) names no digit.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def _slot_button(cell, flip_id: str, flipping: bool) -> dict:
         return button(str(cell.digit), custom_id, style=Style.primary, disabled=True)
     if cell.status == "marked":
         return button(str(cell.digit), custom_id, style=Style.success, disabled=True)
+    if cell.status == "shown":
+        return button(str(cell.digit), custom_id, style=Style.danger, disabled=not flipping)
     return button("·", custom_id, disabled=True)
 
 
@@ -66,10 +70,23 @@ def _scoreboard(session, view, lang: str) -> str:
     return "\n".join(lines)
 
 
+def _failed_line(view, lang: str) -> str | None:
+    """The failed turn's cards, sum and reason, for as long as the cards lie face up (ruling 16)."""
+    failed = view.failed
+    if failed is None:
+        return None
+    cards = " · ".join(f"{slot} {d}" for slot, d in zip(failed.slots, failed.digits, strict=True))
+    return t(lang, f"calcory.ui.failed_{failed.why}", cards=cards, total=failed.total,
+             their_total=failed.their_total, their_count=failed.their_count)
+
+
 def _turn_line(session, view, lang: str, last: str | None) -> str:
     lines = []
     if last:
         lines.append(last)
+    failed = _failed_line(view, lang)
+    if failed:
+        lines.append(failed)
     status = session.status
     if status == "stopped":
         lines.append(t(lang, "table.stopped"))

@@ -1,9 +1,10 @@
 """Calcory: flip while the odds favour it, stop where the marked set is hard to beat.
 
 The odds come from the digits not in sight: the deck's digits less the face-up cards, the marked
-set and the seat's own hand (easy remembers nothing else). The strong search also remembers what
-the table saw (``CalcoryState.seen``, own returns), so it compares flipping a remembered card with
-flipping an unknown one and with stopping.
+set and the seat's own hand (easy remembers nothing else, but sees a failed turn's cards while they
+lie face up, ruling 16). The strong search also remembers what the table saw (``CalcoryState.seen``,
+own returns), so it compares flipping a remembered card with flipping an unknown one and with
+stopping.
 """
 
 from __future__ import annotations
@@ -102,10 +103,12 @@ class CalcoryBrain(Brain):
         sight = [s.card for s in view.grid if s.card] + list(view.hand)
         marked = (view.marked.total, view.marked.count) if view.marked else None
         down = [SLOT_INDEX[s.slot] for s in view.grid if s.status == "down"]
+        # A failed turn still lies face up: easy sees those digits now, like everyone at the table.
+        shown = {SLOT_INDEX[s.slot]: s.digit for s in view.grid if s.status == "shown" and s.digit is not None}
         can_stop = any(a.kind == "stop" for a in legal)
         owner = view.marked.owner if view.marked else -1
         urgent = ends_badly(view.hand_counts, marked, owner, seat)
-        return decide(list(view.flipped), unseen(sight), marked, can_stop, {}, down, rng, urgent)
+        return decide(list(view.flipped), unseen(sight), marked, can_stop, shown, down, rng, urgent)
 
     def candidates(self, game: Calcory, state: CalcoryState, seat: int, legal: list[Action]) -> list[Action]:
         """Stopping, every remembered card, and one card never seen (they are all alike)."""

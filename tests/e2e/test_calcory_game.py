@@ -75,3 +75,40 @@ async def test_an_open_hand_follows_the_game_through_the_newest_token(env):
     assert session.state.phase == "return" and drive.active == owner
     await env.double.wait_until(lambda: "Pick the card that goes back" in hand.text, what="the hand to refresh")
     assert hand.custom_ids                      # the return selects are there without a click
+
+
+async def _bust_with_nines(drive: CalcoryDriver) -> tuple[str, str]:
+    """The active player flips two 9s: 18, over 13."""
+    x = drive.face_down(9)
+    y = drive.face_down(9, avoid=(x,))
+    await drive.flip(x)
+    await drive.flip(y)
+    return x, y
+
+
+def _button(drive: CalcoryDriver, slot: str) -> dict:
+    custom_id = drive.flip_id(slot)
+    return drive.message_with(custom_id).component(custom_id)
+
+
+async def test_a_bust_lies_open_for_everyone_until_the_next_players_first_click(env):
+    """Ruling 16: the card that broke the turn shows on the table; the next click turns it down and
+    no message of the channel keeps its digit."""
+    session, _ = await start_calcory(env, ("ann", "bob"))
+    drive = CalcoryDriver(env)
+    buster = drive.active
+    x, y = await _bust_with_nines(drive)
+    assert drive.active != buster
+    text = env.table_messages()[1].text
+    assert f"💥 {session.seats[buster].name} went over 13." in text
+    assert f"👀 {x} 9 · {y} 9 = **18** 💥 over 13. Face down again at the next move." in text
+    for slot in (x, y):  # the busting card and the one before it, face up, and the next player may flip them
+        button = _button(drive, slot)
+        assert button["label"] == "9" and button["style"] == 4 and not button.get("disabled")
+
+    low = drive.face_down(1, avoid=(x, y))
+    await drive.flip(low)
+    assert [_button(drive, slot)["label"] for slot in (x, y)] == [x, y]
+    assert [label for m in env.public() for label in m.labels if label.isdigit()] == ["1"]
+    assert all("👀" not in m.text and f"{y} 9" not in m.text and "18" not in m.text for m in env.public())
+    assert "has flipped 1 = **1**" in env.table_messages()[1].text

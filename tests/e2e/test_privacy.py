@@ -4,7 +4,8 @@ Calcory is a memory game: a card is hidden while it lies face down, whether or n
 flipped. So (1) every public payload is the same for every redeal of the hidden cards, a
 ``resample`` for any seat and even a shuffle of every face-down card (the table forgets), and a
 seat's own hand is the same for every ``resample`` for that seat; (2) through the double, after a
-bust or a return the channel reads exactly the same whichever cards went face down.
+return, and after a bust once the next player acted (ruling 16 shows a failed turn until then),
+the channel reads exactly the same whichever cards went face down.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.double import custom_ids, option_values, view_body, visible_texts
 from tests.e2e.calcory_driver import CalcoryDriver
 
 CALCORY = presenter("calcory")
-KINDS = ("flipping", "bust", "return", "returned", "marked", "walkover", "over")
+KINDS = ("flipping", "bust", "underbid", "return", "returned", "marked", "walkover", "over")
 
 
 # ------------------------------------------------------------------------------ rendering, no Discord
@@ -62,9 +63,11 @@ def _same(real: list[dict], other: list[dict], what: str) -> None:
 
 
 def _forget(state, rng: random.Random):
-    """Every face-down card shuffled, those once seen included: what the table may still know."""
+    """Every face-down card shuffled, those once seen included: what the table may still know. A
+    failed turn's cards still lie face up until the next move (ruling 16), so they stay."""
     new = GAME.clone(state)
-    down = [i for i, c in enumerate(new.grid) if c and i not in new.flips and i not in new.marks]
+    shown = new.failed.slots if new.failed is not None else ()
+    down = [i for i, c in enumerate(new.grid) if c and i not in new.flips and i not in new.marks and i not in shown]
     cards = [new.grid[i] for i in down]
     rng.shuffle(cards)
     for i, card in zip(down, cards, strict=True):
@@ -79,6 +82,8 @@ def _kind(state, events) -> set[str]:
         found.add("flipping")
     if "bust" in kinds:
         found.add("bust")
+    if "underbid" in kinds:
+        found.add("underbid")
     if state.phase == "return":
         found.add("return")
     if "return" in kinds:
@@ -193,6 +198,8 @@ def _digit_labels(env, channel) -> list[str]:
 
 
 async def test_after_a_bust_no_public_message_keeps_the_digits(env):
+    """Ruling 16: the bust lies open for everyone until the next player's first click; from then on
+    no public message keeps a digit of it."""
     a, b = await _twin_games(env)
     state = a.session.state
     first_a, second_a = _pair(state, lambda x, y: x + y > 13)
@@ -210,15 +217,25 @@ async def test_after_a_bust_no_public_message_keeps_the_digits(env):
 
     for driver in (a, b):
         assert driver.active != seat and driver.session.state.seen     # both busted and passed the turn
-    # The cards went face down: their buttons show the slot names again, and no public message of the
-    # channel (lobby, table, ping) shows a digit on a button or the flipped sum in its text.
-    tables = env.table_messages(env.channel)
+    # The busted cards lie face up, the card that broke the turn included, with their sum.
+    busting = str(digit(state.grid[SLOTS.index(second_a)]))
+    button = a.message_with(a.flip_id(second_a)).component(a.flip_id(second_a))
+    assert button["label"] == busting and button["style"] == 4 and not button.get("disabled")
+    assert "👀" in env.table_messages(env.channel)[1].text
+    assert _channel_as_seen(env, env.channel) != _channel_as_seen(env, env.thread)   # other cards busted
+
+    # The next player's first click turns them face down: their buttons show the slot names again,
+    # and no public message of the channel (lobby, table, ping) keeps their digits or their sum.
+    (nxt,) = _pair(state, lambda x, y: True, avoid=(first_a, second_a, first_b, second_b))[:1]
+    for driver in (a, b):
+        await driver.flip(nxt)
     for slot in (first_a, second_a):
         button = a.message_with(a.flip_id(slot)).component(a.flip_id(slot))
         assert button["label"] == slot and button["style"] == 2 and not button.get("disabled")
-    assert _digit_labels(env, env.channel) == []
+    assert _digit_labels(env, env.channel) == [str(digit(state.grid[SLOTS.index(nxt)]))]
+    tables = env.table_messages(env.channel)
     assert "went over 13" in tables[1].text
-    assert all("has flipped" not in m.text for m in env.public(env.channel))
+    assert all("👀" not in m.text and "Face down again" not in m.text for m in env.public(env.channel))
     # Different cards busted in the thread, and yet both channels read exactly the same.
     assert _channel_as_seen(env, env.channel) == _channel_as_seen(env, env.thread)
 

@@ -147,6 +147,33 @@ async def test_restart_mid_turn_in_process_keeps_position_and_old_buttons(env):
     assert "Marked: **" in tables[0].text and "sum **3** from 2 cards" in tables[0].text
 
 
+async def test_a_bust_still_lies_open_after_a_restart_until_the_next_click(env):
+    """Ruling 16 across a restart: the replayed log shows the failed turn face up, as before."""
+    await start_calcory(env, ("ann", "bob"))
+    drive = CalcoryDriver(env)
+    x = drive.face_down(9)
+    y = drive.face_down(8, avoid=(x,))
+    await drive.flip(x)
+    await drive.flip(y)
+    old = env.session()
+    assert old.state.failed is not None
+    tables = env.table_messages()
+    before = [m.rendered for m in tables]
+    line = f"👀 {x} 9 · {y} 8 = **17** 💥 over 13."
+
+    await env.stop_bot()
+    await env.start_bot()
+    await env.settle()
+
+    new = env.session()
+    assert new is not old and new.state.failed == old.state.failed
+    assert [m.rendered for m in tables] == before and line in tables[1].text
+    assert [drive.message_with(drive.flip_id(s)).component(drive.flip_id(s))["label"] for s in (x, y)] == ["9", "8"]
+    await drive.flip(drive.face_down(1, avoid=(x, y)))
+    assert new.state.failed is None and "👀" not in tables[1].text
+    assert [drive.message_with(drive.flip_id(s)).component(drive.flip_id(s))["label"] for s in (x, y)] == [x, y]
+
+
 async def test_hand_opened_before_a_restart_still_returns_the_card(env):
     await start_calcory(env, ("ann", "bob"))
     drive = CalcoryDriver(env)

@@ -45,6 +45,20 @@ def test_calcory_strong_remembers_where_the_missing_seven_lies():
     assert move(CALCORY, state, 0, "strong") == Action("flip", "J6")
 
 
+def test_calcory_strong_remembers_the_card_that_broke_another_players_turn():
+    """Ruling 16: the bust's cards lay face up for everyone; the 4 among them is worth a 13 later."""
+    state = calcory_position(2, {"A1": "r6", "J6": "g4", "B1": "r8", "C3": "r9"}, {0: ["k2"], 1: ["b2"]},
+                             active=1)
+    for slot in ("A1", "J6", "B1"):  # 6 + 4 + 8 = 18: bust
+        CALCORY.apply(state, 1, Action("flip", slot))
+    for seat in (0, 1):
+        assert CALCORY.view(state, seat).failed.digits == (6, 4, 8)
+    assert move(CALCORY, state, 0, "easy").kind == "flip"
+    CALCORY.apply(state, 0, Action("flip", "C3"))  # 9; the bust's cards are face down again
+    assert CALCORY.view(state, 0).failed is None
+    assert move(CALCORY, state, 0, "strong") == Action("flip", "J6")
+
+
 def test_calcory_easy_stops_on_twelve_and_never_stops_below_a_marked_set():
     state = calcory_position(2, {"A1": "r6", "B1": "g6"}, {0: ["k2"], 1: ["b2"]})
     flipped(state, "A1", "B1")

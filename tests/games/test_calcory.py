@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import t
 from games.base import Action, IllegalAction, replay
-from games.calcory import GAME, SLOT_INDEX, SLOTS, position
+from games.calcory import GAME, SLOT_INDEX, SLOTS, FailedView, SlotView, position
 from games.deck import DECK, digit
 from tests.games.invariants import check_playouts
 
@@ -85,8 +85,10 @@ def test_c2_bust_over_13():
     s = position(2, {"A1": "r9", "B1": "r6"}, active=0)
     events = flip(s, 0, "A1", "B1")
     assert kinds(events)[-1] == "bust" and events[-1].data["why"] == "over"
-    assert status(s, "A1", "B1") == ["down", "down"]
+    assert status(s, "A1", "B1") == ["shown", "shown"]  # until the next move (ruling 16)
     assert (s.active, counts(s), on_table(s)) == (1, (0, 0), 60)
+    flip(s, 1, "C1")
+    assert status(s, "A1", "B1") == ["down", "down"]
 
 
 def test_c3_second_zero_busts_below_13():
@@ -94,6 +96,8 @@ def test_c3_second_zero_busts_below_13():
     assert kinds(flip(s, 0, "A1", "B1")) == ["flip", "flip"]
     events = flip(s, 0, "C1")
     assert kinds(events) == ["flip", "bust"] and events[-1].data["why"] == "zero"
+    assert status(s, "A1", "B1", "C1") == ["shown"] * 3
+    flip(s, 1, "D1")
     assert status(s, "A1", "B1", "C1") == ["down"] * 3
     assert (s.active, counts(s)) == (1, (0, 0))
 
@@ -116,7 +120,7 @@ def test_c5_equal_sum_with_fewer_cards_is_an_underbid():
     flip(s, 1, "D1", "E1")
     events = act(s, 1, "stop")
     assert kinds(events) == ["underbid"]
-    assert status(s, "D1", "E1") == ["down", "down"]
+    assert status(s, "D1", "E1") == ["shown", "shown"]
     assert status(s, "A1", "B1", "C1") == ["marked"] * 3
     assert GAME.view(s, None).marked.owner == 0
     assert s.active == 2
@@ -159,7 +163,7 @@ def test_c9_bust_leaves_the_marked_set():
     events = flip(s, 1, "D1", "E1")
     assert kinds(events)[-1] == "bust"
     assert status(s, "A1", "B1", "C1") == ["marked"] * 3
-    assert status(s, "D1", "E1") == ["down", "down"]
+    assert status(s, "D1", "E1") == ["shown", "shown"]
     assert (GAME.view(s, None).marked.owner, s.active) == (0, 2)
 
 
@@ -173,7 +177,9 @@ def test_c10_walkover_takes_three_and_returns_one():
     assert view.choices == ("y4", "g3", "b4")  # deck order: red, yellow, green, blue, black
     assert all(a.kind == "ret" for a in GAME.legal_actions(s, 0))
     assert refused(s, 0, "flip", "F1").reason == "calcory.must_return"
+    assert status(s, "D1", "E1") == ["shown", "shown"]  # a refused move changes nothing
     events = act(s, 0, "ret", "g3-B1")
+    assert status(s, "D1", "E1") == ["down", "down"]  # the walkover's return was the next move
     assert counts(s) == (2, 0, 0)
     assert on_table(s) == 58
     assert status(s, "A1", "B1", "C1") == ["empty", "down", "empty"]
@@ -203,6 +209,106 @@ def test_c11_single_card_walkover_ends_the_game():
     assert (view.phase, view.active) == ("over", None)
     assert GAME.to_act(s) == frozenset()
     assert refused(s, 1, "flip", "B1").reason == "core.game_over"
+
+
+# -- ruling 16: a failed turn is seen by everyone until the next move -----------------------------
+def every_view(state):
+    return [GAME.view(state, seat) for seat in (None, *range(state.players))]
+
+
+def assert_shown(state, failed, cells):
+    """Every view (table and each seat) shows ``failed`` and the failed turn's cards face up."""
+    for view in every_view(state):
+        assert view.failed == failed
+        for slot, cid in cells.items():
+            cell = view.grid[SLOT_INDEX[slot]]
+            assert (cell.status, cell.card, cell.digit) == ("shown", cid, digit(cid))
+
+
+def assert_turned_back(state, cells):
+    for view in every_view(state):
+        assert view.failed is None
+        for slot in cells:
+            assert view.grid[SLOT_INDEX[slot]] == SlotView(slot, "down")
+        assert not _strings(view, set()) & set(cells.values())
+
+
+def test_a_bust_over_13_lies_open_for_everyone_until_the_next_move():
+    cells = {"E6": "r7a", "F6": "r4", "C4": "r9"}
+    s = position(3, {**cells, "A1": "y2"}, active=0)
+    flip(s, 0, "E6", "F6", "C4")
+    assert s.active == 1
+    assert_shown(s, FailedView(0, "over", ("E6", "F6", "C4"), (7, 4, 9), 20), cells)
+    assert GAME.view(s, None).flipped == ()  # the turn is over; its cards are no longer "flipped"
+    assert refused(s, 2, "flip", "A1").reason == "core.not_your_turn"
+    assert_shown(s, FailedView(0, "over", ("E6", "F6", "C4"), (7, 4, 9), 20), cells)
+    flip(s, 1, "A1")
+    assert_turned_back(s, cells)
+
+
+def test_a_second_zero_lies_open_for_everyone_until_the_next_move():
+    cells = {"A1": "r0", "B1": "r4", "C1": "y0"}
+    s = position(2, cells, active=0)
+    flip(s, 0, "A1", "B1", "C1")
+    assert_shown(s, FailedView(0, "zero", ("A1", "B1", "C1"), (0, 4, 0), 4), cells)
+    flip(s, 1, "D1")
+    assert_turned_back(s, cells)
+
+
+def test_an_underbid_lies_open_for_everyone_until_the_next_move():
+    cells = {"D1": "r5", "E1": "r6"}
+    s = marked_position(**cells)
+    flip(s, 1, *cells)
+    act(s, 1, "stop")
+    assert_shown(s, FailedView(1, "underbid", ("D1", "E1"), (5, 6), 11, 11, 3), cells)
+    assert GAME.view(s, None).marked.slots == ("A1", "B1", "C1")
+    flip(s, 2, "F1")
+    assert_turned_back(s, cells)
+
+
+def test_the_next_player_may_flip_a_card_of_the_failed_turn_again():
+    s = position(2, {"A1": "r9", "B1": "r6"}, active=0)
+    flip(s, 0, "A1", "B1")
+    assert Action("flip", "B1") in GAME.legal_actions(s, 1)
+    flip(s, 1, "B1")
+    assert status(s, "A1", "B1") == ["down", "up"]
+    assert GAME.view(s, None).failed is None
+
+
+def test_a_failed_turn_is_no_secret_to_resample_while_open_or_after():
+    cells = {"E6": "r7a", "F6": "r4", "C4": "r9"}
+    s = position(3, {**cells, "A1": "y2"}, active=0)
+    flip(s, 0, *cells)
+    for stage in ("open", "turned back"):
+        views = every_view(s)
+        for seat in range(3):
+            for n in range(10):
+                other = GAME.resample(s, seat, random.Random(n))
+                assert {slot: other.grid[SLOT_INDEX[slot]] for slot in cells} == cells
+                assert GAME.view(other, seat) == views[seat + 1] and GAME.view(other, None) == views[0]
+        if stage == "open":
+            flip(s, 1, "A1")
+    assert all(SLOT_INDEX[slot] in s.seen for slot in cells)
+
+
+def test_a_failed_turn_replays_open_and_closes_at_the_next_logged_move():
+    """After a restart the replayed log shows the failed turn exactly as the table saw it."""
+    s = GAME.setup(2, GAME.default_options(), "ruling-16")
+    rng, log = random.Random(16), []
+    while s.failed is None:
+        seat = s.active
+        action = rng.choice([a for a in GAME.legal_actions(s, seat) if a.kind == "flip"])
+        GAME.apply(s, seat, action)
+        log.append((seat, action))
+    rebuilt = replay(GAME, 2, GAME.default_options(), "ruling-16", log).state
+    assert GAME.view(rebuilt, None).failed is not None
+    assert every_view(rebuilt) == every_view(s)
+    seat = s.active
+    nxt = GAME.legal_actions(s, seat)[0]
+    GAME.apply(s, seat, nxt)
+    rebuilt = replay(GAME, 2, GAME.default_options(), "ruling-16", [*log, (seat, nxt)]).state
+    assert GAME.view(rebuilt, None).failed is None
+    assert every_view(rebuilt) == every_view(s)
 
 
 # -- edge rules -------------------------------------------------------------------------------
@@ -393,7 +499,8 @@ def test_views_never_show_a_face_down_card():
         s = GAME.setup(players, GAME.default_options(), f"leak-{players}")
         steps = 0
         while not GAME.is_over(s) and steps < 600:
-            down = {cid for i, cid in enumerate(s.grid) if cid and i not in s.flips and i not in s.marks}
+            open_ = set(s.flips) | set(s.marks) | set(s.failed.slots if s.failed else ())
+            down = {cid for i, cid in enumerate(s.grid) if cid and i not in open_}
             for seat in [None, *range(players)]:
                 view = GAME.view(s, seat)
                 assert not _strings(view, set()) & down
