@@ -12,7 +12,6 @@ from bot import i18n
 
 GLOSSARY = Path(i18n.__file__).with_name("locales") / "GLOSSARY.md"
 # Calcory's catalogue is reworked on its own branch; these lines are theirs to bring to the glossary.
-PENDING = {("calcory.ui.wait", "sind sicher"), ("calcory.ui.rules", "Runde")}
 ROUNDS = ("diabolo.", "safaru.")  # the only games whose deals are rounds (Runden)
 
 
@@ -42,7 +41,7 @@ def test_the_glossary_names_terms_and_forbidden_synonyms():
 
 @pytest.mark.parametrize("word", forbidden())
 def test_no_forbidden_synonym_in_the_german_catalogue(word):
-    assert [key for key, text in german() if uses(text, word) and (key, word) not in PENDING] == []
+    assert [key for key, text in german() if uses(text, word)] == []
 
 
 def test_every_glossary_term_is_in_use():
@@ -51,8 +50,7 @@ def test_every_glossary_term_is_in_use():
 
 
 def test_runde_only_names_diabolo_and_safaru_rounds():
-    assert [key for key, text in german() if uses(text, "Runde") and not key.startswith(ROUNDS)
-            and (key, "Runde") not in PENDING] == []
+    assert [key for key, text in german() if uses(text, "Runde") and not key.startswith(ROUNDS)] == []
 
 
 def test_a_game_name_ending_in_punctuation_reads_cleanly():
