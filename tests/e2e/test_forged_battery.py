@@ -8,7 +8,7 @@ overlong field, an extra ``:x``. Each spoiled id is sent twice, as a modified cl
 
 - on a copy of the message it belongs to, in place of a component there (so it passes the bot's
   "is it on the message" check and reaches the parsers of the host and the rules);
-- "from" every kind of message of the channel (lobby, table, hand, turn ping, summary), unchanged.
+- "from" every kind of message of the channel (lobby, table, hand, turn ping, the public notice of a stopped game), unchanged.
 
 Every interaction must get exactly one answer, nothing may change (state, stored log, seats, options,
 public messages), and nothing may be logged as an error (the ``quiet_logs`` and ``bot_errors``
@@ -156,11 +156,11 @@ async def test_forged_input_battery(env, key):
     double, host = env.double, env.ann
     drive = GameDriver(env, key)
 
-    # A game stopped at once leaves its summary in the channel: one more message to click "from".
-    first = await drive.start(players)
-    await double.slash(host, env.channel, "stop")
+    # A game stopped at once leaves its public "stopped" notice: one more message to click "from".
+    await drive.start(players)
+    summary = (await double.slash(host, env.channel, "stop")).message
     await env.settle()
-    summary = double.message(first.messages["summary"])
+    assert summary is not None and summary.ephemeral_to is None
 
     lobby = (await double.slash(host, env.channel, "start", game=key)).message
     session = env.session()
