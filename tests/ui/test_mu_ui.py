@@ -75,9 +75,9 @@ def test_the_auction_table_shows_dealer_turn_and_every_laid_out_card():
     session = example_1(4)  # A red 6; B passed; C yellow 9; D green 1 and blue 1
     text = table_text(session, last="P3 lays out …")
     assert "## 🎴 Mü · hand 1" in text and "🃏 Dealer **P0**" in text
-    assert "▶ **P0** · 15 cards · **0** points · laid out 1: 🟥6" in text
+    assert "▶ **P0** · 15 cards · **0** points · laid out 1: ❤️6" in text
     assert "• **P1** · 15 cards · **0** points" in text and "laid out" not in text.split("\n")[3]
-    assert "• **P3** · 15 cards · **0** points · laid out 2: 🟩1 🟦1" in text
+    assert "• **P3** · 15 cards · **0** points · laid out 2: ☘️1 🔷1" in text
     assert "the most cards anyone laid out is 2; 0 of 4 passes in a row end it." in text
     assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 card(s), or pass.")
     assert "Chef" not in text and "Trumps" not in text
@@ -90,7 +90,7 @@ def test_the_bidder_picks_face_down_cards_up_to_the_limit_and_confirms_them_in_d
     face_down = [o["value"] for o in pick["options"]]
     assert "r6" not in face_down and len(face_down) == 14  # the shown red 6 cannot be bid again
     assert pick["max_values"] == 2 == GAME.view(session.state, A).bid_limit
-    assert "up to 2" in plain.content and "Face up on the table: 🟥6" in plain.content
+    assert "up to 2" in plain.content and "Face up on the table: ❤️6" in plain.content
     lay_out = next(b for b in buttons(plain) if arg(b) == "bid")
     assert lay_out["disabled"]
 
@@ -165,11 +165,11 @@ def test_the_vize_is_offered_exactly_the_legal_trumps_and_the_chef_also_none():
     assert "▶ Vize **P1** names a trump." in text and "🎯 Team goal: **36** triangles for **P0**" in text
     (names,) = selects(hand(session, B))
     assert arg(names) == "trump:" and [o["value"] for o in names["options"]] == ["green", "blue", "7", "8", "9"]
-    assert [o["label"] for o in names["options"]] == ["🟩 green", "🟦 blue", "7s", "8s", "9s"]
+    assert [o["label"] for o in names["options"]] == ["☘️ green", "🔷 blue", "7s", "8s", "9s"]
     assert not selects(hand(session, A)) and "**P1** is naming a trump." in hand(session, A).content
 
     kit.play(session, B, "trump:green")
-    assert "Trumps: 🟩 green from the Vize; the Chef names next" in table_text(session)
+    assert "Trumps: ☘️ green from the Vize; the Chef names next" in table_text(session)
     chef = hand(session, A)
     (names,) = selects(chef)
     assert [o["value"] for o in names["options"]] == ["red", "yellow", "2", "3", "4", "6", "none"]
@@ -188,7 +188,7 @@ def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
     session = example_1()
     kit.play(session, B, "trump:7")
     kit.play(session, A, "trump:yellow")
-    assert "Trumps: 🟨 yellow over 7s" in table_text(session)
+    assert "Trumps: ⭐ yellow over 7s" in table_text(session)
     chooser = hand(session, A)
     partners = [(b["label"], arg(b)) for b in buttons(chooser) if arg(b).startswith("partner:")]
     assert partners == [("P2", "partner:2"), ("P3", "partner:3")]
@@ -220,7 +220,7 @@ def test_the_hand_marks_the_legal_cards_and_keeps_the_others_clickable_for_the_r
     green = {card for card, b in cards.items() if b["style"] == 3}
     assert green == set(view.playable) and {"r4", "r8"} <= green and "g0" not in green
     assert not any(b["disabled"] for b in cards.values())
-    assert "On the table: P0 🟥3" in rendered.content and "Led: red. You must follow it." in rendered.content
+    assert "On the table: P0 ❤️3" in rendered.content and "Led: red. You must follow it." in rendered.content
     # The trumps (green, and the 7s) come last, after a star.
     assert rendered.content.split("\n")[0].split(" · ")[-1].startswith("⭐")
     with_illegal = Action.parse(arg(cards["g0"]))
@@ -242,7 +242,7 @@ def test_a_seat_that_cannot_follow_is_told_any_card_goes():
     session = session_at(state)
     kit.play(session, A, "play:b5")
     rendered = hand(session, B)
-    assert "Led: 🟦" not in rendered.content
+    assert "Led: 🔷" not in rendered.content
     assert "Led: blue. You have none, so any card may be played." in rendered.content
     assert all(b["style"] == 3 and not b["disabled"] for b in card_buttons(rendered).values())
 
@@ -254,8 +254,8 @@ def test_the_trick_table_shows_play_order_tricks_won_trumps_and_scores():
     view = GAME.view(session.state, None)
     winner = view.last_winner
     text = table_text(session)
-    assert "Trumps: 🟩 green over 7s" in text
-    assert "Last trick: P0 🟥3 → P1 🟥4 → P2 " in text and f"→ **P{winner}**" in text
+    assert "Trumps: ☘️ green over 7s" in text
+    assert "Last trick: P0 ❤️3 → P1 ❤️4 → P2 " in text and f"→ **P{winner}**" in text
     assert " · 1 trick(s)" in text and text.count(" · 0 trick(s)") == 3
     assert f"▶ **P{winner}** plays a card." in text
     kit.play(session, winner, session.game.legal_actions(session.state, winner)[0].key)
@@ -271,7 +271,7 @@ def test_describe_says_what_happened_without_private_events():
     assert PRESENTER.describe(session, events, "en") == "🥈 P1 names 8s as the Vize trump"
     assert PRESENTER.describe(session, kit.play(session, A, "trump:none"), "de") == "👑 P0 spielt ohne Cheftrumpf"
     assert PRESENTER.describe(session, kit.play(session, A, "partner:2"), "en") == "👑 P0 chooses P2 as partner"
-    assert PRESENTER.describe(session, kit.play(session, A, "play:r6"), "en") == "P0 plays 🟥6"
+    assert PRESENTER.describe(session, kit.play(session, A, "play:r6"), "en") == "P0 plays ❤️6"
 
 
 # -- summaries -------------------------------------------------------------------------------------
