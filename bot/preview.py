@@ -65,7 +65,8 @@ def playable_cards(game: Game, state, seat: int, cards: tuple[str, ...]) -> froz
     return frozenset(c for c in cards if c in named or any(c in token for token in named if len(token) > len(c)))
 
 
-def _own(view) -> tuple[str, ...]:
+def own_cards(view) -> tuple[str, ...]:
+    """The cards a hand picture shows: the hand, and Kapado's drawn card."""
     drawn = getattr(view, "drawn", None)
     return tuple(getattr(view, "hand", None) or ()) + ((drawn,) if drawn else ())
 
@@ -87,7 +88,7 @@ def render(out: Path, keys: list[str], players: int | None, count: int = POSITIO
                 written.append((f"{stem}-table.png", f"{game.name}, {n} players, position {pos.number}: the table"))
             for seat in sorted(game.to_act(pos.state)) if not game.is_over(pos.state) else ():
                 view = game.view(pos.state, seat)
-                playable = playable_cards(game, pos.state, seat, _own(view))
+                playable = playable_cards(game, pos.state, seat, own_cards(view))
                 data = hand_png(key, view, "en", playable)
                 if data is not None:
                     name = f"{stem}-hand{seat + 1}.png"

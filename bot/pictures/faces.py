@@ -58,12 +58,14 @@ def diabolo(cid: str) -> Face:
 
 @cache
 def kapado(cid: str) -> Face:
-    """Number cards in their colour, wish cards as a star, ban cards as their number crossed out."""
+    """Number cards in their colour; the special cards black (white would merge with yellow for a
+    tritanope): a wish card as a star, a ban card as its number crossed out."""
     kind = kapado_cards.KIND[cid]
+    special = INKS["black"].rgb
     if kind == kapado_cards.WISH:
-        return Face("", PAPER, JOKER.rgb, "star")
+        return Face("", special, WHITE, "star")
     if kind == kapado_cards.BAN:
-        return Face(str(kapado_cards.VALUE[cid]), PAPER, DARK, slash=True)
+        return Face(str(kapado_cards.VALUE[cid]), special, WHITE, slash=True)
     ink = INKS[KAPADO.get(kapado_cards.COLOUR[cid], "black")]
     return Face(str(kapado_cards.VALUE[cid]), ink.rgb, writing(ink.rgb), ink.shape)
 

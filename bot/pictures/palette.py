@@ -51,7 +51,7 @@ DIABOLO: dict[str, str] = {"r": "red", "y": "yellow", "g": "green", "p": "purple
 DECKS: dict[str, tuple[RGB, ...]] = {
     "mu": tuple(INKS[c].rgb for c in ("red", "yellow", "green", "blue", "black")),
     "diabolo": tuple(INKS[c].rgb for c in DIABOLO.values()),
-    "kapado": (*(INKS[c].rgb for c in KAPADO.values()), PAPER),
+    "kapado": (*(INKS[c].rgb for c in KAPADO.values()), INKS["black"].rgb),  # black: wish and ban cards
     "romme": (INKS["red"].rgb, INKS["black"].rgb, JOKER.rgb),
     "dacapo": (PAPER, JOKER.rgb),
 }

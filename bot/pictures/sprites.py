@@ -152,6 +152,7 @@ def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
     if face.label:
         _text(d, (w / 2, 6 * SS if full else h / 2), face.label, face.ink, TEXT_SIZE, "mt" if full else "mm")
     if face.slash:
+        d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=WHITE, width=11 * SS)
         d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=INKS["red"].rgb, width=7 * SS)
     if face.mark:
         if face.label:
@@ -168,9 +169,13 @@ def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
     return img
 
 
-@cache
 def card(face: Face, size: tuple[int, int] = CARD, state: str = "plain") -> Image.Image:
     """A card sprite; ``state`` "dim" fades it into the table (not playable now)."""
+    return _card(face, size, state)  # one cache key however the arguments were passed
+
+
+@cache
+def _card(face: Face, size: tuple[int, int], state: str) -> Image.Image:
     rgb = _card_rgb(face, size).resize(size, Image.Resampling.LANCZOS)
     if state == "dim":
         rgb = Image.blend(rgb, Image.new("RGB", size, BG), DIM)
