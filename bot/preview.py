@@ -25,6 +25,7 @@ POSITIONS = 4
 #: Random moves between two previewed positions, per game (long games get further apart).
 STRIDE = {"mu": 13, "safaru": 5, "rummu": 9, "dacapo": 14, "skippo": 14, "kapado": 9, "diabolo": 6}
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
+_PLACES_DRAWN = ("up", "down", "unlock", "take", "keep")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,10 @@ def playable_cards(game: Game, state, seat: int, cards: tuple[str, ...]) -> froz
     """The seat's cards named by one of its legal actions now (the host passes its own set)."""
     if seat not in game.to_act(state):
         return frozenset()
-    named = {token for action in game.legal_actions(state, seat) for token in _TOKEN.findall(action.arg)}
+    legal = game.legal_actions(state, seat)
+    named = {token for action in legal for token in _TOKEN.findall(action.arg)}
+    if game.key == "kapado" and cards and any(a.kind in _PLACES_DRAWN for a in legal):
+        named.add(cards[-1])  # Kapado's moves name the stack; the card is always the drawn one
     return frozenset(c for c in cards if c in named or any(c in token for token in named if len(token) > len(c)))
 
 

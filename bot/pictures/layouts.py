@@ -14,9 +14,22 @@ from PIL import Image
 
 from bot.pictures import faces
 from bot.pictures.faces import FACES, back, build_top, coloured
-from bot.pictures.palette import DIABOLO, INKS
+from bot.pictures.palette import DIABOLO, INKS, PAPER
 from bot.pictures.sheet import GAP, MARGIN, WIDTH, Piece, Sheet, cascade, lifted, piece, strip
-from bot.pictures.sprites import CARD, DARK, MINI_ROW, Face, arrow, badge, card, lock_mark, pill, slot, text
+from bot.pictures.sprites import (
+    CARD,
+    DARK,
+    MINI_ROW,
+    Face,
+    arrow,
+    badge,
+    card,
+    lock_mark,
+    pill,
+    slot,
+    text,
+    token,
+)
 
 WIDE_GAP = 26  # between groups (combos, a player's pile and helpers)
 CASCADE = 56  # how much of each card under a helper pile's top shows: its number
@@ -58,15 +71,15 @@ def kapado_hand(view, playable: frozenset[str]) -> Sheet | None:
 def _trump(name: str) -> Face:
     if name in INKS:
         return coloured("", name)
-    return Face(name, (0xFB, 0xF8, 0xF0), DARK)
+    return Face(name, PAPER, DARK)
 
 
 def mu_table(v) -> Sheet:
-    """Trumps named so far (Chef's first), each seat's face-up bid cards, the trick in play order
+    """Trumps named so far (hexagons, the Chef's first), each seat's face-up bid cards, the trick in play order
     with its players' badges, and the last trick faded with the winner's card in full colour."""
     sheet = Sheet()
     trumps = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
-    sheet.row([piece(card(_trump(t))) for t in trumps], gap=0)
+    sheet.row([piece(token(_trump(t))) for t in trumps], gap=0)
     for seat, shown in enumerate(v.shown):
         if shown:
             sheet.row([_seat(seat, v.to_act), *_cards(faces.mu, shown)])
@@ -180,7 +193,7 @@ def diabolo_table(v) -> Sheet:
             items.append((number, x_num, (mini_h - number.height) // 2))
             edge = x_num - 12 if sign < 0 else x_num + number.width + 12
             room = edge - MARGIN if sign < 0 else WIDTH - MARGIN - edge
-            step = min(mini_w + 4, (room - mini_w) // max(1, len(cids) - 1)) if len(cids) > 1 else mini_w
+            step = min(mini_w + 10, (room - mini_w) // max(1, len(cids) - 1)) if len(cids) > 1 else 0
             # the card laid last lies nearest the middle
             for i, cid in enumerate(reversed(cids)):
                 sprite = card(replace(faces.diabolo(cid), mark=None), MINI_ROW, state)

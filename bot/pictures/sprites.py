@@ -258,7 +258,24 @@ def pill(s: str) -> Image.Image:
     return to_palette(img.resize(size, Image.Resampling.LANCZOS))
 
 
+@cache
+def token(face: Face) -> Image.Image:
+    """A named trump: a hexagon (neither a card nor a seat badge) with the colour's symbol or the digit."""
+    size = 76
+    s = size * SS
+    img = Image.new("RGB", (s, s), BG)
+    d = ImageDraw.Draw(img)
+    corners = [(s / 2 + (s / 2 - SS) * math.cos(math.pi / 6 + i * math.pi / 3),
+                s / 2 + (s / 2 - SS) * math.sin(math.pi / 6 + i * math.pi / 3)) for i in range(6)]
+    d.polygon(corners, fill=face.fill, outline=DARK, width=4 * SS)
+    if face.label:
+        d.text((s / 2, s / 2 + SS), face.label, font=font(TEXT_SIZE * SS), fill=face.ink, anchor="mm")
+    elif face.mark:
+        shape(d, face.mark, s / 2, s / 2, s * 0.3, face.ink, face.fill)
+    return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
+
+
 def forget() -> None:
     """Drop every cached sprite (the benchmark measures a cold start with it)."""
-    for cached in (_card, slot, text, badge, arrow, lock_mark, pill):
+    for cached in (_card, slot, text, badge, arrow, lock_mark, pill, token):
         cached.cache_clear()
