@@ -75,27 +75,32 @@ def _trump(name: str) -> Face:
 
 
 def mu_table(v) -> Sheet:
-    """Trumps named so far (hexagons, the Chef's first), each seat's face-up bid cards, the trick in play order
-    with its players' badges, and the last trick faded with the winner's card in full colour."""
+    """Trumps named so far (hexagons, the Chef's first), each seat's face-up bid cards, the trick in
+    play order with its players' badges and an empty place for the seat to play next, and the last
+    trick faded with the winner's card in full colour."""
     sheet = Sheet()
     trumps = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
     sheet.row([piece(token(_trump(t))) for t in trumps], gap=0)
     for seat, shown in enumerate(v.shown):
         if shown:
             sheet.row([_seat(seat, v.to_act), *_cards(faces.mu, shown)])
-    if v.trick or v.phase == "tricks":
-        sheet.row(_played(v.trick, v.to_act, None, v.players) or [piece(slot())], gap=WIDE_GAP)
+    if v.phase == "tricks":
+        trick = _played(v.trick, None)
+        if v.to_act is not None:  # an empty place over the filled badge of the seat to play next
+            trick += [Piece((arrow(),), (CARD[1] // 2 - 15,))] if trick else []
+            trick.append(piece(slot(), badge(v.to_act, True)))
+        sheet.row(trick, gap=WIDE_GAP)
     if v.last_trick:
-        sheet.row(_played(v.last_trick, None, v.last_winner, v.players), gap=WIDE_GAP)
+        sheet.row(_played(v.last_trick, v.last_winner), gap=WIDE_GAP)
     return sheet
 
 
-def _played(trick, current: int | None, winner: int | None, players: int) -> list[Piece]:
+def _played(trick, winner: int | None) -> list[Piece]:
     """Cards in play order, each over its player's badge; with a winner, the others' cards fade."""
     out: list[Piece] = []
     for i, (seat, cid) in enumerate(trick):
         state = "dim" if winner is not None and seat != winner else "plain"
-        out.append(piece(card(faces.mu(cid), CARD, state), badge(seat, seat == current)))
+        out.append(piece(card(faces.mu(cid), CARD, state), badge(seat)))
         if i < len(trick) - 1:
             out.append(Piece((arrow(),), (CARD[1] // 2 - 15,)))
     return out
@@ -103,9 +108,10 @@ def _played(trick, current: int | None, winner: int | None, players: int) -> lis
 
 # -- Safarü and Rummü ---------------------------------------------------------------------------------
 def safaru_table(v) -> Sheet:
-    """The free cards in the middle, in the order they lie."""
+    """The draw pile with its count, then the free cards in the middle, in the order they lie."""
     sheet = Sheet()
-    sheet.row(_cards(faces.mu, v.table) or [piece(slot())], centre=True)
+    deck = [piece(card(back(v.deck_size)), gap_after=WIDE_GAP)] if v.deck_size else []
+    sheet.row(deck + (_cards(faces.mu, v.table) or [piece(slot())]), centre=True)
     return sheet
 
 

@@ -69,7 +69,11 @@ def to_palette(image: Image.Image) -> Image.Image:
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+    """Pillow's bundled scalable font; without FreeType Pillow would give a tiny bitmap font instead."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType: the pictures need its bundled scalable font")
+    return loaded
 
 
 # -- shapes ---------------------------------------------------------------------------------------

@@ -61,6 +61,12 @@ def test_digits_stay_24_px_high_when_the_widest_picture_is_shown_360_px_wide() -
     assert (bottom - top) * PHONE / WIDTH >= MIN_DIGIT_PX, "the digit printed on a card"
 
 
+def test_text_uses_pillows_bundled_scalable_font_not_a_system_font() -> None:
+    font = sprites.font(sprites.TEXT_SIZE)
+    assert isinstance(font.path, io.BytesIO), "loaded from Pillow's own bytes, not from a file on this machine"
+    assert font.font.family == "Aileron"
+
+
 def test_equal_views_give_equal_bytes_even_with_cold_caches() -> None:
     game = games.REGISTRY["mu"]
     state = list(positions("mu", 4, count=3))[-1].state
@@ -105,7 +111,8 @@ def test_mu_shows_the_trick_in_play_order_and_the_last_trick_faded_but_its_winne
     trick_row = next(pieces for pieces, _, _ in layouts.mu_table(view).rows
                      if sprites.card(faces.mu(view.trick[0][1])) in pieces[0].images)
     played = [p.images[0] for p in trick_row if len(p.images) == 2]
-    assert played == [sprites.card(faces.mu(cid)) for _, cid in view.trick], "cards in play order"
+    assert played == [*(sprites.card(faces.mu(cid)) for _, cid in view.trick), sprites.slot()], "cards in play order"
+    assert trick_row[-1].images[1] is sprites.badge(view.to_act, True), "the seat to play next"
 
 
 def test_a_played_card_changes_the_table_picture() -> None:
@@ -136,7 +143,7 @@ def test_safaru_shows_every_free_card() -> None:
     state = game.setup(2, game.default_options(), "s")
     view = game.view(state, None)
     shown = _sprites(layouts.safaru_table(view))
-    assert len(shown) == len(view.table) and all(sprites.card(faces.mu(c)) in shown for c in view.table)
+    assert shown == [sprites.card(faces.back(view.deck_size)), *(sprites.card(faces.mu(c)) for c in view.table)]
 
 
 def test_kapado_shows_each_stack_top_count_and_lock() -> None:
