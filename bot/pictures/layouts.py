@@ -41,7 +41,7 @@ def _cards(face_of: Callable[[str], Face], cids: Iterable[str], state: str = "pl
 
 
 def _seat(seat: int, current: int | None) -> Piece:
-    return piece(badge(seat, seat == current), gap_after=WIDE_GAP - GAP)
+    return Piece((badge(seat, seat == current),), gap_after=WIDE_GAP - GAP, lead=True)
 
 
 def _count(n: int) -> Image.Image:

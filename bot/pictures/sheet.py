@@ -28,6 +28,7 @@ class Piece:
     dy: tuple[int, ...] = ()  # per image, its vertical offset (cascades, lifted cards)
     gap_after: int = GAP
     dx: tuple[int, ...] = ()  # per image, its horizontal offset (a group kept on one line)
+    lead: bool = False  # a row's seat badge: the row's wrapped lines start right of it
 
     @property
     def width(self) -> int:
@@ -77,7 +78,7 @@ def lifted(image: Image.Image, up: bool) -> Piece:
 
 @dataclass
 class Sheet:
-    """Rows of pieces; a row starting with ``lead`` keeps that lead and indents its wrapped lines."""
+    """Rows of pieces, wrapped at the width; a row led by a ``lead`` piece indents its wrapped lines."""
 
     width: int = WIDTH
     rows: list[tuple[list[Piece], int, bool]] = field(default_factory=list)  # pieces, gap above, centred
@@ -93,13 +94,17 @@ class Sheet:
             whole = Piece(images, tuple(y for _, _, y in items), 0, tuple(x - MARGIN for _, x, _ in items))
             self.rows.append(([whole], gap, False))
 
+    @staticmethod
+    def _indent(pieces: list[Piece]) -> int:
+        return MARGIN + pieces[0].width + pieces[0].gap_after if pieces[0].lead else MARGIN
+
     def _lines(self, pieces: list[Piece]) -> list[list[Piece]]:
         lines: list[list[Piece]] = [[]]
         x = MARGIN
         for p in pieces:
             if lines[-1] and x + p.width > self.width - MARGIN:
                 lines.append([])
-                x = MARGIN
+                x = self._indent(pieces)
             lines[-1].append(p)
             x += p.width + p.gap_after
         return lines
@@ -112,9 +117,9 @@ class Sheet:
             if not first:
                 y += gap
             first = False
-            for line in self._lines(pieces):
+            for n, line in enumerate(self._lines(pieces)):
                 used = sum(p.width + p.gap_after for p in line) - line[-1].gap_after
-                x = (self.width - used) // 2 if centre else MARGIN
+                x = (self.width - used) // 2 if centre else MARGIN if n == 0 else self._indent(pieces)
                 height = max(p.height for p in line)
                 for p in line:
                     for i, (image, dy) in enumerate(zip(p.images, p.offsets, strict=True)):
