@@ -14,7 +14,10 @@ THROUGHPUT = "actions/s, all games at once"
 RESTORE = "rebuild live sessions at start-up"
 MEMORY = "bot resident memory, live sessions"
 RAW_SQLITE = "raw SQLite commits/s"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY)
+PICTURE_MEDIAN = "table picture, median"
+PICTURE_P99 = "table picture, p99"
+PICTURE_SIZE = "table picture, largest PNG"
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,10 @@ def ms(seconds: float) -> str:
 
 def mb(size: int) -> str:
     return f"{size / 2**20:.0f} MB"
+
+
+def kb(size: int) -> str:
+    return f"{size / 1000:.0f} KB"
 
 
 def render(title: str, environment: dict[str, str], rows: list[Row], notes: list[str]) -> str:

@@ -11,6 +11,8 @@ from pathlib import Path
 from bench import envinfo
 from bench.live import LiveResult, run_live
 from bench.load import BenchError, LoadDouble
+from bench.pictures import PictureResult
+from bench.pictures import measure as measure_pictures
 from bench.playouts import Playouts
 from bench.playouts import measure as measure_playouts
 from bench.report import (
@@ -18,11 +20,15 @@ from bench.report import (
     LATENCY_MEDIAN,
     LATENCY_P99,
     MEMORY,
+    PICTURE_MEDIAN,
+    PICTURE_P99,
+    PICTURE_SIZE,
     RAW_SQLITE,
     RESTORE,
     THROUGHPUT,
     Row,
     check,
+    kb,
     mb,
     median,
     ms,
@@ -34,6 +40,7 @@ from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
 
 # The budget of DESIGN.md.
 MEDIAN_MS, P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 20.0, 500.0, 2.0, 250
+PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
 
 
 @dataclass(frozen=True)
@@ -49,12 +56,13 @@ class Workload:
     moves: tuple[int, int]      # random moves per restored session (inclusive range)
     sqlite_seconds: float
     playout_seconds: float      # per game
+    picture_rounds: int         # timed passes over every game's seeded positions
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
-                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0)
+                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
-                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05)
+                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None) -> str:
@@ -80,6 +88,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     raw = raw_commit_rate(workdir, w.sqlite_seconds)
     via_aiosqlite = await aiosqlite_commit_rate(workdir, w.sqlite_seconds)
     playouts = measure_playouts(w.playout_seconds)
+    pictures = measure_pictures(w.picture_rounds)
     load = LoadDouble()
     await load.start()
     try:
@@ -103,7 +112,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     if w.quick:
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
-    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts)
+    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures)
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -163,6 +172,23 @@ def _rows(w: Workload, live: LiveResult, restored: RestoreResult, raw: float, vi
         rows.append(Row(f"random playouts/s, {p.game}", f"{p.per_second:,.0f}/s", "-", INFO,
                         f"{p.players} players, {p.actions_per_second:,.0f} actions/s, {p.playouts} playouts"))
     return rows
+
+
+def _picture_rows(w: Workload, p: PictureResult) -> list[Row]:
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    med, p99 = median(p.times), percentile(p.times, 99)
+    where = (f"{p.positions} seeded positions of {p.games} games (smallest and largest tables), "
+             f"{w.picture_rounds} passes, sprites cached, n={len(p.times)}")
+    return [
+        Row(PICTURE_MEDIAN, ms(med), f"<= {PICTURE_MEDIAN_MS:g} ms",
+            mark(check(med * 1000, PICTURE_MEDIAN_MS, at_most=True)), where),
+        Row(PICTURE_P99, ms(p99), f"<= {PICTURE_P99_MS:g} ms",
+            mark(check(p99 * 1000, PICTURE_P99_MS, at_most=True)), "the same renders"),
+        Row(PICTURE_SIZE, kb(p.largest), f"<= {PICTURE_KB} KB",
+            mark(check(p.largest / 1000, PICTURE_KB, at_most=True)), "8-bit PNG, the largest of those positions"),
+        Row("table pictures, cold sprite cache", ms(p.cold), "-", INFO,
+            f"the first pass over all {p.positions} positions after dropping every cached card face"),
+    ]
 
 
 def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:

@@ -1,7 +1,8 @@
 """Labels for the cards of the Mü & more deck (Calcory, Mü, Safarü, Rummü).
 
-A card reads as its colour square and digit (``🟩7``): short enough for buttons and select
-options, and the two copies of a 1 or 7 look alike, as they do on the table.
+A card reads as its colour's symbol and digit (``☘️7``): short enough for buttons and select
+options, and the two copies of a 1 or 7 look alike, as they do on the table. The symbols are the
+shapes the card pictures draw (``bot.pictures.palette``), so no label needs colour vision.
 """
 
 from __future__ import annotations
@@ -9,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n import t
-from games.deck import colour, digit, sort_cards
+from bot.pictures.palette import emoji
+from games.deck import COLOURS, colour, digit, sort_cards
 
-#: One square per colour of the deck.
-SQUARES: dict[str, str] = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "black": "⬛"}
+#: One symbol per colour of the deck, each a different shape.
+SYMBOLS: dict[str, str] = {name: emoji(name) for name in COLOURS}
 
 
 def label(card: str) -> str:
-    """``🟩7`` for the green 7."""
-    return f"{SQUARES[colour(card)]}{digit(card)}"
+    """``☘️7`` for the green 7."""
+    return f"{SYMBOLS[colour(card)]}{digit(card)}"
 
 
 def labels(cards: Iterable[str], *, sort: bool = True, sep: str = " ") -> str:
@@ -31,5 +33,5 @@ def colour_name(lang: str, name: str) -> str:
     return t(lang, f"cards.colour.{name}")
 
 
-def square(name: str) -> str:
-    return SQUARES[name]
+def symbol(name: str) -> str:
+    return SYMBOLS[name]

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
+from bot.pictures.palette import DIABOLO, emoji
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
-from bot.ui.cards import SQUARES
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
 from games.diabolo.cards import COLOUR, COLOURS, ROW, VALUE
 from games.diabolo.state import DISCARD, DOUBLER, NO, OVER, PLACE, USE
 
-#: One square per Diabolo colour (the shared squares of the Mü deck, plus purple).
-_SQUARE = {"r": SQUARES["red"], "y": SQUARES["yellow"], "g": SQUARES["green"], "p": "🟪", "b": SQUARES["blue"]}
+#: One symbol per Diabolo colour, the shapes its card pictures draw.
+_SYMBOL = {letter: emoji(name) for letter, name in DIABOLO.items()}
 _SIDES = ("devil", "angel")
 
 
 def label(card: str) -> str:
-    """``🟪4`` for a purple 4: the colour square and the value."""
-    return f"{_SQUARE[COLOUR[card]]}{VALUE[card]}"
+    """``🟣4`` for a purple 4: the colour's symbol and the value."""
+    return f"{_SYMBOL[COLOUR[card]]}{VALUE[card]}"
 
 
 def labels(cards) -> str:
@@ -33,8 +33,8 @@ def labels(cards) -> str:
 
 
 def colour(lang: str, letter: str) -> str:
-    """A colour with its square and name in ``lang``: ``🟥 red``."""
-    return f"{_SQUARE[letter]} {t(lang, f'diabolo.colour.{letter}')}"
+    """A colour with its symbol and name in ``lang``: ``❤️ red``."""
+    return f"{_SYMBOL[letter]} {t(lang, f'diabolo.colour.{letter}')}"
 
 
 def _name(session, seat: int) -> str:

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
+from bot.pictures.palette import KAPADO, emoji
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, SYMBOL, VALUE, WISH, fit
 from games.kapado.state import StackView
 
-#: One emoji per colour of the deck, each a different shape so colour vision is never needed.
-EMOJI: dict[str, str] = {"a": "🌸", "b": "🔷", "c": "🟩", "d": "🟡"}
+#: One emoji per colour of the deck, each a different shape so colour vision is never needed (the
+#: shapes its card pictures draw).
+EMOJI: dict[str, str] = {letter: emoji(name) for letter, name in KAPADO.items()}
 JOKER, WISH_MARK, BAN_MARK, FACE_DOWN = "🃏", "🌠", "🚫", "🎴"
 LOCK_MARK = {"open": "", "locked": "🔒", "dead": "💀"}
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.ui.base import Rendered, StaticLayout, hand_button, row, text
-from bot.ui.cards import colour_name, label, labels, square
+from bot.ui.cards import colour_name, label, labels, symbol
 from bot.ui.mu_hand import hand
 from bot.ui.mu_words import name, team_names, trick_text, trump_name, trumps_text
 from bot.ui.summary import render_hand
@@ -51,7 +51,7 @@ def _header(session, view, lang: str) -> str:
     lines = [t(lang, "mu.ui.title", number=view.hand_no),
              t(lang, "mu.ui.dealer", name=name(session, view.dealer), target=view.target)]
     if view.removed_colours:
-        colours = ", ".join(f"{square(c)} {colour_name(lang, c)}" for c in view.removed_colours)
+        colours = ", ".join(f"{symbol(c)} {colour_name(lang, c)}" for c in view.removed_colours)
         lines.append(t(lang, "mu.ui.removed", colours=colours))
     lines += [_seat_line(session, view, lang, seat) for seat in range(view.players)]
     return "\n".join(lines)

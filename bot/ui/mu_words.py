@@ -6,7 +6,7 @@ Everything here reads a ``MuView`` (public facts, or the seat's own hand), never
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.ui.cards import colour_name, label, square
+from bot.ui.cards import colour_name, label, symbol
 from games.deck import COLOURS
 from games.mu.cards import NO_TRUMP, PLAIN, TRUMP, ranking
 
@@ -16,16 +16,16 @@ def name(session, seat: int) -> str:
 
 
 def trump_name(lang: str, trump: str) -> str:
-    """``🟩 green``, ``7s`` or ``no trump``."""
+    """``☘️ green``, ``7s`` or ``no trump``."""
     if trump in COLOURS:
-        return f"{square(trump)} {colour_name(lang, trump)}"
+        return f"{symbol(trump)} {colour_name(lang, trump)}"
     if trump == NO_TRUMP:
         return t(lang, "mu.trump.none")
     return t(lang, "mu.ui.digit_trump", digit=trump)
 
 
 def trumps_text(lang: str, view) -> str | None:
-    """What is trump so far, Chef over Vize ("🟩 green over 7s"); None before anyone named one."""
+    """What is trump so far, Chef over Vize ("☘️ green over 7s"); None before anyone named one."""
     vize, chef = view.vize_trump, view.chef_trump
     if chef is None:
         return t(lang, "mu.ui.trumps_vize_named", vize=trump_name(lang, vize)) if vize else None
@@ -47,7 +47,7 @@ def team_names(session, view) -> str:
 
 
 def trick_text(session, trick) -> str:
-    """Cards in play order: ``ann 🟥6 → bob 🟥9``."""
+    """Cards in play order: ``ann ❤️6 → bob ❤️9``."""
     return " → ".join(f"{name(session, seat)} {label(card)}" for seat, card in trick)
 
 

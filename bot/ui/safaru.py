@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from bot import ids
 from bot.i18n import t
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
-from bot.ui.cards import label, labels, square
+from bot.ui.cards import label, labels, symbol
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore
 from games.deck import DECK, ORDER, digit
@@ -56,7 +56,7 @@ def tally_text(cards, lang: str) -> str:
 
 
 def catch_parts(catch: Catch, lang: str) -> str:
-    """``🟩3 + 🟦4 by adding, 🟥6 by seventeen``: every method of one catch with its cards."""
+    """``☘️3 + 🔷4 by adding, ❤️6 by seventeen``: every method of one catch with its cards."""
     parts = []
     if catch.add:
         parts.append(t(lang, "safaru.ui.by_add", cards=labels(catch.add, sep=" + ")))
@@ -68,7 +68,7 @@ def catch_parts(catch: Catch, lang: str) -> str:
 
 
 def catch_label(catch: Catch, lang: str) -> str:
-    """The plain description of a catch the player picks from: ``take 🟩3 + 🟦4 by adding``."""
+    """The plain description of a catch the player picks from: ``take ☘️3 + 🔷4 by adding``."""
     return t(lang, "safaru.ui.take", parts=catch_parts(catch, lang))
 
 
@@ -97,8 +97,8 @@ def _deals(players: int) -> int:
 
 def _table_text(session, view, lang: str, last: str | None) -> str:
     lines = [t(lang, "safaru.ui.title", game=view.game_no, deal=view.deal_no, deals=_deals(view.players))]
-    lines.append(t(lang, "safaru.ui.legend", unicorn=square(ANIMAL_COLOURS["unicorn"]),
-                   fish=square(ANIMAL_COLOURS["fish"])))
+    lines.append(t(lang, "safaru.ui.legend", unicorn=symbol(ANIMAL_COLOURS["unicorn"]),
+                   fish=symbol(ANIMAL_COLOURS["fish"])))
     if view.table:
         lines.append(t(lang, "safaru.ui.free", count=len(view.table), cards=labels(_by_digit(view.table), sort=False)))
     else:

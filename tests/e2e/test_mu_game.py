@@ -8,7 +8,7 @@ import random
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.cards import label
+from bot.ui.cards import label, symbol
 from games.base import Action, IllegalAction
 from games.deck import colour, digit
 from games.mu import bid_action
@@ -80,7 +80,7 @@ async def test_a_whole_hand_from_start_to_summary_with_a_refused_card(env) -> No
     await drive.play(chef, f"partner:{third}")
     table = env.table_messages()[0]
     vize_trump = t("en", f"cards.colour.{colour(single)}")
-    assert f"Trumps: {chef_digit}s over {label(single)[0]} {vize_trump}" in table.text
+    assert f"Trumps: {chef_digit}s over {symbol(colour(single))} {vize_trump}" in table.text
     assert f"🤝 Partner **{names[third]}**" in table.text and "🎯 Team goal: **32** triangles" in table.text
 
     # Tricks: the first legal card until a player holds a card that does not follow; that card is refused.

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 
 import games
 from bot import ids
+from bot.pictures import hand_png, table_png
+from bot.preview import own_cards, playable_cards
 from bot.seats import human
 from bot.sessions import Session, Status
 from bot.ui.base import Rendered
@@ -244,15 +246,34 @@ def _seen(rendered: Rendered) -> tuple:
     return visible_texts(b), custom_ids(b), option_values(b)
 
 
+def table_picture(session: Session, lang: str = "en") -> bytes | None:
+    """The table picture, drawn from the public view as the host draws it."""
+    return table_png(session.game.key, session.game.view(session.state, None), lang)
+
+
+def hand_picture(session: Session, seat: int, lang: str = "en") -> bytes | None:
+    """The seat's hand picture, its playable cards taken from its own legal actions."""
+    game = session.game
+    view = game.view(session.state, seat)
+    playable = playable_cards(game, session.state, seat, own_cards(view)) if not game.is_over(session.state) \
+        else frozenset()
+    return hand_png(game.key, view, lang, playable)
+
+
 def check_private(session: Session, rng: random.Random, lang: str = "en") -> None:
-    """The public table is the same for every deal of the cards a seat cannot see, and each hand is
-    the same for every deal of the cards hidden from its owner (in every in-hand step)."""
+    """The public table (text and picture) is the same for every deal of the cards a seat cannot
+    see, and each hand (text and picture) is the same for every deal of the cards hidden from its
+    owner (in every in-hand step)."""
     show = presenter(session.game.key)
     table = [_seen(r) for r in show.table(session, lang, None)]
+    picture = table_picture(session, lang)
     for seat in range(len(session.seats)):
         other = resampled(session, seat, random.Random(rng.random()))
         assert [_seen(r) for r in show.table(other, lang, None)] == table, \
             f"the public table depends on cards hidden from seat {seat}"
+        assert table_picture(other, lang) == picture, f"the table picture depends on cards hidden from seat {seat}"
+        assert hand_picture(other, seat, lang) == hand_picture(session, seat, lang), \
+            f"seat {seat}'s hand picture depends on cards hidden from it"
         for ui in hand_states(session, seat, lang)[:40]:
             mine = _seen(show.hand(session, seat, lang, ui, None))
             assert _seen(show.hand(other, seat, lang, ui, None)) == mine, \

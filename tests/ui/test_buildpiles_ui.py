@@ -287,12 +287,12 @@ def test_a_skippo_table_whose_cards_cannot_move_says_why_it_stalled_in_both_lang
     assert "⛔ Game 1 is stuck: a whole round of turns went by in which no card moved anywhere" \
         in show.describe(session, events, "en")
     assert "It ends without a winner and nobody scores." in show.describe(session, events, "en")
-    assert "Eine ganze Runde lang bewegte sich keine Karte" in show.describe(session, events, "de")
+    assert "Einen ganzen Durchgang lang bewegte sich keine Karte" in show.describe(session, events, "de")
     assert "niemand bekommt Punkte" in show.describe(session, events, "de")
     english, german = table_text(session), table_text(session, "de")
     assert "⛔ Game 1 got stuck: a whole round of turns went by in which no card moved anywhere" in english
     assert "It ended without a winner, nobody scored for it, and the match ended with it." in english
-    assert "⛔ Spiel 1 steckte fest: Eine ganze Runde lang bewegte sich keine Karte" in german
+    assert "⛔ Spiel 1 steckte fest: Einen ganzen Durchgang lang bewegte sich keine Karte" in german
     assert "niemand bekam dafür Punkte, und mit ihm endete die Partie" in german
 
 
@@ -301,7 +301,7 @@ def test_the_skippo_rules_summary_explains_stalls_and_aces_at_the_deal_in_both_l
     assert "no card moves anywhere (say full hands that fit no helper pile, even with cards left to draw)" in english
     assert "the game is stuck: no winner, nobody scores, the match ends." in english
     assert "dealt aces go out in turn order before the first turn" in english
-    assert "Bewegt sich eine ganze Runde lang keine Karte" in german and "auch mit Karten im Ziehstapel" in german
+    assert "Bewegt sich einen ganzen Durchgang lang keine Karte" in german and "auch mit Karten im Nachziehstapel" in german
     assert "steckt das Spiel fest: kein Sieger, niemand bekommt Punkte, die Partie endet." in german
     assert "ausgeteilte Asse kommen reihum schon vor dem ersten Zug hinaus" in german
     assert max(len(english), len(german)) <= 1900

@@ -42,10 +42,10 @@ def test_the_table_shows_both_sides_of_every_row_with_sums_and_closed_rows():
     session = rigged(state)
     text = table_text(session)
     assert "## 😈 Diabolo 😇 · round 1 of 3" in text
-    assert "🟥 red: 😈 5 · **5** ┃ **7** · 4 2 1 😇" in text
-    assert "🟨 yellow: 😈 3 3 1 · **7** ┃ **7** · 5 2 😇 🔒" in text
-    assert "🟩 green: 😈 — · **0** ┃ **0** · — 😇" in text
-    assert "🟦 blue: 😈 — · **0** ┃ **2** · 2 😇" in text
+    assert "❤️ red: 😈 5 · **5** ┃ **7** · 4 2 1 😇" in text
+    assert "⭐ yellow: 😈 3 3 1 · **7** ┃ **7** · 5 2 😇 🔒" in text
+    assert "☘️ green: 😈 — · **0** ┃ **0** · — 😇" in text
+    assert "🔷 blue: 😈 — · **0** ┃ **2** · 2 😇" in text
     assert "closed rows 1 of 2" in text and f"Draw pile {len(state.pile)}" in text
     assert "▶ **P1** · 7 cards · ✖️2 doubler ready · score **0**" in text
     assert "**P0** · 6 cards" in text and "**P2** · 6 cards" in text
@@ -57,7 +57,7 @@ def test_the_table_offers_only_the_hand_button_and_speaks_german():
     rendered = SHOW.table(session, "de", None)[0]
     assert custom_ids(kit.body(rendered)) == [f"st:t:{session.id}:hand"]
     text = table_text(session, lang="de")
-    assert "🟥 Rot: 😈 — · **0** ┃ **0** · — 😇" in text and "Runde 1 von 3" in text
+    assert "❤️ Rot: 😈 — · **0** ┃ **0** · — 😇" in text and "Runde 1 von 3" in text
     kit.check_limits(rendered)
 
 
@@ -74,9 +74,9 @@ def test_the_hand_offers_every_legal_placement_in_one_select_per_side():
     selects = [c["components"][0] for c in rendered.view.to_components()]
     devil, angel = selects
     assert [o["value"] for o in devil["options"]] == ["r1a", "r3a", "g5a", "p3a"]
-    assert [o["label"] for o in angel["options"]][:2] == ["🟥1 · 0 → 1", "🟥3 · 0 → 3"]
+    assert [o["label"] for o in angel["options"]][:2] == ["❤️1 · 0 → 1", "❤️3 · 0 → 3"]
     assert "y2a" in [o["value"] for o in angel["options"]]
-    assert "**Your hand (7):** 🟥1 🟥3 🟨2 🟩5 🟪3 🟦1 🟦4" in rendered.content
+    assert "**Your hand (7):** ❤️1 ❤️3 ⭐2 ☘️5 🟣3 🔷1 🔷4" in rendered.content
     kit.check_limits(rendered, ephemeral=True)
 
 
@@ -90,9 +90,9 @@ def test_placing_a_card_is_described_and_shown_on_the_table():
     session = rigged(position(3, hands={0: ["g5a", "r1a", "r1b", "y1a", "y1b", "b1a"]}))
     events = kit.play(session, 0, "devil:g5a")
     line = SHOW.describe(session, events, "en")
-    assert line == "P0 laid 🟩5 on the devil side of 🟩 green."
-    assert "🟩 green: 😈 5 · **5** ┃ **0** · — 😇" in table_text(session, line)
-    assert SHOW.describe(session, events, "de") == "P0 legt 🟩5 auf die Teufelsseite von 🟩 Grün."
+    assert line == "P0 laid ☘️5 on the devil side of ☘️ green."
+    assert "☘️ green: 😈 5 · **5** ┃ **0** · — 😇" in table_text(session, line)
+    assert SHOW.describe(session, events, "de") == "P0 legt ☘️5 auf die Teufelsseite von ☘️ Grün."
 
 
 # -- nothing fits: show the hand, discard a card ----------------------------------------------------------
@@ -109,10 +109,10 @@ def test_a_blocked_player_shows_the_hand_to_everyone_and_must_discard():
     session = blocked_session()
     events = kit.play(session, 4, "angel:r1a")
     line = SHOW.describe(session, events, "en")
-    assert "P0 cannot lay any card and shows the hand: 🟩1 🟩1 🟩2 🟩5 🟪1 🟪1 🟪2." in line
+    assert "P0 cannot lay any card and shows the hand: ☘️1 ☘️1 ☘️2 ☘️5 🟣1 🟣1 🟣2." in line
     text = table_text(session, line)
     assert "▶ **P0** cannot lay any card" in text
-    assert "▶ **P0** · 7 cards · ✖️2 doubler ready · score **0** · shown: 🟩1 🟩1 🟩2 🟩5 🟪1 🟪1 🟪2" in text
+    assert "▶ **P0** · 7 cards · ✖️2 doubler ready · score **0** · shown: ☘️1 ☘️1 ☘️2 ☘️5 🟣1 🟣1 🟣2" in text
     rendered = hand(session, 0)
     assert "your hand is shown to the table" in rendered.content
     assert kit.reachable(session, 0) == {a.key for a in GAME.legal_actions(session.state, 0)}
@@ -124,10 +124,10 @@ def test_the_discarded_card_is_public_and_out_of_the_round():
     kit.play(session, 4, "angel:r1a")
     events = kit.play(session, 0, "discard:g5a")
     line = SHOW.describe(session, events, "en")
-    assert line.startswith("P0 discarded 🟩5 out of the round.")
+    assert line.startswith("P0 discarded ☘️5 out of the round.")
     text = table_text(session, line)
-    assert "🗑️ Out of this round: 🟩5" in text
-    assert "**P0** · 6 cards · ✖️2 doubler ready · score **0** · shown: 🟩1 🟩1 🟩2 🟪1 🟪1 🟪2" in text
+    assert "🗑️ Out of this round: ☘️5" in text
+    assert "**P0** · 6 cards · ✖️2 doubler ready · score **0** · shown: ☘️1 ☘️1 ☘️2 🟣1 🟣1 🟣2" in text
     assert "▶ **P1**'s turn" in text
 
 
@@ -145,13 +145,13 @@ def test_every_doubler_holder_is_asked_in_the_hand_and_the_table_says_who_is_cho
     session, events = scoring_session()
     assert session.to_act() == {0, 1, 2}
     text = table_text(session, SHOW.describe(session, events, "en"))
-    assert "⚖️ Scoring 🟥 red: angels 3, devils 0. Waiting for the secret doubler choices of P0, P1, P2." in text
+    assert "⚖️ Scoring ❤️ red: angels 3, devils 0. Waiting for the secret doubler choices of P0, P1, P2." in text
     assert text.count("⏳ choosing") == 3
     for seat in range(3):
         assert kit.reachable(session, seat) == {"doubler:r", "doubler:none"}
     rendered = hand(session, 1)
-    assert "Your cards of this colour: 🟥1 🟥4 (sum 5)." in rendered.content
-    assert [b["label"] for b in rendered.view.to_components()[0]["components"]] == ["Double 🟥 red",
+    assert "Your cards of this colour: ❤️1 ❤️4 (sum 5)." in rendered.content
+    assert [b["label"] for b in rendered.view.to_components()[0]["components"]] == ["Double ❤️ red",
                                                                                   "Keep my doubler"]
 
 
@@ -168,7 +168,7 @@ def test_no_one_else_can_tell_a_doubler_choice_before_the_reveal(lang):
     # The chooser sees the own choice, and has no buttons left.
     mine = hand(used, 0, lang)
     assert mine.view.to_components() == []
-    assert t(lang, "diabolo.ui.doubler_you_use", colour="🟥 " + t(lang, "diabolo.colour.r")) in mine.content
+    assert t(lang, "diabolo.ui.doubler_you_use", colour="❤️ " + t(lang, "diabolo.colour.r")) in mine.content
     assert t(lang, "diabolo.ui.doubler_you_keep") in hand(kept, 0, lang).content
     # A second choice keeps the secret too.
     kit.play(used, 1, "doubler:none")
@@ -183,9 +183,9 @@ def test_the_choices_are_revealed_together_with_the_hands_of_the_colour():
     kit.play(session, 1, "doubler:none")
     events = kit.play(session, 2, "doubler:none")
     line = SHOW.describe(session, events, "en")
-    assert "P2 has made a doubler choice. Doublers on 🟥 red: P0." in line
-    assert "🟥 red in hand: P0 🟥5 · P1 🟥1 🟥4 · P2 —." in line
-    assert "🟩 green: 2 against 2, nobody scores. 🟪 purple in hand: P0 — · P1 — · P2 🟪1." in line
+    assert "P2 has made a doubler choice. Doublers on ❤️ red: P0." in line
+    assert "❤️ red in hand: P0 ❤️5 · P1 ❤️1 ❤️4 · P2 —." in line
+    assert "☘️ green: 2 against 2, nobody scores. 🟣 purple in hand: P0 — · P1 — · P2 🟣1." in line
     assert "Round 2 begins; P0 deals." in line and "yellow" not in line
 
 
@@ -198,12 +198,12 @@ def test_the_round_summary_names_each_colour_and_the_totals():
     text = SHOW.summary(session, events, "en")
     assert text.splitlines() == [
         "📋 **Diabolo**: round 1 is scored.",
-        "• P0: 🟥 red: angels win, highest hand sum 5, doubled (+10)",
-        "• P1: 🟥 red: angels win, highest hand sum 5 (+5)",
-        "• P2: 🟪 purple: devils win, highest hand sum 1 is lost (-1)",
+        "• P0: ❤️ red: angels win, highest hand sum 5, doubled (+10)",
+        "• P1: ❤️ red: angels win, highest hand sum 5 (+5)",
+        "• P2: 🟣 purple: devils win, highest hand sum 1 is lost (-1)",
         "Totals: P0 10 · P1 5 · P2 -1",
     ]
-    assert "🟥 Rot: Engel gewinnen, höchste Handsumme 5, verdoppelt (+10)" in SHOW.summary(session, events, "de")
+    assert "❤️ Rot: Engel gewinnen, höchste Handsumme 5, verdoppelt (+10)" in SHOW.summary(session, events, "de")
     assert "score **10**" in table_text(session)
 
 
@@ -213,7 +213,7 @@ def test_a_wasted_doubler_and_a_round_without_doublers_are_summarised():
     score_now(state)
     session = rigged(state)
     events = kit.play(session, 0, "doubler:r")
-    assert "P0: 🟥 red: doubler spent without the highest sum (+0)" in SHOW.summary(session, events, "en")
+    assert "P0: ❤️ red: doubler spent without the highest sum (+0)" in SHOW.summary(session, events, "en")
 
 
 # -- texts -----------------------------------------------------------------------------------------------------

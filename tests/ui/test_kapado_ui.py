@@ -63,9 +63,9 @@ def test_table_shows_stacks_locks_counts_bans_pile_and_turn():
     assert "🚫 Bans in force: **🚫2**" in text
     assert f"Draw pile: **{len(state.pile)}**" in text
     p0 = lines[lines.index("**P0** · 7 cards") + 1]
-    assert p0.startswith("1️⃣ 🔒🎴 (2)  2️⃣ 🟩9 (1)  3️⃣ 🔷5 (2)")
+    assert p0.startswith("1️⃣ 🔒🎴 (2)  2️⃣ ☘️9 (1)  3️⃣ 🔷5 (2)")
     p1 = lines[lines.index("**P1** · 7 cards · 🌠 1") + 1]
-    assert p1.startswith("1️⃣ 💀🎴 (2)  2️⃣ 🟩2 (1)")
+    assert p1.startswith("1️⃣ 💀🎴 (2)  2️⃣ ☘️2 (1)")
     assert "▶ **P2** · 5 cards" in lines
     assert "▶ **P2** has drawn a card and is playing it." in text
     # Face-down cards and the drawn card appear nowhere on the table.
@@ -77,8 +77,8 @@ def test_table_shows_stacks_locks_counts_bans_pile_and_turn():
 def test_cards_read_as_colour_and_number_and_specials_stand_out():
     assert label("a12") == "🌸12"
     assert label("b7") == "🔷7"
-    assert label("c1") == "🟩1🃏"
-    assert label("d30") == "🟡30"
+    assert label("c1") == "☘️1🃏"
+    assert label("d30") == "⭐30"
     assert label("w2") == "🌠"
     assert label("v2a") == "🚫2" and label("v5c") == "🚫5"
 
@@ -100,7 +100,7 @@ def test_the_emoji_key_is_one_small_line_in_the_hand_not_on_every_table_redraw()
     assert "wish card ·" not in table_text(session)
     for seat in (0, 2):  # waiting and playing
         keys = [line for line in hand(session, seat).content.splitlines() if "🔒 locked" in line]
-        assert keys == ["-# 🌸 pink · 🔷 blue · 🟩 green · 🟡 yellow · 🃏 the 1 (joker) · 🌠 wish card · 🔒 locked"
+        assert keys == ["-# 🌸 pink · 🔷 blue · ☘️ green · ⭐ yellow · 🃏 the 1 (joker) · 🌠 wish card · 🔒 locked"
                         " · 💀 dead · 🎴 face down · (4) = 4 cards in the stack"]
     assert "(4) = 4 Karten im Stapel" in hand(session, 0, lang="de").content
 
@@ -194,8 +194,8 @@ def test_wish_card_offers_opponents_tops_that_would_go_on_own_stacks():
     options = {o["value"]: o["label"] for o in take["options"]}
     assert options["a12"] == "P1 1️⃣ 🌸12 → ✨ double fit on your 1️⃣"
     assert options["b9"] == "P1 5️⃣ 🔷9 → ✨ double fit on your 4️⃣"
-    assert options["d7"] == "P1 3️⃣ 🟡7 → fits your 3️⃣"
-    assert options["c7"] == "P1 4️⃣ 🟩7 → fits your 2️⃣"
+    assert options["d7"] == "P1 3️⃣ ⭐7 → fits your 3️⃣"
+    assert options["c7"] == "P1 4️⃣ ☘️7 → fits your 2️⃣"
     assert set(moves(rendered)) == {"keep"}
     legal = {a.key for a in session.game.legal_actions(state, 0)}
     assert legal <= kit.reachable(session, 0)
@@ -307,5 +307,5 @@ def test_german_table_and_hand_render():
     assert "🚫 Verbote in Kraft: **🚫2, 🚫5**" in table_text(session, "de")
     rendered = hand(session, lang="de")
     assert "Du hast **🌸7** gezogen." in rendered.content
-    assert moves(rendered)["down:s0:2"]["label"] == "3️⃣ 🟡10 hier verdeckt ablegen"
+    assert moves(rendered)["down:s0:2"]["label"] == "3️⃣ ⭐10 hier verdeckt ablegen"
     kit.check_limits(rendered, ephemeral=True)

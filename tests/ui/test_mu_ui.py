@@ -76,9 +76,9 @@ def test_the_auction_table_shows_dealer_turn_and_every_laid_out_card():
     session = example_1(4)  # A red 6; B passed; C yellow 9; D green 1 and blue 1
     text = table_text(session, last="P3 lays out …")
     assert "## 🎴 Mü · hand 1" in text and "🃏 Dealer **P0**" in text
-    assert "▶ **P0** · 15 cards · score **0** · laid out 1: 🟥6" in text
+    assert "▶ **P0** · 15 cards · score **0** · laid out 1: ❤️6" in text
     assert "• **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
-    assert "• **P3** · 15 cards · score **0** · laid out 2: 🟩1 🟦1" in text
+    assert "• **P3** · 15 cards · score **0** · laid out 2: ☘️1 🔷1" in text
     assert "the most cards anyone laid out is 2; 0 of 4 passes in a row end it." in text
     assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 cards, or pass.")
     assert "Chef" not in text and "Trumps" not in text
@@ -109,14 +109,14 @@ def test_the_auction_hand_shows_each_card_once_and_marks_the_face_up_ones():
     cards = [b for b in buttons(plain) if arg(b).startswith(("b:", "x:"))]
     assert len(cards) == 15 == len(view.hand)
     (shown,) = [b for b in cards if arg(b) == "x:r6"]
-    assert shown["label"] == "👁️🟥6" and shown["disabled"]
+    assert shown["label"] == "👁️❤️6" and shown["disabled"]
     face_down = toggles(plain)
     assert sorted(face_down) == sorted(c for c in view.hand if c != "r6")
     assert not any(b["disabled"] or b["label"].startswith("👁️") for b in face_down.values())
     # Waiting players see their hand once too, disabled, with their own face-up cards marked.
     waiting = hand(session, D)
     assert not toggles(waiting) and all(b["disabled"] for b in buttons(waiting))
-    assert sorted(b["label"] for b in buttons(waiting) if b["label"].startswith("👁️")) == ["👁️🟦1", "👁️🟩1"]
+    assert sorted(b["label"] for b in buttons(waiting) if b["label"].startswith("👁️")) == ["👁️☘️1", "👁️🔷1"]
 
 
 def test_the_bidder_picks_face_down_cards_up_to_the_limit_and_confirms_them_in_deck_order():
@@ -205,11 +205,11 @@ def test_the_vize_is_offered_exactly_the_legal_trumps_and_the_chef_also_none():
     assert "▶ Vize **P1** names a trump." in text and "🎯 Team goal: **36** triangles for **P0**" in text
     (names,) = selects(hand(session, B))
     assert arg(names) == "trump:" and [o["value"] for o in names["options"]] == ["green", "blue", "7", "8", "9"]
-    assert [o["label"] for o in names["options"]] == ["🟩 green", "🟦 blue", "7s", "8s", "9s"]
+    assert [o["label"] for o in names["options"]] == ["☘️ green", "🔷 blue", "7s", "8s", "9s"]
     assert not selects(hand(session, A)) and "**P1** is naming a trump." in hand(session, A).content
 
     kit.play(session, B, "trump:green")
-    assert "Trumps: 🟩 green from the Vize; the Chef names next" in table_text(session)
+    assert "Trumps: ☘️ green from the Vize; the Chef names next" in table_text(session)
     chef = hand(session, A)
     (names,) = selects(chef)
     assert [o["value"] for o in names["options"]] == ["red", "yellow", "2", "3", "4", "6", "none"]
@@ -228,7 +228,7 @@ def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
     session = example_1()
     kit.play(session, B, "trump:7")
     kit.play(session, A, "trump:yellow")
-    assert "Trumps: 🟨 yellow over 7s" in table_text(session)
+    assert "Trumps: ⭐ yellow over 7s" in table_text(session)
     chooser = hand(session, A)
     partners = [(b["label"], arg(b)) for b in buttons(chooser) if arg(b).startswith("partner:")]
     assert partners == [("P2", "partner:2"), ("P3", "partner:3")]
@@ -260,7 +260,7 @@ def test_the_hand_marks_the_legal_cards_and_keeps_the_others_clickable_for_the_r
     green = {card for card, b in cards.items() if b["style"] == 3}
     assert green == set(view.playable) and {"r4", "r8"} <= green and "g0" not in green
     assert not any(b["disabled"] for b in cards.values())
-    assert "On the table: P0 🟥3" in rendered.content and "Led: red. You must follow it." in rendered.content
+    assert "On the table: P0 ❤️3" in rendered.content and "Led: red. You must follow it." in rendered.content
     # The trumps (green, and the 7s) come last, after a star.
     assert rendered.content.split("\n")[0].split(" · ")[-1].startswith("⭐")
     with_illegal = Action.parse(arg(cards["g0"]))
@@ -282,7 +282,7 @@ def test_a_seat_that_cannot_follow_is_told_any_card_goes():
     session = session_at(state)
     kit.play(session, A, "play:b5")
     rendered = hand(session, B)
-    assert "Led: 🟦" not in rendered.content
+    assert "Led: 🔷" not in rendered.content
     assert "Led: blue. You have none, so any card may be played." in rendered.content
     assert all(b["style"] == 3 and not b["disabled"] for b in card_buttons(rendered).values())
 
@@ -294,8 +294,8 @@ def test_the_trick_table_shows_play_order_tricks_won_trumps_and_scores():
     view = GAME.view(session.state, None)
     winner = view.last_winner
     text = table_text(session)
-    assert "Trumps: 🟩 green over 7s" in text
-    assert "Last trick: P0 🟥3 → P1 🟥4 → P2 " in text and f"→ **P{winner}**" in text
+    assert "Trumps: ☘️ green over 7s" in text
+    assert "Last trick: P0 ❤️3 → P1 ❤️4 → P2 " in text and f"→ **P{winner}**" in text
     assert " · 1 trick" in text and text.count(" · 0 tricks") == 3
     assert f"▶ **P{winner}** plays a card." in text
     kit.play(session, winner, session.game.legal_actions(session.state, winner)[0].key)
@@ -311,7 +311,7 @@ def test_describe_says_what_happened_without_private_events():
     assert PRESENTER.describe(session, events, "en") == "🥈 P1 names 8s as the Vize trump"
     assert PRESENTER.describe(session, kit.play(session, A, "trump:none"), "de") == "👑 P0 spielt ohne Cheftrumpf"
     assert PRESENTER.describe(session, kit.play(session, A, "partner:2"), "en") == "👑 P0 chooses P2 as partner"
-    assert PRESENTER.describe(session, kit.play(session, A, "play:r6"), "en") == "P0 plays 🟥6"
+    assert PRESENTER.describe(session, kit.play(session, A, "play:r6"), "en") == "P0 plays ❤️6"
 
 
 # -- summaries -------------------------------------------------------------------------------------

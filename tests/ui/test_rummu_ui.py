@@ -91,16 +91,16 @@ def test_the_table_shows_displays_with_owners_piles_hand_counts_turn_and_scores(
     rig(session, {0: ("r7a", "g6"), 1: ("b1a", "b2", "b3"), 2: ("g8",)},
         combos=((0, ("r4", "r5", "y6")), (2, ("g5", "b5", "k5")), (0, ("r9", "g9", "b9"))),
         discard=("k9", "k8", "b7a"), turn=1, phase="draw", totals=(30, -15, 0))
-    text = table_text(session, last="P0 discarded 🟦7.")
+    text = table_text(session, last="P0 discarded 🔷7.")
     assert "## 🃏 Rummü · hand 1" in text
     assert "🏆 Scores (match to 200): P0 30 · P1 -15 · P2 0" in text
     assert "✋ Cards in hand: P0 2 · P1 3 · P2 1" in text
-    assert f"Draw pile: {len(session.state.stock)} · discard pile: 3 cards, top 🟦7" in text
-    assert "🟫8" not in text and "⬛8" not in text      # only the top discard shows
-    assert "**P0**: #1 🟥4 🟥5 🟨6 · #3 🟥9 🟩9 🟦9" in text
-    assert "**P2**: #2 🟩5 🟦5 ⬛5" in text
+    assert f"Draw pile: {len(session.state.stock)} · discard pile: 3 cards, top 🔷7" in text
+    assert "🟫8" not in text and "⚫8" not in text      # only the top discard shows
+    assert "**P0**: #1 ❤️4 ❤️5 ⭐6 · #3 ❤️9 ☘️9 🔷9" in text
+    assert "**P2**: #2 ☘️5 🔷5 ⚫5" in text
     assert "**P1**: none yet (opens with 3 cards or more)" in text   # a minus score opens with 3
-    assert "P0 discarded 🟦7.\n▶ **P1**: take the top card of the draw pile" in text
+    assert "P0 discarded 🔷7.\n▶ **P1**: take the top card of the draw pile" in text
     (rendered,) = PRESENTER.table(session, "en", None)
     hand_button = by_label(rendered, "Hand")
     assert hand_button["custom_id"] == ids.table(session.id, "hand") and not hand_button["disabled"]
@@ -119,7 +119,7 @@ def test_the_table_in_german() -> None:
     session = session_of()
     rig(session, {0: ("r7a",), 1: ("b1a",), 2: ("g8",)}, combos=((1, ("r4", "r5", "r6")),), turn=2)
     text = table_text(session, "de")
-    assert "**Auslagen**" in text and "**P1**: #1 🟥4 🟥5 🟥6" in text
+    assert "**Auslagen**" in text and "**P1**: #1 ❤️4 ❤️5 ❤️6" in text
     assert "▶ **P2**: auslegen, anlegen, Joker tauschen, dann eine Karte abwerfen." in text
 
 
@@ -132,15 +132,15 @@ def test_the_draw_offers_the_draw_pile_the_top_discard_and_any_deeper_take() -> 
     rendered = hand(session)
     assert "Your turn: draw first." in rendered.content
     assert move_of(rendered, f"Draw pile ({len(session.state.stock)})") == "take"
-    assert move_of(rendered, "Take 🟦4") == "takediscard:1"
+    assert move_of(rendered, "Take 🔷4") == "takediscard:1"
     deeper = select_with(rendered, "takediscard:")
     assert option_values(deeper) == [str(n) for n in range(2, 19)]
-    assert deeper["options"][1]["label"] == "Top 3 cards (🟦4 and the ones under it)"
+    assert deeper["options"][1]["label"] == "Top 3 cards (🔷4 and the ones under it)"
     assert "Pick cards" not in str(components(rendered))      # nothing to pick before drawing
     path = kit.hand_path(session, 0, "takediscard:3")
     assert [(ids.parse(c.custom_id).arg, c.values) for c in path] == [("takediscard:|0", ("3",))]
     events = kit.play(session, 0, "takediscard:3")
-    assert PRESENTER.describe(session, events, "en") == "P0 took 3 cards from the discard pile, 🟦4 on top."
+    assert PRESENTER.describe(session, events, "en") == "P0 took 3 cards from the discard pile, 🔷4 on top."
     assert session.state.hands[0] == ("r1a", "r2", "r3", "b2", "b3", "b4")
 
 
@@ -156,7 +156,7 @@ def test_others_see_their_hand_and_whose_turn_it_is() -> None:
     session = session_of()
     rig(session, {0: ("r1a", "r2"), 1: ("k1a", "y5"), 2: ("k2",)})
     rendered = hand(session, 1)
-    assert "**Your hand (2):** 🟨5 ⬛1" in rendered.content and "P0 is playing." in rendered.content
+    assert "**Your hand (2):** ⭐5 ⚫1" in rendered.content and "P0 is playing." in rendered.content
     assert components(rendered) == []
 
 
@@ -173,15 +173,15 @@ def test_a_picked_combination_is_judged_and_laid_out_with_one_click() -> None:
     assert move_of(plain, "Lay out") is None and move_of(plain, "Discard") is None
     ui = pick(session, 0, ["r6", "r3", "r5", "r4"])
     rendered = hand(session, 0, ui)
-    assert "Picked: 🟥3 🟥4 🟥5 🟥6 (one-colour sequence)" in rendered.content
+    assert "Picked: ❤️3 ❤️4 ❤️5 ❤️6 (one-colour sequence)" in rendered.content
     assert "That makes 4 cards; your first display needs 4." in rendered.content
     menu = select_with(rendered, "p")
     assert [o["value"] for o in menu["options"] if o["default"]] == ["r3", "r4", "r5", "r6"]
     assert menu["max_values"] == len(OPENER)
     assert move_of(rendered, "Lay out") == "meld:r3r4r5r6"
     events = kit.play(session, 0, "meld:r3r4r5r6")
-    assert PRESENTER.describe(session, events, "en") == "P0 laid out #1 🟥3 🟥4 🟥5 🟥6."
-    assert "**P0**: #1 🟥3 🟥4 🟥5 🟥6" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 laid out #1 ❤️3 ❤️4 ❤️5 ❤️6."
+    assert "**P0**: #1 ❤️3 ❤️4 ❤️5 ❤️6" in table_text(session)
     assert "You have a display: you may add cards" in hand(session).content
 
 
@@ -212,7 +212,7 @@ def test_two_combinations_picked_at_once_are_cut_for_the_opening() -> None:
     assert "(cut into one-colour sequence + Ling)" in rendered.content
     assert move_of(rendered, "Lay out") == "meld:r1ar2r3/g6b6k6"
     kit.play(session, 0, "meld:r1ar2r3/g6b6k6")
-    assert "**P0**: #1 🟥1 🟥2 🟥3 · #2 🟩6 🟦6 ⬛6" in table_text(session)
+    assert "**P0**: #1 ❤️1 ❤️2 ❤️3 · #2 ☘️6 🔷6 ⚫6" in table_text(session)
 
 
 def test_a_pick_that_cuts_several_ways_offers_each_way() -> None:
@@ -222,7 +222,7 @@ def test_a_pick_that_cuts_several_ways_offers_each_way() -> None:
     rendered = hand(session, 0, ui)
     assert move_of(rendered, "Lay out") == "meld:r3r4r5r6r7ar8"            # as one, since it is one
     ways = select_with(rendered, "meld:")
-    assert [(o["label"], o["value"]) for o in ways["options"]] == [("🟥3 🟥4 🟥5 + 🟥6 🟥7 🟥8", "r3r4r5/r6r7ar8")]
+    assert [(o["label"], o["value"]) for o in ways["options"]] == [("❤️3 ❤️4 ❤️5 + ❤️6 ❤️7 ❤️8", "r3r4r5/r6r7ar8")]
     assert kit.hand_path(session, 0, "meld:r6r7ar8/r3r4r5") is not None     # the engine's order is found too
 
 
@@ -233,7 +233,7 @@ def test_groups_set_aside_make_one_opening_batch() -> None:
     aside = press(first, "Set aside")
     assert aside == "p0/gg6b6k6"
     rendered = hand(session, 0, aside)
-    assert "Set aside 1: 🟩6 🟦6 ⬛6 (Ling)" in rendered.content
+    assert "Set aside 1: ☘️6 🔷6 ⚫6 (Ling)" in rendered.content
     assert "That makes 3 cards; your first display needs 4." in rendered.content
     assert "g6" not in option_values(select_with(rendered, "p"))
     ui = pick(session, 0, ["r1a", "r2", "r3"], aside)
@@ -242,7 +242,7 @@ def test_groups_set_aside_make_one_opening_batch() -> None:
     assert move_of(both, "Lay out") == "meld:g6b6k6/r1ar2r3"
     assert press(both, "Clear") == "clear" and hand(session, 0, "clear").content == hand(session).content
     kit.play(session, 0, "meld:g6b6k6/r1ar2r3")
-    assert "#1 🟩6 🟦6 ⬛6 · #2 🟥1 🟥2 🟥3" in table_text(session)
+    assert "#1 ☘️6 🔷6 ⚫6 · #2 ❤️1 ❤️2 ❤️3" in table_text(session)
 
 
 def test_adding_and_swapping_wait_for_ones_own_display() -> None:
@@ -260,10 +260,10 @@ def test_picked_cards_are_added_to_a_chosen_display() -> None:
     rendered = hand(session, 0, pick(session, 0, ["r7a", "r6"]))
     add = select_with(rendered, "add:")
     assert [(o["label"], o["value"]) for o in add["options"]] == [
-        ("#1 of P0: 🟩9 🟦9 ⬛9", "m1:r6r7a"), ("✓ #2 of P1: 🟥3 🟥4 🟥5", "m2:r6r7a")]
+        ("#1 of P0: ☘️9 🔷9 ⚫9", "m1:r6r7a"), ("✓ #2 of P1: ❤️3 ❤️4 ❤️5", "m2:r6r7a")]
     events = kit.play(session, 0, "add:m2:r6r7a")
-    assert PRESENTER.describe(session, events, "en") == "P0 added 🟥6 🟥7 to #2."
-    assert "**P1**: #2 🟥3 🟥4 🟥5 🟥6 🟥7" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 added ❤️6 ❤️7 to #2."
+    assert "**P1**: #2 ❤️3 ❤️4 ❤️5 ❤️6 ❤️7" in table_text(session)
     with pytest.raises(IllegalAction) as refusal:
         kit.play(session, 0, "add:m1:k3")
     assert refusal.value.reason == "rummu.not_consecutive"
@@ -275,11 +275,11 @@ def test_a_joker_is_swapped_for_the_card_it_stands_for() -> None:
         combos=((0, ("g9", "b9", "k9")), (1, ("r4", "r5", "y6"))))
     rendered = hand(session)
     swap = select_with(rendered, "swap:")
-    assert [(o["label"], o["value"]) for o in swap["options"]] == [("🟥6 for 🟨6 in #2 of P1", "m2:r6")]
+    assert [(o["label"], o["value"]) for o in swap["options"]] == [("❤️6 for ⭐6 in #2 of P1", "m2:r6")]
     assert kit.hand_path(session, 0, "swap:m2:r6")[-1].values == ("m2:r6",)
     events = kit.play(session, 0, "swap:m2:r6")
-    assert PRESENTER.describe(session, events, "en") == "P0 put 🟥6 in place of the joker 🟨6 in #2 and took the joker."
-    assert "y6" in session.state.hands[0] and "#2 🟥4 🟥5 🟥6" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 put ❤️6 in place of the joker ⭐6 in #2 and took the joker."
+    assert "y6" in session.state.hands[0] and "#2 ❤️4 ❤️5 ❤️6" in table_text(session)
 
 
 def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
@@ -287,11 +287,11 @@ def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
     rig(session, {0: ("r6", "g6", "k3"), 1: ("k1a",), 2: ("k2",)})
     assert move_of(hand(session, 0, pick(session, 0, ["r6", "g6"])), "Discard") is None
     rendered = hand(session, 0, pick(session, 0, ["k3"]))
-    assert "Picked: ⬛3" in rendered.content
+    assert "Picked: ⚫3" in rendered.content
     assert move_of(rendered, "Discard") == "discard:k3"
     events = kit.play(session, 0, "discard:k3")
-    assert PRESENTER.describe(session, events, "en") == "P0 discarded ⬛3."
-    assert "▶ **P1**: take the top card" in table_text(session) and "top ⬛3" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 discarded ⚫3."
+    assert "▶ **P1**: take the top card" in table_text(session) and "top ⚫3" in table_text(session)
 
 
 def test_a_stale_or_malformed_step_shows_the_plain_hand() -> None:
@@ -315,7 +315,7 @@ def test_a_hand_of_more_than_25_cards_pages_and_keeps_the_pick() -> None:
     assert option_values(select_with(second, "p1")) == list(sort_cards(big))[25:]
     ui = pick(session, 0, [sort_cards(big)[25]], turned)
     both = hand(session, 0, ui)
-    assert "Picked: 🟥0 🟥1 🟦1 (" in both.content
+    assert "Picked: ❤️0 ❤️1 🔷1 (" in both.content
     assert move_of(both, "Lay out") == f"meld:r0r1a{sort_cards(big)[25]}"
     for rendered in (first, second, both):
         kit.check_limits(rendered, ephemeral=True)
@@ -329,7 +329,7 @@ def test_going_out_is_described_and_the_hand_is_scored_in_public() -> None:
     events = kit.play(session, 0, "discard:k3")
     line = PRESENTER.describe(session, events, "en")
     (top,) = session.state.discard
-    assert line == (f"P0 discarded ⬛3. 🎉 P0 went out: hand 1 is over. "
+    assert line == (f"P0 discarded ⚫3. 🎉 P0 went out: hand 1 is over. "
                     f"Hand 2: P{session.state.dealer} deals, {label(top)} starts the discard pile.")
     summary = PRESENTER.summary(session, events, "en")
     lines = summary.splitlines()

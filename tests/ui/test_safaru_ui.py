@@ -53,12 +53,12 @@ def test_table_shows_free_cards_catch_counts_deck_and_turn() -> None:
     arrange(session, 1, ("r7a", "y8"), ADDING_TABLE)
     session.state.piles[0] = ("r5", "b5")
     text = table_text(session, last="🕊️ something happened")
-    assert "**Free cards (3):** 🟩3 🟦4 ⬛6" in text
+    assert "**Free cards (3):** ☘️3 🔷4 ⚫6" in text
     assert f"• **P0**: {len(session.state.hands[0])} in hand · 2 caught" in text
     assert "• **P1**: 2 in hand · 0 caught" in text
     assert f"**Deck:** {len(session.state.deck)} cards" in text
     assert "▶ **P1** plays a card." in text and "🕊️ something happened" in text
-    assert "🟥 🦄 unicorns" in text and "🟦 🐟 fish" in text
+    assert "❤️ 🦄 unicorns" in text and "🔷 🐟 fish" in text
     assert "Match" not in text and "🦄 1" not in text  # one game, closed piles: no scores, no contents
     (rendered,) = PRESENTER.table(session, "en", None)
     hand = next(c for c in components(rendered) if c.get("custom_id") == ids.table(session.id, "hand"))
@@ -89,12 +89,12 @@ def test_the_chosen_card_lists_adding_and_seventeen_in_plain_words() -> None:
     session = kit.make_session("safaru", 2)
     arrange(session, 0, ("r7a", "y8"), ADDING_TABLE)
     hand = PRESENTER.hand(session, 0, "en", "r7a", None)
-    assert sorted(select_labels(hand)) == ["take 🟦4 + ⬛6 by seventeen", "take 🟩3 + 🟦4 by adding"]
-    assert "🟥7 can catch in 2 ways" in hand.content
+    assert sorted(select_labels(hand)) == ["take ☘️3 + 🔷4 by adding", "take 🔷4 + ⚫6 by seventeen"]
+    assert "❤️7 can catch in 2 ways" in hand.content
     german = PRESENTER.hand(session, 0, "de", "r7a", None)
-    assert sorted(select_labels(german)) == ["nimm 🟦4 + ⬛6 durch die 17", "nimm 🟩3 + 🟦4 durch Addieren"]
+    assert sorted(select_labels(german)) == ["nimm ☘️3 + 🔷4 durch Addieren", "nimm 🔷4 + ⚫6 durch die 17"]
     details = [o["description"] for c in components(hand) if c["type"] == 3 for o in c["options"]]
-    assert "2 cards: 🦄 0 · 🐟 1 · 🍼 0 · ▲ 2; your 🟥7 goes free" in details
+    assert "2 cards: 🦄 0 · 🐟 1 · 🍼 0 · ▲ 2; your ❤️7 goes free" in details
 
 
 def test_a_single_catch_is_one_button_and_a_combination_names_every_method() -> None:
@@ -103,13 +103,13 @@ def test_a_single_catch_is_one_button_and_a_combination_names_every_method() -> 
     found = {c.arg for c in catches("k5", session.state.table)}
     assert "k5/sev=g3b9/pair=r5" in found
     hand = PRESENTER.hand(session, 0, "en", "k5", None)
-    assert "take 🟩3 + 🟦9 by seventeen, 🟥5 by pairing" in select_labels(hand)
-    assert "take 🟥5 by pairing" in select_labels(hand)
+    assert "take ☘️3 + 🔷9 by seventeen, ❤️5 by pairing" in select_labels(hand)
+    assert "take ❤️5 by pairing" in select_labels(hand)
     arrange(session, 0, ("k5", "y8"), ("r5", "g8"))
     hand = PRESENTER.hand(session, 0, "en", "k5", None)
     (catch,) = [c for c in components(hand) if c.get("custom_id", "").endswith(":play:k5/pair=r5")]
-    assert catch["label"] == "take 🟥5 by pairing" and catch["style"] == 3
-    assert "2 cards with your ⬛5: 🦄 1 · 🐟 0 · 🍼 0 · ▲ 2" in hand.content
+    assert catch["label"] == "take ❤️5 by pairing" and catch["style"] == 3
+    assert "2 cards with your ⚫5: 🦄 1 · 🐟 0 · 🍼 0 · ▲ 2" in hand.content
 
 
 def test_describe_tells_the_play_the_catch_and_the_deal() -> None:
@@ -118,12 +118,12 @@ def test_describe_tells_the_play_the_catch_and_the_deal() -> None:
     session.state.hands[1] = ()
     events = kit.play(session, 0, "play:k5/sev=g3b9/pair=r5")
     line = PRESENTER.describe(session, events, "en")
-    assert line.startswith("🎯 **P0** plays ⬛5 and takes 🟩3 + 🟦9 by seventeen, 🟥5 by pairing, together with ⬛5.")
+    assert line.startswith("🎯 **P0** plays ⚫5 and takes ☘️3 + 🔷9 by seventeen, ❤️5 by pairing, together with ⚫5.")
     assert "🃏 **P1** deals round 2: new free cards" in line
     kit.check_public_lines(session, events)
     arrange(session, 1, ("y2", "g8"), ("r8", "k9"))
     events = kit.play(session, 1, "play:y2")
-    assert PRESENTER.describe(session, events, "de") == "🕊️ **P1** lässt 🟨2 frei."
+    assert PRESENTER.describe(session, events, "de") == "🕊️ **P1** lässt ⭐2 frei."
 
 
 # -- the forced catch ------------------------------------------------------------------------------
@@ -134,8 +134,8 @@ def test_a_card_that_can_catch_is_never_offered_as_a_release() -> None:
     hand = PRESENTER.hand(session, 0, "en", "", None)
     moves = [ids.parse(c["custom_id"]).arg for c in components(hand) if c.get("custom_id", "").startswith("st:m:")]
     assert moves == ["play:y2"]
-    assert labels_of(hand, 2) == ["🟥7 · 2 catches", "🟨2 · release"]
-    assert "🟥7 can only be played with a catch" in hand.content
+    assert labels_of(hand, 2) == ["❤️7 · 2 catches", "⭐2 · release"]
+    assert "❤️7 can only be played with a catch" in hand.content
     assert kit.reachable(session, 0) == legal(session, 0)
 
 
@@ -143,7 +143,7 @@ def test_when_no_card_can_catch_every_card_is_a_one_click_release() -> None:
     session = kit.make_session("safaru", 2)
     arrange(session, 0, ("y2", "g3"), ("r8", "k9"))
     hand = PRESENTER.hand(session, 0, "en", "", None)
-    assert labels_of(hand, 2) == ["🟨2 · release", "🟩3 · release"]
+    assert labels_of(hand, 2) == ["⭐2 · release", "☘️3 · release"]
     assert "None of your cards can catch" in hand.content
     assert kit.reachable(session, 0) == legal(session, 0) == {"play:y2", "play:g3"}
 
@@ -241,7 +241,7 @@ def test_rules_and_house_rule_labels_exist_in_both_languages() -> None:
 
     for lang in ("en", "de"):
         rules = t(lang, "safaru.ui.rules")
-        assert len(rules) <= 1900 and "🟥" in rules and "🟦" in rules  # the table's own animal colours
+        assert len(rules) <= 1900 and "❤️" in rules and "🔷" in rules  # the table's own animal colours
         for field in Options.model_fields:
             assert 0 < len(t(lang, f"safaru.ui.option.{field}.label")) <= 45
             assert 0 < len(t(lang, f"safaru.ui.option.{field}.help")) <= 100

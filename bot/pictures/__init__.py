@@ -1,0 +1,52 @@
+"""Pictures of the table and of a hand, drawn by our own code from views alone.
+
+``table_png`` takes the public view (``game.view(state, None)``), ``hand_png`` the owner's view:
+equal views give byte-equal PNGs, so the host can hash and skip unchanged uploads, and a picture
+can never show a card its view hides. Neither uses words, only digits, letters and symbols, so
+``lang`` is accepted for the interface and not needed yet.
+
+Calcory has no pictures: its 60-slot grid *is* its buttons (each slot is clicked), and it has no
+hand; a picture beside it would repeat the buttons.
+"""
+
+from __future__ import annotations
+
+from bot.pictures import faces, layouts
+from bot.pictures.sheet import Sheet, png
+
+_TABLES = {
+    "mu": layouts.mu_table,
+    "safaru": layouts.safaru_table,
+    "rummu": layouts.rummu_table,
+    "dacapo": lambda v: layouts.buildpiles_table("dacapo", v),
+    "skippo": lambda v: layouts.buildpiles_table("skippo", v),
+    "kapado": layouts.kapado_table,
+    "diabolo": layouts.diabolo_table,
+}
+
+
+def _own_cards(game_key: str, view) -> tuple[str, ...]:
+    hand = getattr(view, "hand", None)
+    return tuple(hand or ())
+
+
+def table_png(game_key: str, view, lang: str) -> bytes | None:
+    """The public table of ``game_key`` as a PNG, or None for a game without a table picture."""
+    layout = _TABLES.get(game_key)
+    return None if layout is None else _encode(layout(view))
+
+
+def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes | None:
+    """The owner's cards as a PNG, the ``playable`` ones standing up; None without cards to show."""
+    if game_key not in _TABLES:
+        return None
+    if game_key == "kapado":
+        return _encode(layouts.kapado_hand(view, playable))
+    return _encode(layouts.hand(faces.FACES[game_key], _own_cards(game_key, view), playable))
+
+
+def _encode(sheet: Sheet | None) -> bytes | None:
+    return None if sheet is None else png(sheet.render())
+
+
+GAMES_WITH_PICTURES = frozenset(_TABLES)

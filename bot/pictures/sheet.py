@@ -1,0 +1,141 @@
+"""A picture put together from sprites: rows of pieces, wrapped at the picture's width, then one PNG.
+
+Layouts say what goes in which row; the sheet places, wraps and encodes. Nothing is drawn here
+but pasted, so a table picture costs a few milliseconds once its sprites are cached.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from bot.pictures.sprites import PALETTE
+
+WIDTH = 640  # the widest picture: digits stay 24 px high on a 360 px wide phone screen
+MARGIN = 14
+GAP = 8  # between pieces of a row
+ROW_GAP = 14
+LIFT = 16  # how far a playable card stands out above the others
+
+
+@dataclass
+class Piece:
+    """One sprite, or several stacked in a column (a card over its count), placed as one."""
+
+    images: tuple[Image.Image, ...]
+    dy: tuple[int, ...] = ()  # per image, its vertical offset (cascades, lifted cards)
+    gap_after: int = GAP
+    dx: tuple[int, ...] = ()  # per image, its horizontal offset (a group kept on one line)
+    lead: bool = False  # a row's seat badge: the row's wrapped lines start right of it
+
+    @property
+    def width(self) -> int:
+        if self.dx:
+            return max(x + image.width for x, image in zip(self.dx, self.images, strict=True))
+        return max(image.width for image in self.images)
+
+    @property
+    def height(self) -> int:
+        return max(dy + image.height for dy, image in zip(self.offsets, self.images, strict=True))
+
+    @property
+    def offsets(self) -> tuple[int, ...]:
+        return self.dy or self._column()
+
+    def _column(self) -> tuple[int, ...]:
+        out, y = [], 0
+        for image in self.images:
+            out.append(y)
+            y += image.height + 4
+        return tuple(out)
+
+
+def strip(images: list[Image.Image], gap: int = GAP, gap_after: int = GAP) -> Piece:
+    """Images side by side that wrap as one (a Rummü display never breaks over two lines)."""
+    xs, x = [], 0
+    for image in images:
+        xs.append(x)
+        x += image.width + gap
+    return Piece(tuple(images), (0,) * len(images), gap_after, tuple(xs))
+
+
+def piece(*images: Image.Image, gap_after: int = GAP) -> Piece:
+    """Images stacked top to bottom, centred in their column."""
+    return Piece(tuple(images), gap_after=gap_after)
+
+
+def cascade(images: list[Image.Image], step: int) -> Piece:
+    """Cards overlapping downwards, each showing its top ``step`` pixels, the last one whole."""
+    return Piece(tuple(images), tuple(i * step for i in range(len(images))))
+
+
+def lifted(image: Image.Image, up: bool) -> Piece:
+    """A hand card, standing ``LIFT`` pixels higher when it is playable."""
+    return Piece((image,), (0 if up else LIFT,))
+
+
+@dataclass
+class Sheet:
+    """Rows of pieces, wrapped at the width; a row led by a ``lead`` piece indents its wrapped lines."""
+
+    width: int = WIDTH
+    rows: list[tuple[list[Piece], int, bool]] = field(default_factory=list)  # pieces, gap above, centred
+
+    def row(self, pieces: list[Piece], *, gap: int = ROW_GAP, centre: bool = False) -> None:
+        if pieces:
+            self.rows.append((pieces, gap, centre))
+
+    def place(self, items: list[tuple[Image.Image, int, int]], *, gap: int = ROW_GAP) -> None:
+        """A row laid out by the caller: (sprite, x, y within the row) each."""
+        if items:
+            images = tuple(image for image, _, _ in items)
+            whole = Piece(images, tuple(y for _, _, y in items), 0, tuple(x - MARGIN for _, x, _ in items))
+            self.rows.append(([whole], gap, False))
+
+    @staticmethod
+    def _indent(pieces: list[Piece]) -> int:
+        return MARGIN + pieces[0].width + pieces[0].gap_after if pieces[0].lead else MARGIN
+
+    def _lines(self, pieces: list[Piece]) -> list[list[Piece]]:
+        lines: list[list[Piece]] = [[]]
+        x = MARGIN
+        for p in pieces:
+            if lines[-1] and x + p.width > self.width - MARGIN:
+                lines.append([])
+                x = self._indent(pieces)
+            lines[-1].append(p)
+            x += p.width + p.gap_after
+        return lines
+
+    def render(self) -> Image.Image:
+        placed: list[tuple[Image.Image, int, int]] = []
+        y = MARGIN
+        first = True
+        for pieces, gap, centre in self.rows:
+            if not first:
+                y += gap
+            first = False
+            for n, line in enumerate(self._lines(pieces)):
+                used = sum(p.width + p.gap_after for p in line) - line[-1].gap_after
+                x = (self.width - used) // 2 if centre else MARGIN if n == 0 else self._indent(pieces)
+                height = max(p.height for p in line)
+                for p in line:
+                    for i, (image, dy) in enumerate(zip(p.images, p.offsets, strict=True)):
+                        left = x + p.dx[i] if p.dx else x + (p.width - image.width) // 2
+                        placed.append((image, left, y + dy))
+                    x += p.width + p.gap_after
+                y += height + GAP
+        canvas = Image.new("P", (self.width, y - GAP + MARGIN), 0)
+        canvas.putpalette(PALETTE.getpalette())
+        for image, x, top in placed:
+            canvas.paste(image, (x, top))
+        return canvas
+
+
+def png(image: Image.Image) -> bytes:
+    """The picture as an 8-bit PNG (fast zlib level: the palette keeps it small anyway)."""
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=6)
+    return out.getvalue()

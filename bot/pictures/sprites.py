@@ -1,0 +1,285 @@
+"""Card faces, numbers and seat badges, each drawn once and cached as a small palette image.
+
+Everything is drawn three times too large and scaled down (smooth edges without per-pixel work at
+render time), then mapped onto one fixed palette (``PALETTE``) so a table picture is only pasted
+sprites and its PNG stays 8-bit. Text uses Pillow's bundled scalable font, never a system font,
+so every machine draws the same picture.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.pictures.palette import INKS, JOKER, PAPER, RGB
+
+SS = 3  # supersampling factor
+#: Font size of every number in a picture: its digits are 45 px high, so 25 px once a 640 px wide
+#: picture is shown 360 px wide (the phone-width rule is 24 px).
+TEXT_SIZE = 62
+CARD = (80, 112)  # full card, width × height
+MINI_ROW = (46, 66)  # a Diabolo row card: the row shows its colour and symbol once
+BADGE = 64
+
+BG: RGB = (0xE9, 0xE5, 0xDC)  # the table
+DARK: RGB = (0x22, 0x22, 0x22)  # outlines and text
+WHITE: RGB = (0xFF, 0xFF, 0xFF)
+SLOT: RGB = (0xB4, 0xAE, 0xA2)  # an empty place
+BACK: RGB = (0x3A, 0x4A, 0x6B)  # card backs
+BACK_LINE: RGB = (0x55, 0x68, 0x8E)
+DIM = 0.6  # how far a card that may not be played now fades into the table
+
+
+def _base_colours() -> list[RGB]:
+    out = [BG, DARK, WHITE, SLOT, BACK, BACK_LINE, PAPER, JOKER.rgb]
+    out += [ink.rgb for ink in INKS.values()]
+    return list(dict.fromkeys(out))
+
+
+def _mix(a: RGB, b: RGB, share: float) -> RGB:
+    return tuple(round(x + (y - x) * share) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def _palette() -> Image.Image:
+    """Every base colour, its blends with the table, white and dark (anti-aliased edges), and its
+    faded version: about 200 entries, one palette for every picture."""
+    colours = _base_colours()
+    entries = list(colours)
+    for c in colours:
+        for other in (BG, WHITE, DARK):
+            entries += [_mix(c, other, s) for s in (0.25, 0.5, 0.75)]
+        entries.append(_mix(c, BG, DIM))
+    entries = list(dict.fromkeys(entries))[:256]
+    image = Image.new("P", (1, 1))
+    flat = [v for rgb in entries for v in rgb]
+    image.putpalette(flat + [0] * (768 - len(flat)))
+    return image
+
+
+PALETTE = _palette()
+
+
+def to_palette(image: Image.Image) -> Image.Image:
+    """An RGB sprite on the shared palette (nearest colour, no dithering)."""
+    return image.convert("RGB").quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font; without FreeType Pillow would give a tiny bitmap font instead."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType: the pictures need its bundled scalable font")
+    return loaded
+
+
+# -- shapes ---------------------------------------------------------------------------------------
+def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> None:
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+
+
+def shape(d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, r: float, fill: RGB, hole: RGB) -> None:
+    """One symbol centred at (cx, cy) within radius r; ``hole`` is the card colour behind it."""
+    if name == "circle":
+        _circle(d, cx, cy, r * 0.82, fill)
+    elif name == "diamond":
+        d.polygon([(cx, cy - r), (cx + r * 0.72, cy), (cx, cy + r), (cx - r * 0.72, cy)], fill=fill)
+    elif name == "heart":
+        h = r * 0.5
+        _circle(d, cx - h, cy - r * 0.3, h * 1.02, fill)
+        _circle(d, cx + h, cy - r * 0.3, h * 1.02, fill)
+        d.polygon([(cx - r * 0.97, cy - r * 0.15), (cx + r * 0.97, cy - r * 0.15), (cx, cy + r * 0.95)], fill=fill)
+    elif name == "spade":
+        h = r * 0.45
+        _circle(d, cx - h, cy + r * 0.12, h * 1.02, fill)
+        _circle(d, cx + h, cy + r * 0.12, h * 1.02, fill)
+        d.polygon([(cx - r * 0.9, cy + r * 0.02), (cx + r * 0.9, cy + r * 0.02), (cx, cy - r * 0.95)], fill=fill)
+        d.polygon([(cx, cy + r * 0.2), (cx - r * 0.35, cy + r), (cx + r * 0.35, cy + r)], fill=fill)
+    elif name in ("shamrock", "club"):
+        h = r * 0.4
+        for ax, ay in ((0, -0.5), (-0.48, 0.12), (0.48, 0.12)):
+            _circle(d, cx + ax * r, cy + ay * r, h, fill)
+        _circle(d, cx, cy - r * 0.05, h * 0.7, fill)
+        d.polygon([(cx, cy), (cx - r * 0.3, cy + r), (cx + r * 0.3, cy + r)], fill=fill)
+    elif name == "star":
+        points = []
+        for i in range(10):
+            radius = r if i % 2 == 0 else r * 0.45
+            angle = -math.pi / 2 + i * math.pi / 5
+            points.append((cx + radius * math.cos(angle), cy + r * 0.08 + radius * math.sin(angle)))
+        d.polygon(points, fill=fill)
+    elif name == "flower":
+        for i in range(5):
+            angle = -math.pi / 2 + i * 2 * math.pi / 5
+            _circle(d, cx + r * 0.52 * math.cos(angle), cy + r * 0.52 * math.sin(angle), r * 0.42, fill)
+        _circle(d, cx, cy, r * 0.26, hole)
+    else:
+        raise ValueError(f"no such symbol: {name}")
+
+
+# -- card faces -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What one card shows. ``label`` is its number or letter (may be empty), ``mark`` its symbol."""
+
+    label: str
+    fill: RGB
+    ink: RGB  # text and symbol colour
+    mark: str | None = None
+    triangles: int = 0  # Mü's scoring triangles
+    slash: bool = False  # a ban card: the number crossed out
+    back: bool = False  # face down: the label is a count drawn on the back
+
+
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, fill: RGB, size: int, anchor: str) -> None:
+    d.text(xy, s, font=font(size * SS), fill=fill, anchor=anchor)
+
+
+def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
+    w, h = size[0] * SS, size[1] * SS
+    img = Image.new("RGB", (w, h), BG)
+    d = ImageDraw.Draw(img)
+    radius, line = 9 * SS, 3 * SS
+    if face.back:
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=BACK, outline=DARK, width=line)
+        for x in range(-h, w, 14 * SS):
+            d.line((x, h - line, x + h, line), fill=BACK_LINE, width=3 * SS)
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius, outline=DARK, width=line)
+        if face.label:
+            _text(d, (w / 2, h / 2), face.label, WHITE, TEXT_SIZE, "mm")
+        return img
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=face.fill, outline=DARK, width=line)
+    full = h > 80 * SS  # full cards carry their number on top, so a cascade still shows it
+    if face.label:
+        _text(d, (w / 2, 6 * SS if full else h / 2), face.label, face.ink, TEXT_SIZE, "mt" if full else "mm")
+    if face.slash:
+        d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=WHITE, width=11 * SS)
+        d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=INKS["red"].rgb, width=7 * SS)
+    if face.mark:
+        if face.label:
+            cy, r = h * 0.6, 15 * SS
+        elif full:
+            cy, r = 30 * SS, 24 * SS
+        else:
+            cy, r = h / 2, w * 0.36
+        shape(d, face.mark, w / 2, cy, r, face.ink, face.fill)
+    for i in range(face.triangles):
+        x = w / 2 + (i - (face.triangles - 1) / 2) * 18 * SS
+        y = h - 8 * SS
+        d.polygon([(x - 7 * SS, y), (x + 7 * SS, y), (x, y - 12 * SS)], fill=face.ink)
+    return img
+
+
+def card(face: Face, size: tuple[int, int] = CARD, state: str = "plain") -> Image.Image:
+    """A card sprite; ``state`` "dim" fades it into the table (not playable now)."""
+    return _card(face, size, state)  # one cache key however the arguments were passed
+
+
+@cache
+def _card(face: Face, size: tuple[int, int], state: str) -> Image.Image:
+    rgb = _card_rgb(face, size).resize(size, Image.Resampling.LANCZOS)
+    if state == "dim":
+        rgb = Image.blend(rgb, Image.new("RGB", size, BG), DIM)
+    return to_palette(rgb)
+
+
+@cache
+def slot(size: tuple[int, int] = CARD) -> Image.Image:
+    """An empty place for a card (a free build pile, a helper pile not yet started)."""
+    w, h = size[0] * SS, size[1] * SS
+    img = Image.new("RGB", (w, h), BG)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), 9 * SS, outline=SLOT, width=4 * SS)
+    return to_palette(img.resize(size, Image.Resampling.LANCZOS))
+
+
+@cache
+def text(s: str, colour: RGB = DARK) -> Image.Image:
+    """A number (or short letters) at the picture's one text size, on the table colour."""
+    f = font(TEXT_SIZE * SS)
+    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    pad = 2 * SS
+    img = Image.new("RGB", (right - left + 2 * pad, bottom - top + 2 * pad), BG)
+    ImageDraw.Draw(img).text((pad - left, pad - top), s, font=f, fill=colour, anchor="ls")
+    size = (max(1, round(img.width / SS)), max(1, round(img.height / SS)))
+    return to_palette(img.resize(size, Image.Resampling.LANCZOS))
+
+
+@cache
+def badge(seat: int, current: bool = False) -> Image.Image:
+    """A seat's number (1-based, the table's seat order) in a circle; filled for the seat to act."""
+    s = BADGE * SS
+    img = Image.new("RGB", (s, s), BG)
+    d = ImageDraw.Draw(img)
+    fill, ink = (DARK, WHITE) if current else (BG, DARK)
+    d.ellipse((SS, SS, s - SS, s - SS), fill=fill, outline=DARK, width=4 * SS)
+    d.text((s / 2, s / 2 + SS), str(seat + 1), font=font(TEXT_SIZE * SS), fill=ink, anchor="mm")
+    return to_palette(img.resize((BADGE, BADGE), Image.Resampling.LANCZOS))
+
+
+@cache
+def arrow(width: int = 34) -> Image.Image:
+    """A right-pointing arrow between cards played in order."""
+    w, h = width * SS, 30 * SS
+    img = Image.new("RGB", (w, h), BG)
+    d = ImageDraw.Draw(img)
+    d.polygon([(0, h * 0.38), (w * 0.55, h * 0.38), (w * 0.55, 0), (w, h / 2), (w * 0.55, h), (w * 0.55, h * 0.62),
+               (0, h * 0.62)], fill=SLOT)
+    return to_palette(img.resize((width, 30), Image.Resampling.LANCZOS))
+
+
+@cache
+def lock_mark(kind: str) -> Image.Image:
+    """Under a Kapado stack: a padlock when locked, a cross when dead."""
+    s = 40 * SS
+    img = Image.new("RGB", (s, s), BG)
+    d = ImageDraw.Draw(img)
+    if kind == "locked":
+        d.arc((s * 0.25, s * 0.05, s * 0.75, s * 0.6), 180, 360, fill=DARK, width=5 * SS)
+        d.line((s * 0.25, s * 0.33, s * 0.25, s * 0.45), fill=DARK, width=5 * SS)
+        d.line((s * 0.75, s * 0.33, s * 0.75, s * 0.45), fill=DARK, width=5 * SS)
+        d.rounded_rectangle((s * 0.12, s * 0.42, s * 0.88, s * 0.95), 4 * SS, fill=DARK)
+    else:
+        d.line((s * 0.12, s * 0.12, s * 0.88, s * 0.88), fill=DARK, width=7 * SS)
+        d.line((s * 0.12, s * 0.88, s * 0.88, s * 0.12), fill=DARK, width=7 * SS)
+    return to_palette(img.resize((40, 40), Image.Resampling.LANCZOS))
+
+
+@cache
+def pill(s: str) -> Image.Image:
+    """A sum (Diabolo's row sides): white on dark, so it never reads as a card."""
+    f = font(TEXT_SIZE * SS)
+    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    pad_x, pad_y = 9 * SS, 6 * SS
+    img = Image.new("RGB", (right - left + 2 * pad_x, bottom - top + 2 * pad_y), BG)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, img.width - 1, img.height - 1), 10 * SS, fill=DARK)
+    d.text((pad_x - left, pad_y - top), s, font=f, fill=WHITE, anchor="ls")
+    size = (round(img.width / SS), round(img.height / SS))
+    return to_palette(img.resize(size, Image.Resampling.LANCZOS))
+
+
+@cache
+def token(face: Face) -> Image.Image:
+    """A named trump: a hexagon (neither a card nor a seat badge) with the colour's symbol or the digit."""
+    size = 76
+    s = size * SS
+    img = Image.new("RGB", (s, s), BG)
+    d = ImageDraw.Draw(img)
+    corners = [(s / 2 + (s / 2 - SS) * math.cos(math.pi / 6 + i * math.pi / 3),
+                s / 2 + (s / 2 - SS) * math.sin(math.pi / 6 + i * math.pi / 3)) for i in range(6)]
+    d.polygon(corners, fill=face.fill, outline=DARK, width=4 * SS)
+    if face.label:
+        d.text((s / 2, s / 2 + SS), face.label, font=font(TEXT_SIZE * SS), fill=face.ink, anchor="mm")
+    elif face.mark:
+        shape(d, face.mark, s / 2, s / 2, s * 0.3, face.ink, face.fill)
+    return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
+
+
+def forget() -> None:
+    """Drop every cached sprite (the benchmark measures a cold start with it)."""
+    for cached in (_card, slot, text, badge, arrow, lock_mark, pill, token):
+        cached.cache_clear()
