@@ -20,6 +20,7 @@ from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
+from bot.ui import media
 from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
 
@@ -49,19 +50,16 @@ class Reply:
             await self.interaction.response.send_message(text, ephemeral=True)
 
     async def update(self, rendered) -> None:
-        """Redraw the clicked message in place."""
-        kwargs = {"view": rendered.view}
-        if rendered.content is not None:
-            kwargs["content"] = rendered.content
+        """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
+        message = self.interaction.message
+        kwargs = media.edit_kwargs(rendered, media.shown_on(message.attachments) if message else None)
         if self.interaction.response.is_done():
             await self.interaction.edit_original_response(**kwargs)
         else:
             await self.interaction.response.edit_message(**kwargs)
 
     async def send_ephemeral(self, rendered) -> None:
-        kwargs = {"view": rendered.view, "ephemeral": True}
-        if rendered.content is not None:
-            kwargs["content"] = rendered.content
+        kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
         if self.interaction.response.is_done():
             await self.interaction.followup.send(**kwargs)
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import mimetypes
 import re
 import struct
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -167,6 +168,16 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
         return None
     return struct.unpack(">II", data[16:24])
+
+
+def png(width: int = 2, height: int = 1, colour: int = 0, pixels: bytes | None = None) -> bytes:
+    """A real greyscale PNG for tests to upload: ``pixels`` row by row, or one ``colour`` throughout."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    pixels = pixels if pixels is not None else bytes([colour]) * (width * height)
+    raw = b"".join(b"\x00" + pixels[y * width:(y + 1) * width] for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 def _invalid(path: V.Path, code: str, message: str) -> DiscordError:

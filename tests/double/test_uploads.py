@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import struct
-import zlib
 
 import aiohttp
 import pytest
@@ -13,15 +11,7 @@ import pytest
 from tests.double import DiscordDouble
 from tests.double import attachments as A
 from tests.double import payloads as P
-
-
-def png(width: int = 2, height: int = 1, colour: int = 0) -> bytes:
-    """A real (tiny, grey) PNG, so the double can read its size."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    raw = b"".join(b"\x00" + bytes([colour]) * width for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+from tests.double.attachments import png
 
 
 def gallery(*names: str) -> dict:
