@@ -139,6 +139,9 @@ class Clicks:
         if op.startswith("set:"):
             await self._set_option(reply, session, op, values)
             return
+        if op.startswith("pictures:"):
+            await self._set_pictures(reply, session, op.removeprefix("pictures:"))
+            return
         try:
             if op == "join":
                 await self.sessions.join(session, user.id, user.display_name)
@@ -179,6 +182,16 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await reply.update(options_ui.render_panel(session, reply.lang, name))
+        await self.bot.tables.redraw_lobby(session)
+
+    async def _set_pictures(self, reply: Reply, session, value: str) -> None:
+        """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
+        try:
+            await self.sessions.set_pictures(session, reply.interaction.user.id, value)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES))
         await self.bot.tables.redraw_lobby(session)
 
     # -- table buttons anyone may press --------------------------------------------------------
