@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import discord
@@ -47,6 +47,25 @@ class Picture:
     def file(self) -> discord.File:
         """A fresh upload (discord.py reads a ``File`` once per request)."""
         return discord.File(io.BytesIO(self.png), filename=self.name, description=self.alt)
+
+
+def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
+    """The picture a presenter puts on a table or hand: None when the table has pictures off (the
+    lobby setting; nothing is painted then) or the painter drew nothing."""
+    if not session.pictures:
+        return None
+    png = paint()
+    return Picture(png, alt, kind) if png else None
+
+
+def galleries(picture: Picture | None) -> list[dict]:
+    """The components that show ``picture`` in a V2 layout: one gallery, or none."""
+    return [gallery(picture)] if picture is not None else []
+
+
+def pictures(picture: Picture | None) -> tuple[Picture, ...]:
+    """``Rendered.pictures`` for at most one picture."""
+    return (picture,) if picture is not None else ()
 
 
 def gallery(*pictures: Picture) -> dict:

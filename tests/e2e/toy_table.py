@@ -40,23 +40,22 @@ class ToyPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.view(None)
-        picture = media.Picture(table_png(view), table_alt(view)) if session.pictures else None
+        picture = media.draw(session, lambda: table_png(view), table_alt(view))
         turn = f"Turn {view.turns_taken + 1}: seat {view.turn}" if view.turn is not None else "Over"
         buttons = [hand_button(session, lang)]
         if view.turn is not None:
             buttons += moves(session, view.turn)
         parts = [text(f"## High card\n{turn}\n{table_alt(view)}" + (f"\n{last}" if last else "")),
-                 *([media.gallery(picture)] if picture else []), row(*buttons)]
-        return [Rendered(StaticLayout([{"type": 17, "components": parts}]),
-                         pictures=(picture,) if picture else ())]
+                 *media.galleries(picture), row(*buttons)]
+        return [Rendered(StaticLayout([{"type": 17, "components": parts}]), pictures=media.pictures(picture))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.view(seat)
-        picture = media.Picture(hand_png(view), hand_alt(view), "hand") if session.pictures else None
+        picture = media.draw(session, lambda: hand_png(view), hand_alt(view), "hand")
         lines = [*([notice] if notice else []), hand_alt(view), f"Turns taken: {view.turns_taken}"]
         buttons = moves(session, seat)
         return Rendered(StaticView([row(*buttons)] if buttons else []), "\n".join(lines),
-                        pictures=(picture,) if picture else ())
+                        pictures=media.pictures(picture))
 
     def describe(self, session, events, lang: str) -> str | None:
         return f"Seat {events[0].seat}: {events[0].kind}" if events else None

@@ -36,3 +36,22 @@ def test_an_edit_uploads_only_pictures_the_message_does_not_show():
     assert kept.to_dict() == {"id": "7", "description": "old"} and isinstance(fresh, discord.File)
     [again] = media.edit_attachments((old,), None)                         # unknown (after a restart): upload
     assert isinstance(again, discord.File)
+
+
+def test_a_table_with_pictures_off_paints_nothing():
+    painted = []
+
+    class Table:
+        pictures = True
+
+    def paint() -> bytes:
+        painted.append(1)
+        return png()
+
+    table = Table()
+    picture = media.draw(table, paint, "alt")
+    assert picture is not None and media.pictures(picture) == (picture,) and media.galleries(picture)
+    assert media.draw(table, lambda: None, "alt") is None
+    table.pictures = False
+    assert media.draw(table, paint, "alt") is None and painted == [1]
+    assert media.pictures(None) == () and media.galleries(None) == []
