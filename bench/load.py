@@ -23,7 +23,7 @@ from typing import Any
 from tests.double import DiscordDouble
 from tests.double import payloads as P
 from tests.double.wire import RECORD
-from tests.double.world import InteractionRecord, Message, apply_body
+from tests.double.world import Files, InteractionRecord, Message, apply_body
 
 #: Longer than Discord's 3 s: past that the bot has failed the click anyway, and we say so.
 ACK_TIMEOUT = 10.0
@@ -102,8 +102,8 @@ class LoadDouble:
             self._touched(channel.id)
             return message
 
-        def edit_message(message: Message, body: dict, flags: int) -> None:
-            apply_body(message.payload, body)
+        def edit_message(message: Message, body: dict, flags: int, files: Files | None = None) -> None:
+            apply_body(message, body, files)
             message.payload["flags"] = flags
             message.payload["edited_timestamp"] = P.iso(d.clock())
             self._touched(message.channel.id)

@@ -20,6 +20,7 @@ from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
+from bot.ui import media
 from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
 from games.keys import number
@@ -50,19 +51,16 @@ class Reply:
             await self.interaction.response.send_message(text, ephemeral=True)
 
     async def update(self, rendered) -> None:
-        """Redraw the clicked message in place."""
-        kwargs = {"view": rendered.view}
-        if rendered.content is not None:
-            kwargs["content"] = rendered.content
+        """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
+        message = self.interaction.message
+        kwargs = media.edit_kwargs(rendered, media.shown_on(message.attachments) if message else None)
         if self.interaction.response.is_done():
             await self.interaction.edit_original_response(**kwargs)
         else:
             await self.interaction.response.edit_message(**kwargs)
 
     async def send_ephemeral(self, rendered) -> None:
-        kwargs = {"view": rendered.view, "ephemeral": True}
-        if rendered.content is not None:
-            kwargs["content"] = rendered.content
+        kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
         if self.interaction.response.is_done():
             await self.interaction.followup.send(**kwargs)
         else:
@@ -180,6 +178,9 @@ class Clicks:
         if op.startswith("set:"):
             await self._set_option(reply, session, op, values)
             return
+        if op.startswith("pictures:"):
+            await self._set_pictures(reply, session, op.removeprefix("pictures:"))
+            return
         try:
             if op == "join":
                 await self.sessions.join(session, user.id, user.display_name)
@@ -225,6 +226,16 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await reply.update(options_ui.render_panel(session, reply.lang, name))
+        await self.bot.tables.redraw_lobby(session)
+
+    async def _set_pictures(self, reply: Reply, session, value: str) -> None:
+        """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
+        try:
+            await self.sessions.set_pictures(session, reply.interaction.user.id, value)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES))
         await self.bot.tables.redraw_lobby(session)
 
     # -- table buttons anyone may press --------------------------------------------------------

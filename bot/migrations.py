@@ -83,6 +83,10 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "pace", (
         "ALTER TABLE sessions ADD COLUMN pace TEXT NOT NULL DEFAULT 'none'",
     )),
+    # Whether the table and hands carry pictures (a lobby setting; on unless the host turns it off).
+    (3, "pictures", (
+        "ALTER TABLE sessions ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1",
+    )),
 )
 
 #: The newest schema this version of the bot knows.

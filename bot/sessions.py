@@ -115,6 +115,8 @@ class Session:
     messages: dict[str, Any] = field(default_factory=dict)
     #: How long a player has for a turn: a key of ``PACES``.
     pace: str = "none"
+    #: Whether the table and hands carry pictures (the lobby's setting; text says the same either way).
+    pictures: bool = True
     started_at: float | None = None
     ended_at: float | None = None
     end_reason: str | None = None
@@ -282,6 +284,17 @@ class SessionManager:
                 raise Refusal("core.no_computers", game=session.game.name)
             await self._store(session, self.storage.update_session(session.id, pace=pace))
             session.pace = pace
+
+    async def set_pictures(self, session: Session, user_id: int, value: str) -> None:
+        """Turn the table's pictures on or off before the start (host only): ``on`` or ``off``."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            if value not in ("on", "off"):
+                raise Refusal("core.bad_option", option="pictures")
+            pictures = value == "on"
+            await self._store(session, self.storage.update_session(session.id, pictures=pictures))
+            session.pictures = pictures
 
     async def set_seat(self, session: Session, index: int, seat: Seat) -> None:
         """Change one seat of a running game (a missed turn counted, away, back, replaced)."""
@@ -520,7 +533,8 @@ class SessionManager:
         seats = tuple(Seat.from_json(raw) for raw in row.seats)
         session = Session(
             row.id, row.guild_id, row.channel_id, game, row.host_id, row.lang, Status(row.status), options,
-            seats, row.created_at, messages=row.messages, pace=row.pace, started_at=row.started_at,
+            seats, row.created_at, messages=row.messages, pace=row.pace, pictures=row.pictures,
+            started_at=row.started_at,
         )
         if session.status is Status.PLAYING:
             assert row.seed is not None

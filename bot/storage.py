@@ -104,12 +104,13 @@ class SessionRow:
     messages: dict[str, Any]
     end_reason: str | None
     pace: str = "none"
+    pictures: bool = True
     actions: list[tuple[int, str]] = field(default_factory=list)
 
 
 _SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, host_id, lang, status, options, seats, seed, rules_version, "
-    "created_at, started_at, ended_at, messages, end_reason, pace"
+    "created_at, started_at, ended_at, messages, end_reason, pace, pictures"
 )
 
 
@@ -118,7 +119,7 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
         id=row[0], guild_id=row[1], channel_id=row[2], game=row[3], host_id=row[4], lang=row[5],
         status=row[6], options=json.loads(row[7]), seats=json.loads(row[8]), seed=row[9],
         rules_version=row[10], created_at=row[11], started_at=row[12], ended_at=row[13],
-        messages=json.loads(row[14]), end_reason=row[15], pace=row[16],
+        messages=json.loads(row[14]), end_reason=row[15], pace=row[16], pictures=bool(row[17]),
     )
 
 
@@ -358,10 +359,11 @@ class Storage:
             raise
         return session_id
 
-    _UPDATABLE = frozenset({"host_id", "lang", "options", "seats", "messages", "pace"})
+    _UPDATABLE = frozenset({"host_id", "lang", "options", "seats", "messages", "pace", "pictures"})
 
     async def update_session(self, session_id: int, **fields: Any) -> None:
-        """Change lobby fields (``host_id``, ``lang``, ``options``, ``pace``), ``seats`` or ``messages``."""
+        """Change lobby fields (``host_id``, ``lang``, ``options``, ``pace``, ``pictures``), ``seats`` or
+        ``messages``."""
         unknown = set(fields) - self._UPDATABLE
         if unknown or not fields:
             raise ValueError(f"cannot update {sorted(unknown) or 'nothing'}")

@@ -17,6 +17,7 @@ from discord.http import handle_message_parameters
 
 from bot.i18n import t
 from bot.ui import lobby as lobby_ui
+from bot.ui import media
 from bot.ui.autoplay import deadline_line
 from bot.ui.base import Rendered
 from bot.ui.presenters import hand_summary, presenter
@@ -38,9 +39,9 @@ class _Table:
         self.last: str | None = None
         self.pinged: tuple[frozenset[int], float | None] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
-        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows).
+        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its pictures).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple]] = {}
+        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple, media.Shown]] = {}
         self.post = False
         #: Public messages owed after the table redraw (a hand's score breakdown), oldest first.
         self.announcements: list[str] = []
@@ -50,6 +51,8 @@ class TableWriter:
     def __init__(self, bot) -> None:
         self.bot = bot
         self._tables: dict[int, _Table] = {}
+        #: The pictures each table message shows, by message id: an unchanged picture is not uploaded again.
+        self._pictures: dict[int, media.Shown] = {}
 
     # -- what the click path and the commands call ------------------------------------------
     def render(self, session) -> list[Rendered]:
@@ -94,10 +97,12 @@ class TableWriter:
     def drawn(self, session, index: int, rendered: Rendered) -> None:
         """The interaction response already shows ``rendered`` on table message ``index``."""
         self._table(session).drawn[index] = rendered.fingerprint()
+        self._pictures[session.messages["table"][index]] = media.shown_by(rendered.pictures)
 
     def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered) -> None:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
-        self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint())
+        self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
+                                            media.shown_by(rendered.pictures))
 
     def moved(self, session, events: list[Event]) -> None:
         """A move was made (by a click or by a computer): say what happened and redraw."""
@@ -175,6 +180,8 @@ class TableWriter:
         table.idle.set()
         if not session.is_live:
             self._tables.pop(session.id, None)
+            for message_id in session.messages.get("table", []):
+                self._pictures.pop(message_id, None)
 
     async def _redraw(self, session, table: _Table) -> None:
         rendered = self.render(session)
@@ -200,31 +207,33 @@ class TableWriter:
         old = list(session.messages.get("table", []))
         new = []
         for index, message in enumerate(rendered):
-            sent = await channel.send(**_kwargs(message))
+            sent = await channel.send(**media.send_kwargs(message))
             new.append(sent.id)
+            self._pictures[sent.id] = media.shown_on(sent.attachments)
             table.drawn[index] = message.fingerprint()
         await self.bot.sessions.set_messages(session, table=new)
         for message_id in old:
+            self._pictures.pop(message_id, None)
             await self._delete(session.channel_id, message_id)
 
     async def _refresh_hands(self, session, table: _Table) -> None:
         """Redraw open hands that another player's move changed, through each seat's newest token."""
         hands = presenter(session.game.key)
-        for seat, (interaction, lang, ui, shown) in list(table.hands.items()):
+        for seat, (interaction, lang, ui, drawn, shown) in list(table.hands.items()):
             if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
                 # The token ran out, or the seat's player is no longer the one who opened the hand
                 # (replaced by a computer): it stops following the seat's cards.
                 del table.hands[seat]
                 continue
             rendered = hands.hand(session, seat, lang, ui, None)
-            if rendered.fingerprint() == shown:
+            if rendered.fingerprint() == drawn:
                 continue
             try:
-                await interaction.edit_original_response(**_kwargs(rendered))
+                edited = await interaction.edit_original_response(**media.edit_kwargs(rendered, shown))
             except discord.HTTPException:
                 del table.hands[seat]       # dismissed by the player, or the token ran out
                 continue
-            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint())
+            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(), media.shown_on(edited.attachments))
 
     async def _announce(self, session, table: _Table) -> None:
         channel = self.bot.get_partial_messageable(session.channel_id)
@@ -271,13 +280,17 @@ class TableWriter:
     async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> None:
         """Straight to the HTTP route: ``PartialMessage.edit`` would parse the answer into a
         ``Message`` with every component (a sixth of the bot's time under load), and our views
-        are never stored (``bot.ui.base``), so nothing else of it is needed."""
+        are never stored (``bot.ui.base``), so nothing else of it is needed but its attachments."""
         content = message.content if message.content is not None else discord.utils.MISSING
         previous = self.bot.allowed_mentions if message.content is not None else None
+        attachments = media.edit_attachments(message.pictures, self._pictures.get(message_id))
         try:
-            with handle_message_parameters(content=content, view=message.view,
-                                           previous_allowed_mentions=previous) as params:
-                await self.bot.http.edit_message(channel_id, message_id, params=params)
+            with handle_message_parameters(content=content, view=message.view, previous_allowed_mentions=previous,
+                                           attachments=discord.utils.MISSING if attachments is None
+                                           else attachments) as params:
+                edited = await self.bot.http.edit_message(channel_id, message_id, params=params)
+            if message.pictures or message_id in self._pictures:
+                self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
         except discord.NotFound:
             log.info("table message %s in channel %s is gone", message_id, channel_id)
 
@@ -286,9 +299,3 @@ class TableWriter:
         with contextlib.suppress(discord.NotFound):
             await partial.delete()
 
-
-def _kwargs(message: Rendered) -> dict:
-    kwargs = {"view": message.view}
-    if message.content is not None:
-        kwargs["content"] = message.content
-    return kwargs

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.ui.media import Picture
+
 Style = discord.ButtonStyle
 
 
@@ -102,16 +104,22 @@ def text(content: str) -> dict:
 
 @dataclass
 class Rendered:
-    """One message: ``content`` for legacy views, ``None`` for Components V2 layouts."""
+    """One message: ``content`` for legacy views, ``None`` for Components V2 layouts.
+
+    ``pictures`` are the files the message carries: a V2 layout shows each through a media gallery
+    (``bot.ui.media.gallery``) placed in its components; a legacy message shows them below its text.
+    """
 
     view: discord.ui.View | discord.ui.LayoutView
     content: str | None = None
+    pictures: tuple[Picture, ...] = ()
     _fingerprint: tuple | None = field(default=None, repr=False, compare=False)
 
     def fingerprint(self) -> tuple:
         """What the message shows, to skip edits that would change nothing (computed once)."""
         if self._fingerprint is None:
-            self._fingerprint = (self.content, repr(self.view.to_components()))
+            self._fingerprint = (self.content, repr(self.view.to_components()),
+                                 tuple(p.digest for p in self.pictures))
         return self._fingerprint
 
 

@@ -26,6 +26,8 @@ def render(session, expires_at: float) -> Rendered:
         if computers_offered(game.key):
             lines.append(t(lang, "lobby.pace_line", pace=t(lang, f"lobby.pace_{session.pace}")))
         lines += options_ui.changed_lines(session, lang)
+        if not session.pictures:
+            lines.append(t(lang, "lobby.pictures_off_line"))
         enough = len(session.seats) >= game.min_players
         full = len(session.seats) >= game.max_players
         components += rows([
@@ -34,7 +36,9 @@ def render(session, expires_at: float) -> Rendered:
             button(t(lang, "lobby.start"), ids.lobby(session.id, "start"), style=Style.primary,
                    disabled=not enough),
             button(t(lang, "lobby.cancel"), ids.lobby(session.id, "cancel"), style=Style.danger),
-            *([button(t(lang, "lobby.rules"), ids.lobby(session.id, "rules"))] if options_ui.fields(session) else []),
+            # house rules and the pictures setting; only the latter for a game without house rules
+            button(t(lang, "lobby.rules" if options_ui.fields(session) else "lobby.settings"),
+                   ids.lobby(session.id, "rules")),
         ])
         languages = [(t(code, "lobby.language_name"), code) for code in LANGUAGES]
         components.append(row(select(ids.lobby(session.id, "lang"), languages,

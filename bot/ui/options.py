@@ -4,6 +4,9 @@ No game writes its own settings screen: a ``bool`` field becomes an on/off pair 
 ``Literal`` field a select of its values, an ``int`` field a select of sensible values within its
 bounds. Texts come from ``<game>.ui.option.<field>.label`` / ``.help`` / ``.<value>``; a number that
 means "as the rulebook says" (Skippo's 0 decks, Diabolo's 0 rounds) has such a value text.
+
+The panel also holds the one table setting every game has, whether the table carries pictures
+(``PICTURES``); it is stored with the session, not with the game's options.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pydantic.fields import FieldInfo
 from bot import ids
 from bot.i18n import has, t
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
+
+#: The panel's entry for the pictures setting (no game option has this name).
+PICTURES = "~pictures"
 
 #: Fallback steps around an int field's default when its range is too wide to list.
 _SCALE = (0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5)
@@ -89,24 +95,32 @@ def render_panel(session, lang: str, picked: str | None) -> Rendered:
     """The ephemeral house-rules panel: every rule with its value, a select to pick one, its values."""
     current = session.options.model_dump()
     infos = fields(session)
-    lines = [t(lang, "lobby.rules_title", game=session.game.name)]
+    lines = [t(lang, "lobby.rules_title" if infos else "lobby.settings_title", game=session.game.name)]
     for name in infos:
         lines.append(t(lang, "lobby.option_line", label=label(session, lang, name),
                        value=value_label(session, lang, name, current[name])))
+    lines.append(t(lang, "lobby.option_line", label=t(lang, "lobby.pictures"),
+                   value=t(lang, "lobby.on" if session.pictures else "lobby.off")))
     lines.append(t(lang, "lobby.rules_host_only"))
     if session.status != "lobby":
         return Rendered(StaticView([]), "\n".join([*lines[:-1], t(lang, "lobby.already_started")]))
-    picked = picked if picked in infos else None
-    names = list(infos)[:25]
+    picked = picked if picked in infos or picked == PICTURES else None
+    names = list(infos)[:24]
     pick = select(ids.lobby(session.id, "opt"),
-                  [(label(session, lang, name), name) for name in names],
+                  [*((label(session, lang, name), name) for name in names), (t(lang, "lobby.pictures"), PICTURES)],
                   placeholder=t(lang, "lobby.rules_pick"), default=picked)
-    for option, name in zip(pick["options"], names, strict=True):
+    for option, name in zip(pick["options"], names, strict=False):
         key = f"{session.game.key}.ui.option.{name}.help"
         if has(key):
             option["description"] = t(lang, key)[:100]
+    pick["options"][-1]["description"] = t(lang, "lobby.pictures_help")[:100]
     components = [row(pick)]
-    if picked is not None:
+    if picked == PICTURES:
+        components.append(row(*(
+            button(t(lang, f"lobby.{value}"), ids.lobby(session.id, f"pictures:{value}"),
+                   style=Style.primary if session.pictures == (value == "on") else Style.secondary)
+            for value in ("on", "off"))))
+    elif picked is not None:
         values = choices(infos[picked])
         if infos[picked].annotation is bool:
             components.append(row(*(

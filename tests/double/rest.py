@@ -6,14 +6,15 @@ https://discord.com/developers/docs/topics/opcodes-and-status-codes#json.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from aiohttp import web
 
+from . import attachments as A
 from . import payloads as P
 from . import validate as V
-from .wire import BODY, DiscordError, json_response
-from .world import Channel, InteractionRecord, Message, is_empty, merged
+from .wire import BODY, FILES, DiscordError, json_response
+from .world import Channel, Files, InteractionRecord, Message, is_empty, merged
 
 if TYPE_CHECKING:
     from .server import DiscordDouble
@@ -28,11 +29,17 @@ def unknown_message() -> DiscordError:
     return DiscordError(404, 10008, "Unknown Message")
 
 
-def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, allowed: int,
-                    prefix: V.Path = ()) -> int:
-    """Check a create (old=None) or edit body against the message it makes; return the new flags.
+class Prepared(NamedTuple):
+    flags: int
+    files: Files | None       # the message's attachments and new files' bytes; None: unchanged
 
-    Raises 50035 for broken limits (when validation is on) and 50006 for an empty message.
+
+def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, allowed: int,
+                    prefix: V.Path = (), uploads: dict | None = None) -> Prepared:
+    """Check a create (old=None) or edit body against the message it makes; return its new flags and files.
+
+    Raises 50035 for broken limits (when validation is on) or a reference to a missing file, and
+    50006 for an empty message.
     """
     if not isinstance(body, dict):
         raise DiscordError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "DICT_TYPE_CONVERT",
@@ -49,7 +56,10 @@ def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, a
                                           "The IS_COMPONENTS_V2 flag cannot be removed from a message."))
             flags = (flags & ~P.SUPPRESS_EMBEDS) | (new & V.EDIT_FLAGS)
     v2 = bool(flags & P.IS_COMPONENTS_V2)
-    result = merged(old.payload if old is not None else {}, body)
+    files = A.resolve(body, uploads or {}, old.attachments if old is not None else None, prefix=prefix,
+                      new_id=double.snowflake)
+    result = merged(old.payload if old is not None else {}, body, files)
+    missing = A.reference_problems(body, files[0] if files is not None else old.attachments, prefix)
     if double.validate:
         problems += V.flag_problems(new, allowed, prefix)
         problems += V.message_problems(body, v2=v2, prefix=prefix)
@@ -58,9 +68,11 @@ def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, a
                                       "The message keeps its content, which IS_COMPONENTS_V2 does not allow."))
         if problems:
             raise DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody(problems).errors())
+    if missing:       # Discord cannot show what is not there, validation or not
+        raise DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody(missing).errors())
     if is_empty({**result, "sticker_ids": body.get("sticker_ids")}):
         raise DiscordError(400, 50006, "Cannot send an empty message")
-    return flags
+    return Prepared(flags, files)
 
 
 class MetaRoutes:
@@ -173,8 +185,8 @@ class ChannelRoutes:
         send = P.SEND_MESSAGES_IN_THREADS if probe is not None and probe.is_thread else P.SEND_MESSAGES
         ch = self._channel(request, send)
         body = request[BODY]
-        flags = prepare_message(self.d, body, old=None, allowed=V.CHANNEL_FLAGS)
-        return json_response(self.d.world.store_message(ch, body, flags=flags).payload)
+        flags, files = prepare_message(self.d, body, old=None, allowed=V.CHANNEL_FLAGS, uploads=request[FILES])
+        return json_response(self.d.world.store_message(ch, body, flags=flags, files=files).payload)
 
     async def history(self, request: web.Request) -> web.Response:
         ch = self._channel(request, P.READ_MESSAGE_HISTORY)
@@ -195,8 +207,8 @@ class ChannelRoutes:
         ch = self._channel(request)
         msg = self._message(request, ch)
         body = request[BODY]
-        flags = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS)
-        self.d.world.edit_message(msg, body, flags)
+        flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, uploads=request[FILES])
+        self.d.world.edit_message(msg, body, flags, files)
         return json_response(msg.payload)
 
     async def delete(self, request: web.Request) -> web.Response:
@@ -235,7 +247,7 @@ class InteractionRoutes:
                    8: self._autocomplete, 9: self._modal}.get(ctype)
         if handler is None:
             raise self._invalid(("type",), f"Callback type {ctype} is not available to a gateway bot here.")
-        resource = handler(rec, ctype, data)
+        resource = handler(rec, ctype, data, request[FILES])
         rec.callback, rec.callback_at = body, d.clock()
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
@@ -251,18 +263,19 @@ class InteractionRoutes:
         problem = V.Problem(path, "INTERACTION_RESPONSE_INVALID", message)
         return DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody([problem]).errors())
 
-    def _new_message(self, rec: InteractionRecord, data: dict, flags: int) -> Message:
+    def _new_message(self, rec: InteractionRecord, data: dict, flags: int, files: Files | None = None) -> Message:
         mtype = MESSAGE_TYPE_SLASH_REPLY if rec.type == P.APPLICATION_COMMAND else MESSAGE_TYPE_REPLY
         to = rec.user.id if flags & P.EPHEMERAL else None
         return self.d.world.store_message(rec.channel, data, flags=flags, mtype=mtype, ephemeral_to=to,
-                                          interaction=rec)
+                                          interaction=rec, files=files)
 
-    def _message_response(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
-        flags = prepare_message(self.d, data, old=None, allowed=V.CALLBACK_FLAGS, prefix=("data",))
-        rec.original = self._new_message(rec, data, flags)
+    def _message_response(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
+        flags, files = prepare_message(self.d, data, old=None, allowed=V.CALLBACK_FLAGS, prefix=("data",),
+                                       uploads=uploads)
+        rec.original = self._new_message(rec, data, flags, files)
         return {"type": ctype, "message": rec.original.payload}
 
-    def _deferred_message(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+    def _deferred_message(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
         flags = data.get("flags") or 0
         if self.d.validate and (flags & ~P.EPHEMERAL or set(data) - {"flags"}):
             # the message itself (a V2 view too) comes later, by editing @original
@@ -270,7 +283,7 @@ class InteractionRoutes:
         rec.original = self._new_message(rec, {}, (flags & P.EPHEMERAL) | P.LOADING)
         return {"type": ctype}
 
-    def _update(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+    def _update(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
         if rec.source is None:
             raise self._invalid(("type",), "Only interactions on a message component can update that message.")
         msg = rec.source
@@ -279,16 +292,16 @@ class InteractionRoutes:
         rec.original = msg
         if ctype == 6:
             return {"type": ctype}
-        flags = prepare_message(self.d, data, old=msg, allowed=EDIT_ALLOWED, prefix=("data",))
-        self.d.world.edit_message(msg, data, flags)
+        flags, files = prepare_message(self.d, data, old=msg, allowed=EDIT_ALLOWED, prefix=("data",), uploads=uploads)
+        self.d.world.edit_message(msg, data, flags, files)
         return {"type": ctype, "message": msg.payload}
 
-    def _autocomplete(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+    def _autocomplete(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
         if rec.type != 4:
             raise self._invalid(("type",), "Autocomplete results answer autocomplete interactions only.")
         return {"type": ctype}
 
-    def _modal(self, rec: InteractionRecord, ctype: int, data: dict) -> dict:
+    def _modal(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
         if rec.type == P.MODAL_SUBMIT:
             raise self._invalid(("type",), "A modal submission cannot be answered with another modal.")
         rec.modal = data
@@ -320,14 +333,15 @@ class InteractionRoutes:
         if original is not None and original.loading and rec.callback_type == 5:
             # documented back-compat: the first followup after a deferred message edits the loading
             # message, and the defer's ephemeral flag wins over the followup's
-            flags = prepare_message(self.d, body, old=original, allowed=V.CALLBACK_FLAGS)
-            self.d.world.edit_message(original, body, flags)
+            flags, files = prepare_message(self.d, body, old=original, allowed=V.CALLBACK_FLAGS,
+                                           uploads=request[FILES])
+            self.d.world.edit_message(original, body, flags, files)
             rec.edits.append(body)
             msg = original
         else:
-            flags = prepare_message(self.d, body, old=None, allowed=V.CALLBACK_FLAGS)
+            flags, files = prepare_message(self.d, body, old=None, allowed=V.CALLBACK_FLAGS, uploads=request[FILES])
             msg = self.d.world.store_message(rec.channel, body, flags=flags, ephemeral_to=(
-                rec.user.id if flags & P.EPHEMERAL else None), interaction=rec)
+                rec.user.id if flags & P.EPHEMERAL else None), interaction=rec, files=files)
             rec.followups.append(msg)
         if request.query.get("wait") in ("0", "false", "False"):
             return web.Response(status=204)
@@ -341,8 +355,8 @@ class InteractionRoutes:
         rec = self._record(request)
         msg = self._target(request, rec)
         body = request[BODY]
-        flags = prepare_message(self.d, body, old=msg, allowed=EDIT_ALLOWED)
-        self.d.world.edit_message(msg, body, flags)
+        flags, files = prepare_message(self.d, body, old=msg, allowed=EDIT_ALLOWED, uploads=request[FILES])
+        self.d.world.edit_message(msg, body, flags, files)
         rec.edits.append(body)
         return json_response(msg.payload)
 

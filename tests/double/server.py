@@ -19,12 +19,13 @@ from typing import Any
 
 from aiohttp import web
 
+from . import attachments as A
 from . import payloads as P
 from . import validate as V
 from .gateway import Gateway
 from .rest import ChannelRoutes, InteractionRoutes, MetaRoutes
 from .users import UsersMixin
-from .wire import BODY, RECORD, DiscordError, json_response
+from .wire import BODY, FILES, RECORD, DiscordError, json_response
 from .world import Channel, Guild, InteractionRecord, Member, Message, User, World
 
 
@@ -228,13 +229,17 @@ class DiscordDouble(UsersMixin):
             raw = await request.read()
             return json.loads(raw) if raw else None
         if request.content_type.startswith("multipart/"):
-            body = None
+            body, size = None, 0
             async for part in await request.multipart():
                 if part.name == "payload_json":
-                    body = json.loads(await part.text())
+                    raw = await part.read()
+                    body, size = json.loads(raw), len(raw)
                 else:
                     data = await part.read()
+                    up = A.upload(part.name, part.filename, bytes(data), request[FILES])
+                    request[FILES][up.index] = up
                     record.files.append(f"{part.filename} ({len(data)} bytes)")
+            A.check_request_size(request[FILES], size)
             return body
         return (await request.read()).decode(errors="replace")
 
@@ -246,6 +251,7 @@ class DiscordDouble(UsersMixin):
                                None, self.clock())
         self.requests.append(record)
         request[RECORD] = record
+        request[FILES] = {}
         try:
             body = request[BODY] = record.body = await self._read_body(request, record)
             if self.validate and body is not None:

@@ -9,6 +9,7 @@ from aiohttp import web
 
 BODY = web.RequestKey("body", object)
 RECORD = web.RequestKey("record", object)
+FILES = web.RequestKey("files", dict)        # files[n] index -> attachments.Upload of a multipart request
 
 
 class DiscordError(Exception):

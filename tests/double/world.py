@@ -6,8 +6,12 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import attachments as A
 from . import components as C
 from . import payloads as P
+
+#: A message's attachments after a request, and the bytes of the files that request uploaded (by id).
+Files = tuple[list[dict], dict[str, bytes]]
 
 
 @dataclass(eq=False)
@@ -79,6 +83,7 @@ class Message:
     interaction: InteractionRecord | None = None
     deleted: bool = False
     history: list[dict] = field(default_factory=list)   # earlier versions, oldest first
+    blobs: dict[str, bytes] = field(default_factory=dict, repr=False)   # attachment id -> bytes uploaded
 
     id = property(lambda self: self.payload["id"])
     content = property(lambda self: self.payload.get("content") or "")
@@ -93,6 +98,20 @@ class Message:
     custom_ids = property(lambda self: C.custom_ids(self.payload))
     option_values = property(lambda self: C.option_values(self.payload))
     labels = property(lambda self: C.labels(self.payload))
+    attachments = property(lambda self: self.payload.get("attachments") or [])
+
+    def file(self, filename: str) -> bytes:
+        """The bytes of the message's attachment with this file name (as a user would download them)."""
+        for a in self.attachments:
+            if a["filename"] == filename:
+                return self.blobs[a["id"]]
+        raise AssertionError(f"message {self.id} has no attachment {filename!r}; it has "
+                             f"{[a['filename'] for a in self.attachments]}")
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        """Every attachment's bytes, by file name."""
+        return {a["filename"]: self.blobs[a["id"]] for a in self.attachments}
 
     def has_component(self, custom_id: str | None = None, *, label: str | None = None) -> bool:
         return C.find_component(self.payload, custom_id, label=label) is not None
@@ -270,7 +289,8 @@ class World:
     # ------------------------------------------------------------------ messages
 
     def store_message(self, channel: Channel, body: dict, *, flags: int = 0, mtype: int = 0,
-                      ephemeral_to: str | None = None, interaction: InteractionRecord | None = None) -> Message:
+                      ephemeral_to: str | None = None, interaction: InteractionRecord | None = None,
+                      files: Files | None = None) -> Message:
         payload = P.message(self.snowflake(), channel.id, self.bot.payload(), guild_id=channel.guild.id,
                             timestamp=P.iso(self.clock()), flags=flags, mtype=mtype)
         if interaction is not None:
@@ -279,28 +299,30 @@ class World:
                 interaction.payload, interaction.user.payload(), interacted_message_id=source)
             payload["application_id"] = interaction.payload["application_id"]
             payload["webhook_id"] = interaction.payload["application_id"]
-        apply_body(payload, body)
         msg = Message(payload, channel, ephemeral_to=ephemeral_to, interaction=interaction)
+        apply_body(msg, body, files)
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg)
         return msg
 
-    def edit_message(self, msg: Message, body: dict, flags: int) -> None:
+    def edit_message(self, msg: Message, body: dict, flags: int, files: Files | None = None) -> None:
         msg.history.append(copy.deepcopy(msg.payload))
-        apply_body(msg.payload, body)
+        apply_body(msg, body, files)
         msg.payload["flags"] = flags
         msg.payload["edited_timestamp"] = P.iso(self.clock())
 
 
-_BODY_FIELDS = ("content", "embeds", "components", "attachments", "poll", "sticker_ids", "tts")
+_BODY_FIELDS = ("content", "embeds", "components", "poll", "sticker_ids", "tts")
 
 
-def merged(payload: dict, body: dict) -> dict:
+def merged(payload: dict, body: dict, files: Files | None = None) -> dict:
     """What a message would look like after an edit with this body (Discord's PATCH semantics)."""
     out = {k: payload.get(k) for k in ("content", "embeds", "components", "attachments", "poll")}
-    for k in ("content", "embeds", "components", "attachments", "poll"):
+    for k in ("content", "embeds", "components", "poll"):
         if k in body:
             out[k] = body[k]
+    if files is not None:
+        out["attachments"] = files[0]
     return out
 
 
@@ -309,17 +331,21 @@ def is_empty(fields: dict) -> bool:
                 or fields.get("attachments") or fields.get("poll") or fields.get("sticker_ids"))
 
 
-def apply_body(payload: dict, body: dict) -> None:
+def apply_body(msg: Message, body: dict, files: Files | None) -> None:
+    payload = msg.payload
+    if files is not None:
+        attachments, blobs = files
+        if msg.ephemeral_to is not None:
+            attachments = [{**a, "ephemeral": True} for a in attachments]
+        payload["attachments"] = attachments
+        msg.blobs.update(blobs)
     for key in _BODY_FIELDS:
         if key not in body:
             continue
         value = body[key]
         if key == "components":
             value = number_components(copy.deepcopy(value or []))
-        elif key == "attachments":
-            value = [{"id": str(a.get("id", i)), "filename": a.get("filename", f"file{i}"), "size": 0,
-                      "url": f"https://cdn.invalid/{a.get('filename', i)}", "proxy_url": "https://cdn.invalid/"}
-                     for i, a in enumerate(value or [])]
+            A.show(value, payload["attachments"])
         elif key == "content":
             value = value or ""
         elif key == "embeds":

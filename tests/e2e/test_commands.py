@@ -336,7 +336,7 @@ async def test_lobby_language_select_switches_the_table_to_german(env):
 
     await env.double.select(env.ann, lobby, lang, ["de"])
     assert lobby.text.splitlines()[1:3] == ["Spielleitung: **Ann**", "Mitspieler (2/6): Ann, Cem"]
-    assert lobby.labels == ["Mitspielen", "Aussteigen", "Starten", "Abbrechen"]
+    assert lobby.labels == ["Mitspielen", "Aussteigen", "Starten", "Abbrechen", "Tischeinstellungen"]
     assert (await env.bot.storage.session(session.id)).lang == "de"
     # Ephemeral answers follow each user's own language, not the table's.
     mine = await env.double.click(env.ann, lobby, ids.lobby(session.id, "join"))

@@ -497,3 +497,26 @@ async def test_what_happens_at_the_deal_is_observed_and_survives_a_restart(tmp_p
         assert [again.observations(restored, seat) for seat in range(3)] == seen
     finally:
         await storage.close()
+
+
+async def test_pictures_are_on_by_default_the_host_turns_them_off_and_it_survives_a_restart(tmp_path, clock):
+    path = tmp_path / "db.sqlite3"
+    storage = await Storage.open(path)
+    manager = make_manager(storage, clock)
+    session = await lobby(manager, 2)
+    assert session.pictures is True
+    await refused(manager, session, manager.set_pictures(session, HOST + 1, "off"), "core.host_only")
+    await refused(manager, session, manager.set_pictures(session, HOST, "maybe"), "core.bad_option", option="pictures")
+    await manager.set_pictures(session, HOST, "off")
+    assert session.pictures is False and (await storage.session(session.id)).pictures is False
+    await manager.start(session, HOST)
+    await refused(manager, session, manager.set_pictures(session, HOST, "on"), "core.already_started")
+    await storage.close()
+
+    storage = await Storage.open(path)
+    try:
+        again = make_manager(storage, clock)
+        assert await again.restore() == []
+        assert again.by_channel(CHANNEL).pictures is False
+    finally:
+        await storage.close()

@@ -1,0 +1,133 @@
+"""Pictures on messages: a PNG with its alt text, shown by a Components V2 media gallery.
+
+A picture's file name is derived from its content hash, so the name on a message says which
+picture it already shows: an edit whose pictures are all there sends no file at all (Discord keeps
+the attachments of an edit without an ``attachments`` list), and a changed picture is uploaded
+once, with the ``attachments`` list that keeps the rest by id and drops the stale ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import discord
+
+#: Discord's limit on a media item's description (alt text).
+MAX_ALT = 1024
+
+#: What a message shows now: file name -> attachment id (``None`` when only the name is known).
+Shown = dict[str, int | None]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One PNG for a message, with the text that says the same (the alt text)."""
+
+    png: bytes
+    alt: str
+    kind: str = "table"
+    digest: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alt", (self.alt.strip() or self.kind)[:MAX_ALT])
+        object.__setattr__(self, "digest", hashlib.sha256(self.png).hexdigest())
+
+    @property
+    def name(self) -> str:
+        """``table-<12 hex>.png``: the same picture always has the same name."""
+        return f"{self.kind}-{self.digest[:12]}.png"
+
+    @property
+    def url(self) -> str:
+        return f"attachment://{self.name}"
+
+    def file(self) -> discord.File:
+        """A fresh upload (discord.py reads a ``File`` once per request)."""
+        return discord.File(io.BytesIO(self.png), filename=self.name, description=self.alt)
+
+
+def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
+    """The picture a presenter puts on a table or hand: None when the table has pictures off (the
+    lobby setting; nothing is painted then) or the painter drew nothing."""
+    if not session.pictures:
+        return None
+    png = paint()
+    return Picture(png, alt, kind) if png else None
+
+
+def galleries(picture: Picture | None) -> list[dict]:
+    """The components that show ``picture`` in a V2 layout: one gallery, or none."""
+    return [gallery(picture)] if picture is not None else []
+
+
+def pictures(picture: Picture | None) -> tuple[Picture, ...]:
+    """``Rendered.pictures`` for at most one picture."""
+    return (picture,) if picture is not None else ()
+
+
+def gallery(*pictures: Picture) -> dict:
+    """The media gallery component (type 12) showing ``pictures``, each with its alt text."""
+    return {"type": 12, "items": [{"media": {"url": p.url}, "description": p.alt} for p in pictures]}
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An attachment already on the message, listed by id so that an edit keeps it."""
+
+    id: int
+    description: str | None = None
+
+    def to_dict(self) -> dict:
+        out: dict = {"id": str(self.id)}
+        if self.description is not None:
+            out["description"] = self.description
+        return out
+
+
+def shown_by(pictures: Iterable[Picture]) -> Shown:
+    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere)."""
+    return {p.name: None for p in pictures}
+
+
+def shown_on(attachments: Iterable) -> Shown:
+    """What a message shows, from discord.py's ``Attachment`` objects or raw attachment dicts."""
+    out: Shown = {}
+    for a in attachments:
+        name, ident = (a["filename"], a["id"]) if isinstance(a, Mapping) else (a.filename, a.id)
+        out[name] = int(ident)
+    return out
+
+
+def send_kwargs(rendered) -> dict:
+    """discord.py keyword arguments that post ``rendered`` as a new message, pictures uploaded."""
+    kwargs: dict = {"view": rendered.view}
+    if rendered.content is not None:
+        kwargs["content"] = rendered.content
+    if rendered.pictures:
+        kwargs["files"] = [p.file() for p in rendered.pictures]
+    return kwargs
+
+
+def edit_kwargs(rendered, shown: Shown | None) -> dict:
+    """discord.py keyword arguments that edit a message showing ``shown`` (None: unknown) into
+    ``rendered``: no ``attachments`` when it already shows exactly these pictures, otherwise the
+    list of what it keeps (by id) and uploads (the changed pictures)."""
+    kwargs: dict = {"view": rendered.view}
+    if rendered.content is not None:
+        kwargs["content"] = rendered.content
+    attachments = edit_attachments(rendered.pictures, shown)
+    if attachments is not None:
+        kwargs["attachments"] = attachments
+    return kwargs
+
+
+def edit_attachments(pictures: tuple[Picture, ...], shown: Shown | None) -> list | None:
+    """The ``attachments`` of an edit, or None to send none (every attachment stays)."""
+    names = {p.name for p in pictures}
+    if (shown is None and not pictures) or (shown is not None and names == set(shown)):
+        return None
+    shown = shown or {}
+    return [Kept(ident, p.alt) if (ident := shown.get(p.name)) is not None else p.file() for p in pictures]

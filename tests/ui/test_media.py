@@ -1,0 +1,57 @@
+"""Pictures on messages: names from content, alt text within Discord's limit, and which edits upload."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.ui import media
+from bot.ui.base import Rendered, StaticLayout, text
+from tests.double.attachments import png
+
+
+def test_a_pictures_name_and_digest_follow_its_content_and_its_alt_text_fits():
+    one, same, other = media.Picture(png(colour=1), "a"), media.Picture(png(colour=1), "b"), media.Picture(png(), "a")
+    assert one.name == same.name != other.name and one.digest == same.digest
+    assert one.name == f"table-{one.digest[:12]}.png" and media.Picture(png(), "x", "hand").name.startswith("hand-")
+    assert len(media.Picture(png(), "x" * 2000).alt) == media.MAX_ALT
+    assert media.gallery(one) == {"type": 12, "items": [{"media": {"url": f"attachment://{one.name}"},
+                                                        "description": "a"}]}
+
+
+def test_the_fingerprint_of_a_rendering_changes_with_its_picture():
+    layout = [text("same text")]
+    a = Rendered(StaticLayout(layout), pictures=(media.Picture(png(colour=1), "alt"),))
+    b = Rendered(StaticLayout(layout), pictures=(media.Picture(png(colour=2), "alt"),))
+    assert a.fingerprint() != b.fingerprint() != Rendered(StaticLayout(layout)).fingerprint()
+
+
+def test_an_edit_uploads_only_pictures_the_message_does_not_show():
+    old, new = media.Picture(png(colour=1), "old"), media.Picture(png(colour=2), "new")
+    assert media.edit_attachments((old,), {old.name: 7}) is None           # all there: send nothing
+    assert media.edit_attachments((), {}) is None and media.edit_attachments((), None) is None
+    assert media.edit_attachments((), {old.name: 7}) == []                 # a picture to drop
+    [upload] = media.edit_attachments((new,), {old.name: 7})
+    assert isinstance(upload, discord.File) and upload.filename == new.name and upload.description == "new"
+    kept, fresh = media.edit_attachments((old, new), {old.name: 7})
+    assert kept.to_dict() == {"id": "7", "description": "old"} and isinstance(fresh, discord.File)
+    [again] = media.edit_attachments((old,), None)                         # unknown (after a restart): upload
+    assert isinstance(again, discord.File)
+
+
+def test_a_table_with_pictures_off_paints_nothing():
+    painted = []
+
+    class Table:
+        pictures = True
+
+    def paint() -> bytes:
+        painted.append(1)
+        return png()
+
+    table = Table()
+    picture = media.draw(table, paint, "alt")
+    assert picture is not None and media.pictures(picture) == (picture,) and media.galleries(picture)
+    assert media.draw(table, lambda: None, "alt") is None
+    table.pictures = False
+    assert media.draw(table, paint, "alt") is None and painted == [1]
+    assert media.pictures(None) == () and media.galleries(None) == []
