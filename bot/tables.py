@@ -135,13 +135,22 @@ class TableWriter:
         self.started(session)
 
     def restored(self, session) -> None:
-        """After a restart: redraw, in case the rendering changed with the new version. The line about
-        the last turn comes back from the replayed history, so the table reads as it did before."""
+        """After a restart: redraw, in case the rendering changed with the new version (or a kill
+        came between a change and its answer). The line about the last turn comes back from the
+        replayed history, so the table reads as it did before."""
         if session.status == "playing":
             self.changed(session, self.last_line(session))
+        elif session.status == "lobby":
+            self.bot.loop.create_task(self._redraw_lobby_quietly(session))
 
     def ended_on_restore(self, ended) -> None:
         self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
+
+    async def _redraw_lobby_quietly(self, session) -> None:
+        try:
+            await self.redraw_lobby(session)
+        except discord.HTTPException as exc:
+            log.warning("could not redraw the lobby of session %s: %s", session.id, exc)
 
     async def redraw_lobby(self, session) -> None:
         lobby_id = session.messages.get("lobby")
