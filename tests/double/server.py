@@ -184,6 +184,10 @@ class DiscordDouble(UsersMixin):
         self._changed.set()
         self._changed = asyncio.Event()
 
+    async def next_change(self, timeout: float) -> None:
+        """Until the double sees anything (a request, a gateway change, a clock move), at most ``timeout``."""
+        await self._wait_change(timeout)
+
     async def _wait_change(self, timeout: float) -> None:
         event = self._changed
         with contextlib.suppress(TimeoutError):
