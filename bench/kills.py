@@ -31,6 +31,7 @@ from pathlib import Path
 
 from bot import ids
 from bot.i18n import catalogue
+from games import REGISTRY
 from games.calcory import SLOTS
 from tests.double import DiscordDouble, NoBotConnected
 from tests.e2e import outside as O
@@ -45,6 +46,8 @@ REPLAN_AFTER = 1.0
 PAUSE = 0.5
 #: How long a lobby may have no message before its host gives up on it with /stop.
 LOBBY_LOST = 3.0
+#: How often a player stops when Stop is legal.
+STOP_CHANCE = 0.25
 #: Moves every table makes after the last restart (the tables must still work).
 MOVES_AFTER = 3
 #: Hand lines that are a refusal, not the hand after a move.
@@ -63,6 +66,10 @@ class Outcome:
     def __str__(self) -> str:
         return (f"moves {self.moves}, kills {self.kills}: lost {len(self.lost)}, doubled {len(self.doubled)}, "
                 f"games without a table {len(self.stuck)}")
+
+
+class Stuck(AssertionError):
+    """A table (or lobby) stopped working while the bot was up; counted, and that table plays no more."""
 
 
 class Bot:
@@ -279,17 +286,11 @@ class Table:
         return True
 
 
-class Stuck(AssertionError):
-    pass
-
-
 def stored_legal(stored, seat: int) -> list[str]:
-    import games
-
-    game = games.REGISTRY["calcory"]
-    keys = [action.key for action in game.legal_actions(stored.state, seat)]
-    stops = [k for k in keys if k == "stop"]
-    return stops if stops and random.Random(len(stored.log)).random() < 0.25 else keys
+    """The moves to choose from: every legal one, or Stop now and then (stopping ends games)."""
+    keys = [action.key for action in REGISTRY["calcory"].legal_actions(stored.state, seat)]
+    stop = "stop" in keys and random.Random(f"{stored.id}:{len(stored.log)}").random() < STOP_CHANCE
+    return ["stop"] if stop else keys
 
 
 class Run:

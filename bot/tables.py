@@ -256,7 +256,7 @@ class TableWriter:
         try:
             for message in rendered:
                 new.append((await channel.send(**_kwargs(message))).id)
-        except BaseException:
+        except Exception:
             for message_id in new:          # half a table would keep live buttons: take it back
                 with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
                     await self._delete(session.channel_id, message_id)

@@ -120,3 +120,21 @@ async def test_a_turn_ping_refused_once_is_sent_again(env, caplog):
     await drive.flip(drive.face_down(1))             # the same player is still to act
     assert O.pinged(env.double, env.channel) == {str(session.seats[seat].user_id)}
     assert claim(caplog, "could not redraw")
+
+
+async def test_a_table_post_cut_short_takes_back_its_first_half_and_posts_again(env, caplog):
+    lobby = (await env.double.slash(env.ann, env.channel, "start", game="calcory")).message
+    session = env.session()
+    await env.double.click(env.bob, lobby, ids.lobby(session.id, "join"))
+    fault = env.double.fault("POST", "/channels/*/messages", status=503, nth=2, when=is_table_post)
+    await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    await settled(env, lambda: fault.hits, "the refused second half")
+    await env.settle()
+    assert not O.tables(env.double, env.channel), "half a table with live buttons is left in the channel"
+    assert session.messages.get("posting") and not session.messages.get("table")
+    await env.bot.timers.idle()
+    env.clock.advance(RETRY)
+    await settled(env, lambda: len(session.messages.get("table") or ()) == 2, "the table to be posted again")
+    assert [m.id for m in O.tables(env.double, env.channel)] == [m.id for m in env.table_messages()]
+    assert not session.messages.get("posting")
+    assert claim(caplog, "could not redraw")
