@@ -10,6 +10,7 @@ import logging
 
 from bot import ids
 from bot.autoplay import DEADLINE
+from bot.i18n import t
 from tests.e2e import outside as O
 from tests.e2e.calcory_driver import CalcoryDriver, settled, start_calcory
 
@@ -138,3 +139,14 @@ async def test_a_table_post_cut_short_takes_back_its_first_half_and_posts_again(
     assert [m.id for m in O.tables(env.double, env.channel)] == [m.id for m in env.table_messages()]
     assert not session.messages.get("posting")
     assert claim(caplog, "could not redraw")
+
+
+async def test_a_stop_whose_answer_failed_still_redraws_the_table(env, caplog):
+    session, _ = await start_calcory(env, ("ann", "bob"))
+    tables = env.table_messages()
+    env.double.fault("POST", CALLBACK, status=404, code=10062)
+    record = await env.double.slash(env.ann, env.channel, "stop", expect_ack=False)
+    await settled(env, lambda: session.status == "stopped", "the game to stop")
+    assert record.callback is None
+    assert t("en", "table.stopped") in tables[1].text, "the table does not say the game was stopped"
+    assert claim(caplog, "could not answer")
