@@ -11,6 +11,7 @@ import logging
 from bot import ids
 from bot.autoplay import DEADLINE
 from bot.i18n import t
+from games.calcory import SLOTS
 from tests.e2e import outside as O
 from tests.e2e.calcory_driver import CalcoryDriver, settled, start_calcory
 
@@ -149,4 +150,25 @@ async def test_a_stop_whose_answer_failed_still_redraws_the_table(env, caplog):
     await settled(env, lambda: session.status == "stopped", "the game to stop")
     assert record.callback is None
     assert t("en", "table.stopped") in tables[1].text, "the table does not say the game was stopped"
+    assert claim(caplog, "could not answer")
+
+
+async def test_a_hand_move_whose_answer_failed_is_redrawn_in_the_hand(env, caplog):
+    session, _ = await start_calcory(env, ("ann", "bob"))
+    drive = CalcoryDriver(env)
+    seat = drive.active
+    for slot in drive.pair_to(13):                  # a hit: a card goes back through the hand
+        await drive.flip(slot)
+    user = drive.user_of(seat)
+    hand = (await drive.open_hand(seat)).message
+    card = session.state.choices[0]
+    counter = session.counters[seat]
+    await env.double.select(user, hand, ids.hand_step(session.id, seat, counter, "card"), [card])
+    slot = next(s for s, c in zip(SLOTS, session.state.grid, strict=True) if not c)
+    put_back = ids.move_select(session.id, seat, counter, f"ret:{card}-|0")
+    env.double.fault("POST", CALLBACK, status=404, code=10062)
+    record = await env.double.select(user, hand, put_back, [slot], expect_ack=False)
+    await settled(env, lambda: len(session.log) == 3, "the move to be stored")
+    assert record.callback is None and session.log[-1] == (seat, f"ret:{card}-{slot}")
+    assert not hand.has_component(put_back), "the hand still offers the move it made"
     assert claim(caplog, "could not answer")
