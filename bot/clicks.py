@@ -10,7 +10,9 @@ limit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
 
 import discord
@@ -99,6 +101,23 @@ def _carries(components, custom_id: str) -> bool:
         if nested and _carries(nested, custom_id):
             return True
     return False
+
+
+async def answer(reply: Reply, sending: Awaitable[None]) -> bool:
+    """Send the answer to a click whose change is already stored; ``False`` if Discord refused it.
+
+    The change stands either way (the commit came first), so what follows it (the table redraw,
+    the timers, the table of a game that just started) must run even when the answer failed: it
+    came after Discord's 3 s (10062) or after retries of a 429 or 5xx. Then the clicked message
+    and the hand still show what they showed before, and the table writer must not think otherwise.
+    """
+    try:
+        await sending
+    except discord.HTTPException as exc:
+        log.warning("could not answer a click in channel %s (the change it made stands): %s",
+                    reply.interaction.channel_id, exc)
+        return False
+    return True
 
 
 def can_manage(interaction: discord.Interaction) -> bool:
@@ -207,10 +226,13 @@ class Clicks:
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session)))
+        answered = await answer(reply, reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session))))
         if session.status == "playing":
             await self.bot.autoplay.after_change(session)
             self.bot.tables.started(session)
+        if not answered:        # the lobby message still shows what it showed before the click
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.tables.redraw_lobby(session)
 
     async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
         """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
@@ -225,7 +247,7 @@ class Clicks:
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await reply.update(options_ui.render_panel(session, reply.lang, name))
+        await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, name)))
         await self.bot.tables.redraw_lobby(session)
 
     async def _set_pictures(self, reply: Reply, session, value: str) -> None:
@@ -235,7 +257,7 @@ class Clicks:
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES))
+        await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES)))
         await self.bot.tables.redraw_lobby(session)
 
     # -- table buttons anyone may press --------------------------------------------------------
@@ -267,7 +289,7 @@ class Clicks:
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await reply.notice("table.rejoined")
+        await answer(reply, reply.notice("table.rejoined"))
         await self.bot.autoplay.after_change(session)
         self.bot.tables.changed(session)
 
@@ -325,19 +347,20 @@ class Clicks:
             else:
                 await reply.notice(refusal.key, **refusal.params)
             return
+        # Committed: from here on everything happens whether or not the answer reaches Discord.
         tables = self.bot.tables
         if in_hand:
             rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
-            await reply.update(rendered)
-            tables.hand_shown(session, seat, reply, "", rendered)
+            if await answer(reply, reply.update(rendered)):
+                tables.hand_shown(session, seat, reply, "", rendered)
         else:
             index = tables.index_of(session, interaction.message.id if interaction.message else None)
             if index is None:
-                await reply.defer()
+                await answer(reply, reply.defer())
             else:
                 rendered = tables.render(session)[index]
-                await reply.update(rendered)
-                tables.drawn(session, index, rendered)
+                if await answer(reply, reply.update(rendered)):
+                    tables.drawn(session, index, rendered)
         await self.bot.autoplay.moved_by_person(session, seat)
         await self.bot.autoplay.after_change(session)
         tables.moved(session, events)

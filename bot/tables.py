@@ -4,6 +4,12 @@ One writer task per session redraws the table after the interaction was answered
 merge (the latest state wins), messages whose rendering did not change are not edited, and the
 message that was clicked is already up to date from the interaction response. Discord's channel
 PATCH routes are rate limited per channel, so fewer edits means a faster table.
+
+No table stays stuck: a redraw that Discord refused (a 5xx, a lost connection) is tried again a
+little later, backing off, until it goes through; a running game without a complete stored table
+(a kill before its post or before its ids were stored, a refused post) gets a fresh one. Before a
+post the writer stores a "posting" mark, so after a kill mid-post the table is posted afresh and
+any half-posted messages are older than it: their buttons are refused as an old message.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
@@ -25,6 +32,10 @@ from bot.ui.summary import render_summary
 from games.base import Event
 
 log = logging.getLogger("spieltisch.tables")
+
+#: Seconds before a refused redraw is tried again; the wait doubles up to the longest.
+RETRY_FIRST = 5.0
+RETRY_LONGEST = 300.0
 
 
 class _Table:
@@ -43,6 +54,9 @@ class _Table:
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
         self.hands: dict[int, tuple[discord.Interaction, str, str, tuple, media.Shown]] = {}
         self.post = False
+        #: The next try after a refused redraw: its alarm and the wait after that one.
+        self.retry = None
+        self.backoff = RETRY_FIRST
         #: Public messages owed after the table redraw (a hand's score breakdown), oldest first.
         self.announcements: list[str] = []
 
@@ -127,13 +141,22 @@ class TableWriter:
         self.started(session)
 
     def restored(self, session) -> None:
-        """After a restart: redraw, in case the rendering changed with the new version. The line about
-        the last turn comes back from the replayed history, so the table reads as it did before."""
+        """After a restart: redraw, in case the rendering changed with the new version (or a kill
+        came between a change and its answer). The line about the last turn comes back from the
+        replayed history, so the table reads as it did before."""
         if session.status == "playing":
             self.changed(session, self.last_line(session))
+        elif session.status == "lobby":
+            self.bot.loop.create_task(self._redraw_lobby_quietly(session))
 
     def ended_on_restore(self, ended) -> None:
         self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
+
+    async def _redraw_lobby_quietly(self, session) -> None:
+        try:
+            await self.redraw_lobby(session)
+        except discord.HTTPException as exc:
+            log.warning("could not redraw the lobby of session %s: %s", session.id, exc)
 
     async def redraw_lobby(self, session) -> None:
         lobby_id = session.messages.get("lobby")
@@ -152,6 +175,8 @@ class TableWriter:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.flush(), 5)
         for table in self._tables.values():
+            if table.retry is not None:
+                table.retry.cancel()
             if table.task is not None:
                 table.task.cancel()
         self._tables.clear()
@@ -175,19 +200,46 @@ class TableWriter:
             table.dirty.clear()
             try:
                 await self._redraw(session, table)
-            except discord.HTTPException:
-                log.warning("could not redraw the table of session %s", session.id, exc_info=True)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                log.warning("could not redraw the table of session %s (trying again in %g s): %s",
+                            session.id, table.backoff, exc)
+                self._retry_later(session, table)
+            else:
+                table.backoff = RETRY_FIRST
         table.idle.set()
         if not session.is_live:
             self._tables.pop(session.id, None)
             for message_id in session.messages.get("table", []):
                 self._pictures.pop(message_id, None)
 
+    def _retry_later(self, session, table: _Table) -> None:
+        """Wake the writer again after the backoff (on the injectable clock: tests advance it)."""
+        if table.retry is not None:
+            table.retry.cancel()
+        due = self.bot.clock.now() + table.backoff
+        table.backoff = min(table.backoff * 2, RETRY_LONGEST)
+
+        def wake() -> None:
+            table.retry = None
+            if session.is_live and self._tables.get(session.id) is table:
+                self._wake(session, table)
+
+        table.retry = self.bot.clock.call_at(due, wake)
+
+    def _needs_post(self, session, table: _Table, rendered: list[Rendered]) -> bool:
+        """``/table`` asked for it, or a running game has no complete table: never posted (a kill
+        or a refusal before the post), its ids never stored, or a post cut short by a kill."""
+        if table.post:
+            return True
+        messages = session.messages
+        return session.status == "playing" and (
+            len(messages.get("table") or ()) != len(rendered) or bool(messages.get("posting")))
+
     async def _redraw(self, session, table: _Table) -> None:
         rendered = self.render(session)
-        if table.post:
-            table.post = False
+        if self._needs_post(session, table, rendered):
             await self._post(session, table, rendered)
+            table.post = False
         else:
             ids = list(session.messages.get("table", []))
             for index, (message_id, message) in enumerate(zip(ids, rendered, strict=False)):
@@ -203,15 +255,25 @@ class TableWriter:
             await self._summarise(session)
 
     async def _post(self, session, table: _Table, rendered: list[Rendered]) -> None:
+        """Post the whole table anew; the old messages go once the new ids are stored."""
         channel = self.bot.get_partial_messageable(session.channel_id)
         old = list(session.messages.get("table", []))
+        if not session.messages.get("posting"):
+            await self.bot.sessions.set_messages(session, posting=True)
         new = []
-        for index, message in enumerate(rendered):
-            sent = await channel.send(**media.send_kwargs(message))
-            new.append(sent.id)
-            self._pictures[sent.id] = media.shown_on(sent.attachments)
-            table.drawn[index] = message.fingerprint()
-        await self.bot.sessions.set_messages(session, table=new)
+        try:
+            for message in rendered:
+                sent = await channel.send(**media.send_kwargs(message))
+                new.append(sent.id)
+                self._pictures[sent.id] = media.shown_on(sent.attachments)
+        except Exception:
+            for message_id in new:          # half a table would keep live buttons: take it back
+                self._pictures.pop(message_id, None)
+                with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
+                    await self._delete(session.channel_id, message_id)
+            raise
+        await self.bot.sessions.set_messages(session, table=new, posting=False)
+        table.drawn = {index: message.fingerprint() for index, message in enumerate(rendered)}
         for message_id in old:
             self._pictures.pop(message_id, None)
             await self._delete(session.channel_id, message_id)
@@ -248,7 +310,6 @@ class TableWriter:
         due = self.bot.autoplay.deadline(session) if waiting else None
         if (waiting, due) == table.pinged:
             return
-        table.pinged = (waiting, due)
         old = session.messages.get("ping")
         users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
         new = None
@@ -259,6 +320,7 @@ class TableWriter:
             sent = await channel.send(
                 text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
             new = sent.id
+        table.pinged = (waiting, due)       # only once sent: a refused ping is sent again next time
         await self.bot.sessions.set_messages(session, ping=new)
         if old:
             await self._delete(session.channel_id, old)

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clicks import Reply, can_manage
+from bot.clicks import Reply, answer, can_manage
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
 from bot.permissions import missing_permissions
@@ -108,7 +108,7 @@ class Games(commands.Cog):
             text = t(session.lang, "table.voted_out", game=session.game.name)
         if not was_lobby:
             await self.bot.autoplay.after_change(session)
-        await interaction.response.send_message(text)
+        await answer(reply, interaction.response.send_message(text))
         if was_lobby:
             await self.bot.tables.redraw_lobby(session)
         else:

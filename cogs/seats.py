@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clicks import Reply
+from bot.clicks import Reply, answer
 from bot.commands_i18n import cmd
 from bot.i18n import t
 from bot.sessions import LEVELS, Refusal
@@ -41,8 +41,8 @@ class Seats(commands.Cog):
             await reply.notice(refusal.key, **refusal.params)
             return
         await self.bot.autoplay.after_change(session)
-        await interaction.response.send_message(
-            t(session.lang, "table.replaced", name=player.display_name, level=t(session.lang, f"lobby.level_{seat.level}")))
+        await answer(reply, interaction.response.send_message(
+            t(session.lang, "table.replaced", name=player.display_name, level=t(session.lang, f"lobby.level_{seat.level}"))))
         self.bot.tables.changed(session)
 
 

@@ -17,6 +17,7 @@ from .components import (
     visible_text,
     visible_texts,
 )
+from .faults import Fault
 from .gateway import NoBotConnected
 from .server import DiscordDouble, OffsetClock, RequestRecord
 from .validate import InvalidBody, Problem, validate_message_body, validate_request, view_body
@@ -27,6 +28,7 @@ __all__ = [
     "Channel",
     "DiscordDouble",
     "DiscordError",
+    "Fault",
     "Guild",
     "InteractionRecord",
     "InvalidBody",

@@ -150,6 +150,11 @@ class Gateway:
         if self.connected:
             await self._send(self.current, self.current.ws, {"op": RECONNECT, "d": None, "s": None, "t": None})
 
+    async def drop(self, code: int = 4000) -> None:
+        """Close the current connection without RECONNECT (a dropped network; 4000 lets the bot resume)."""
+        if self.connected:
+            await self.current.ws.close(code=code, message=b"connection dropped by the double")
+
     async def close(self) -> None:
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"double stopping")

@@ -22,6 +22,7 @@ from aiohttp import web
 from . import attachments as A
 from . import payloads as P
 from . import validate as V
+from .faults import Fault, Faults
 from .gateway import Gateway
 from .rest import ChannelRoutes, InteractionRoutes, MetaRoutes
 from .users import UsersMixin
@@ -76,6 +77,7 @@ class DiscordDouble(UsersMixin):
         self.requests: deque[RequestRecord] | list[RequestRecord] = (
             deque(maxlen=requests_maxlen) if requests_maxlen else [])
         self.internal_errors: list[str] = []     # bugs in the double itself; a test fixture should fail on them
+        self.faults = Faults()
         self.commands: dict[str | None, dict[str, dict]] = {}   # guild id (None: global) -> name -> command
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -157,6 +159,20 @@ class DiscordDouble(UsersMixin):
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
 
+    # ------------------------------------------------------------------ bad days
+
+    def fault(self, method: str, path: str, *, status: int | None = None, code: int = 0,
+              retry_after: float = 1.0, nth: int = 1, times: int = 1, delay: float = 0.0,
+              hold: asyncio.Event | None = None, when: Callable[[RequestRecord], bool] | None = None,
+              then: Callable[[RequestRecord], Any] | None = None, after: bool = False) -> Fault:
+        """Answer chosen requests with an error, late, or after a hook (see faults.py)."""
+        return self.faults.add(Fault(method, path, status, code, retry_after, nth, times, delay, hold,
+                                     when, then, after))
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway connection as a network fault would; discord.py resumes."""
+        await self.gateway.drop(code)
+
     # ------------------------------------------------------------------ time and waiting
 
     def advance(self, seconds: float) -> None:
@@ -168,6 +184,10 @@ class DiscordDouble(UsersMixin):
         """Wake every waiter: called after each request, gateway change and clock move."""
         self._changed.set()
         self._changed = asyncio.Event()
+
+    async def next_change(self, timeout: float) -> None:
+        """Until the double sees anything (a request, a gateway change, a clock move), at most ``timeout``."""
+        await self._wait_change(timeout)
 
     async def _wait_change(self, timeout: float) -> None:
         event = self._changed
@@ -254,12 +274,20 @@ class DiscordDouble(UsersMixin):
         request[FILES] = {}
         try:
             body = request[BODY] = record.body = await self._read_body(request, record)
+            fault = self.faults.pick(record)
+            if fault is not None:
+                self.notify()                   # a test may wait for the fault to take hold
+                await fault.wait()
+                if not fault.after and (answer := self._fault(request, fault, record)) is not None:
+                    return answer
             if self.validate and body is not None:
                 problems = V.spec_problems(request.method, record.path, body)
                 if problems:
                     raise V.InvalidBody(problems)
             response = await handler(request)
             record.status = response.status
+            if fault is not None and fault.after:
+                return self._fault(request, fault, record) or response
             return response
         except V.InvalidBody as e:
             return self._error(request, record, DiscordError(400, 50035, "Invalid Form Body", e.errors()))
@@ -272,6 +300,17 @@ class DiscordDouble(UsersMixin):
             return self._error(request, record, DiscordError(400, 0, f"double internal error: {e!r}"))
         finally:
             self.notify()
+
+    def _fault(self, request: web.Request, fault: Fault, record: RequestRecord) -> web.Response | None:
+        """Run the fault's hook; its error answer, if it has one."""
+        if fault.then is not None:
+            fault.then(record)
+        if fault.status is None:
+            return None
+        rec = self.world.interactions.get(request.match_info.get("token", ""))
+        if rec is not None:
+            rec.rejected.append(record)
+        return fault.answer(record)
 
     def _error(self, request: web.Request, record: RequestRecord, e: DiscordError) -> web.Response:
         body = {"message": e.message, "code": e.code}
