@@ -23,6 +23,8 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.i18n import t
+from bot.sessions import Refusal
+from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
 from bot.ui import media
 from bot.ui.autoplay import deadline_line
@@ -204,6 +206,10 @@ class TableWriter:
                 log.warning("could not redraw the table of session %s (trying again in %g s): %s",
                             session.id, table.backoff, exc)
                 self._retry_later(session, table)
+            except StorageFault:
+                self._retry_later(session, table)     # the storage logs the fault's episode once
+            except Refusal:
+                pass                                  # the database no longer has the session live
             else:
                 table.backoff = RETRY_FIRST
         table.idle.set()

@@ -173,3 +173,24 @@ async def test_a_hand_move_whose_answer_failed_is_redrawn_in_the_hand(env, caplo
     assert not hand.has_component(put_back), "the hand still offers the move it made"
     assert claim(caplog, "could not answer")
 
+
+async def test_a_table_post_whose_ids_could_not_be_saved_is_posted_again_once_the_disk_takes_writes(env, caplog):
+    """``/table`` during a storage fault: the writer cannot store its "posting" mark, so it posts
+    nothing yet, neither dies nor logs per try (the storage logs the episode), and posts the table
+    on its next try once writes work again."""
+    from tests.host.faults import disk_full, fault_lines
+
+    session, _ = await start_calcory(env, ("ann", "bob"))
+    before = list(session.messages["table"])
+    with disk_full(env.bot.storage, ("UPDATE",)):
+        await env.double.slash(env.ann, env.channel, "table")
+        await env.settle()
+        assert session.messages["table"] == before
+        writer = env.bot.tables._tables[session.id]
+        assert writer.retry is not None and not writer.task.cancelled() and writer.task.exception() is None
+    await env.bot.timers.idle()
+    env.clock.advance(RETRY)
+    await settled(env, lambda: session.messages["table"] != before, "the table to be posted again")
+    assert [int(m.id) for m in O.tables(env.double, env.channel)] == session.messages["table"]
+    assert len(fault_lines(caplog.records)) == 2        # the episode and its end, nothing per try
+    caplog.clear()
