@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import ids
-from bot.i18n import catalogue
+from bot.i18n import catalogue, forms
 from games import REGISTRY
 from games.calcory import SLOTS
 from tests.double import DiscordDouble, NoBotConnected
@@ -51,7 +51,7 @@ STOP_CHANCE = 0.25
 #: Moves every table makes after the last restart (the tables must still work).
 MOVES_AFTER = 3
 #: Hand lines that are a refusal, not the hand after a move.
-NOTICES = frozenset(text for key, text in catalogue("en").items()
+NOTICES = frozenset(text for key, entry in catalogue("en").items() for text in forms(entry)
                     if key.split(".")[0] in ("core", "table") and "{" not in text)
 
 

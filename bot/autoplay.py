@@ -90,6 +90,12 @@ class Autoplay:
             self._armed.setdefault(row.session_id, set()).add(row.kind)
             if row.kind == DEADLINE:
                 self._deadlines[row.session_id] = row.due
+        for session in self.bot.sessions.live():
+            # A kill between a move's commit and its timers, or timers a storage fault kept in
+            # memory only: a table whose position needs a timer that is not stored gets its
+            # timers now, or a computer's turn would wait for ever.
+            if set(self._wanted(session)) - self._armed.get(session.id, set()):
+                await self.after_change(session)
 
     # -- after every change of a table -------------------------------------------------------------
     async def after_change(self, session: Session) -> None:
@@ -106,10 +112,9 @@ class Autoplay:
         if self._deadlines.get(sid) != before and session.status is Status.PLAYING:
             self.bot.tables.changed(session)        # the table shows the deadline
 
-    async def _set_timers(self, session: Session) -> None:
-        sid = session.id
+    def _wanted(self, session: Session) -> dict[str, tuple[float, dict[str, Any]]]:
+        """The timers the position needs if they were set now: kind -> (due, payload)."""
         wanted: dict[str, tuple[float, dict[str, Any]]] = {}
-        deadline = None
         if session.status is Status.PLAYING:
             now, seq = self.bot.clock.now(), len(session.history)
             waiting = session.to_act()
@@ -120,6 +125,12 @@ class Autoplay:
                 deadline = now + seconds
                 wanted[DEADLINE] = (deadline, {"seq": seq})
                 wanted[REMINDER] = (deadline - REMIND_BEFORE[session.pace], {"seq": seq, "due": deadline})
+        return wanted
+
+    async def _set_timers(self, session: Session) -> None:
+        sid = session.id
+        wanted = self._wanted(session)
+        deadline = wanted[DEADLINE][0] if DEADLINE in wanted else None
         armed = self._armed.get(sid, set())
         try:
             for kind in armed - set(wanted):

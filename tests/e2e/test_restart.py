@@ -213,3 +213,25 @@ async def test_lobby_survives_a_restart(env):
     await env.settle()
     assert env.session().status == "playing" and len(env.session().seats) == 3
     assert len(env.table_messages()) == 2
+
+
+async def test_a_computers_turn_whose_timer_was_never_stored_goes_on_after_a_restart(env):
+    """A kill between a move's commit and the storing of the computer's timer (or a storage fault
+    that kept the timer in memory only) must not leave the computer's turn waiting for ever."""
+    from tests.e2e.game_driver import GameDriver
+
+    drive = GameDriver(env, "safaru")
+    session = await drive.start(["ann"], computers=1)
+    await drive.let_computers_move()
+    (seat,) = session.to_act()
+    await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
+    assert drive.computers_to_act()
+    await env.bot.storage.delete_timer(session.id, "computer")        # as if killed before it was stored
+    moves = len(session.history)
+
+    await env.stop_bot()
+    await env.start_bot()
+    await env.settle()
+    session = drive.session
+    assert len(session.history) == moves and drive.computers_to_act()
+    assert await drive.let_computers_move() >= 1
