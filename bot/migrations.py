@@ -83,6 +83,11 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "pace", (
         "ALTER TABLE sessions ADD COLUMN pace TEXT NOT NULL DEFAULT 'none'",
     )),
+    # What the bot remembers about itself between runs (where it registered its slash commands, so a
+    # change of `command_guild_id` removes the copies left in the old place).
+    (3, "meta", (
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    )),
 )
 
 #: The newest schema this version of the bot knows.

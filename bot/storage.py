@@ -569,3 +569,12 @@ class Storage:
         ) as cur:
             rows = await cur.fetchall()
         return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
+
+    # -- what the bot remembers about itself -----------------------------------------------------
+    async def remembered(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def remember(self, key: str, value: str) -> None:
+        await self._write1("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
