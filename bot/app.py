@@ -24,7 +24,7 @@ from bot.tree import Tree
 
 log = logging.getLogger("spieltisch")
 
-COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results")
+COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.privacy")
 #: The ``meta`` key under which the bot remembers where it registered its commands.
 COMMAND_SCOPE = "command_scope"
 
