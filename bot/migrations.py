@@ -84,8 +84,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "ALTER TABLE sessions ADD COLUMN pace TEXT NOT NULL DEFAULT 'none'",
     )),
     # What the bot remembers about itself between runs (where it registered its slash commands, so a
-    # change of `command_guild_id` removes the copies left in the old place).
-    (3, "meta", (
+    # change of `command_guild_id` removes the copies left in the old place). Number 4: 3 is "pictures".
+    (4, "meta", (
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     )),
 )
