@@ -21,6 +21,7 @@ import discord
 from bot import logs
 from bot.backup import BackupError, backup
 from bot.config import ConfigError, Settings, load_settings
+from bot.metrics import MetricsPortError
 from bot.storage import Storage, StorageFault, StorageOpenError
 
 log = logging.getLogger("spieltisch")
@@ -113,6 +114,8 @@ def _run_bot(settings: Settings) -> int:
         return _fail(f"The database {settings.database} took no write at start-up ({exc}).", 1)
     except discord.LoginFailure:
         return _fail("Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.", 2)
+    except MetricsPortError as exc:
+        return _fail(str(exc), 2)
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord asked for a privileged intent; this bot needs none.", 2)
     return 0

@@ -35,6 +35,10 @@ def route_class(path: str) -> str:
     return "other"
 
 
+class MetricsPortError(Exception):
+    """The health and metrics port cannot be opened; one sentence for whoever runs the bot."""
+
+
 class _Sessions:
     """Reads the session manager's tallies at scrape time."""
 
@@ -102,7 +106,12 @@ class Metrics:
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.stop()
+            raise MetricsPortError(f"/health and /metrics cannot listen on {host}:{port} "
+                                   f"({exc.strerror or exc}); check metrics_port and metrics_host.") from None
         self.port = self._runner.addresses[0][1]
         logging.getLogger("spieltisch").info("serving /health and /metrics on http://%s:%s", host, self.port)
 

@@ -95,6 +95,26 @@ async def test_health_and_metrics_are_off_unless_a_port_is_set(env):
     assert env.bot.settings.metrics_port is None and env.bot.metrics.port is None
 
 
+async def test_a_port_in_use_is_one_sentence():
+    import socket
+
+    from bot.metrics import MetricsPortError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        metrics = Metrics(SimpleNamespace())
+        try:
+            await metrics.start("127.0.0.1", port)
+        except MetricsPortError as exc:
+            text = str(exc)
+        else:
+            raise AssertionError("the port was taken")
+    assert text.startswith(f"/health and /metrics cannot listen on 127.0.0.1:{port} (") and text.endswith(".")
+    assert metrics.port is None
+
+
 # ------------------------------------------------------------------------------ the log
 
 async def _played_with_logs(env, caplog, monkeypatch, level: str) -> str:
@@ -190,3 +210,23 @@ async def test_moving_the_commands_between_a_test_server_and_global_removes_the_
     await _restart(env)
     assert len(env.double.commands[None]) == 8 and env.double.commands[guild] == {}
     assert f"8 commands registered globally, stale copies removed (in server {guild})" in caplog.text
+
+
+async def test_health_says_503_while_the_database_refuses_writes(env, caplog):
+    from bot import ids
+    from tests.host.faults import read_only
+
+    await _restart(env, metrics_port=0)
+    port = env.bot.metrics.port
+    asked = await env.double.slash(env.ann, env.channel, "forget-me")
+    async with read_only(env.bot.storage):
+        refused = await env.double.click(env.ann, asked.message, ids.user(int(env.ann.id), "forget"))
+        assert refused.message.text == (
+            "The bot could not save that just now, so nothing was forgotten. Please try again in a moment.")
+        status, body = await _get(port, "/health")
+        assert (status, body) == (503, '{"status": "unhealthy", "discord": "ok", "database": "refuses writes"}')
+    done = await env.double.click(env.ann, asked.message, ids.user(int(env.ann.id), "forget"))
+    assert env.double.message(done.message.id).text.startswith("The bot keeps no results of yours")
+    assert (await _get(port, "/health"))[0] == 200
+    assert [r.name for r in caplog.records if r.levelno >= logging.ERROR] == ["spieltisch.storage"]
+    caplog.clear()
