@@ -1,7 +1,15 @@
-"""``python -m bot``: read the settings and run the bot until Ctrl+C or SIGTERM."""
+"""``python -m bot``: the command line of the bot.
+
+``run`` (the default) connects to Discord until Ctrl+C or SIGTERM; ``check-config`` reads the settings
+and says whether they are usable; ``backup PATH`` copies the database with SQLite's online backup
+API, safe while the bot runs. ``python -m bot config.toml`` (a bare path) still means
+``python -m bot --config config.toml run``. Every mistake is one sentence on stderr, never a traceback:
+exit code 2 for the settings and the command line, 1 for the database.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -10,13 +18,18 @@ from pathlib import Path
 
 import discord
 
-from bot.config import ConfigError, load_settings
+from bot import logs
+from bot.backup import BackupError, backup
+from bot.config import ConfigError, Settings, load_settings
+from bot.metrics import MetricsPortError
 from bot.storage import Storage, StorageFault, StorageOpenError
 
 log = logging.getLogger("spieltisch")
 
+COMMANDS = ("run", "check-config", "backup")
 
-async def _run(settings) -> None:
+
+async def _run(settings: Settings) -> None:
     from bot.app import Spieltisch, point_at_double
 
     point_at_double(settings)
@@ -26,6 +39,7 @@ async def _run(settings) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    assert settings.token is not None
     runner = asyncio.create_task(bot.start(settings.token.get_secret_value()))
     waiter = asyncio.create_task(stop.wait())
     try:
@@ -39,38 +53,71 @@ async def _run(settings) -> None:
             await bot.close()
 
 
-def configure_logging(level: str) -> None:
-    """Log to stderr; DEBUG includes discord.py's request logs, which carry interaction tokens."""
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if level == "DEBUG":
-        log.warning("log_level DEBUG writes Discord interaction tokens to the log; they are credentials "
-                    "for 15 minutes each, so keep this log private")
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="python -m bot", description="Spieltisch: a Discord bot for German card games.",
+        epilog="Every setting can also come from the environment as SPIELTISCH_<NAME> "
+               "(see config.example.toml); DISCORD_TOKEN holds the bot token.")
+    top.add_argument("--config", type=Path, metavar="PATH",
+                     help="the settings file (default: $SPIELTISCH_CONFIG, else config.toml if there is one)")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("run", help="connect to Discord and host games (the default)")
+    sub.add_parser("check-config", help="read the settings and report whether they are usable")
+    copy = sub.add_parser("backup", help="copy the database to PATH, safely while the bot runs")
+    copy.add_argument("path", type=Path, metavar="PATH", help="the new file (must not exist yet)")
+    return top
+
+
+def _arguments(args: list[str]) -> argparse.Namespace:
+    if args and not args[0].startswith("-") and args[0] not in COMMANDS:
+        args = ["--config", *args]          # the old form: python -m bot config.toml
+    namespace = parser().parse_args(args)
+    namespace.command = namespace.command or "run"
+    return namespace
+
+
+def _fail(text: str, code: int) -> int:
+    print(f"spieltisch: {text}", file=sys.stderr)
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    config = Path(args[0]) if args else None
+    args = _arguments(sys.argv[1:] if argv is None else argv)
     try:
-        settings = load_settings(config)
+        settings = load_settings(args.config, need_token=args.command != "backup")
     except ConfigError as exc:
-        print(f"spieltisch: {exc}", file=sys.stderr)
-        return 2
-    configure_logging(settings.log_level)
+        return _fail(str(exc), 2)
+    if args.command == "check-config":
+        metrics = "off" if settings.metrics_port is None else f"on {settings.metrics_host}:{settings.metrics_port}"
+        print(f"spieltisch: The settings are OK: database {settings.database}, commands registered "
+              f"{settings.command_scope}, log level {settings.log_level} ({settings.log_format}), "
+              f"metrics {metrics}.")
+        return 0
+    if args.command == "backup":
+        try:
+            copied = backup(settings.database, args.path)
+        except BackupError as exc:
+            return _fail(str(exc), 1)
+        print(f"spieltisch: Copied {settings.database} to {args.path} ({copied}).")
+        return 0
+    return _run_bot(settings)
+
+
+def _run_bot(settings: Settings) -> int:
+    assert settings.token is not None
+    logs.setup(settings.log_level, settings.log_format, token=settings.token.get_secret_value())
     try:
         asyncio.run(_run(settings))
     except StorageOpenError as exc:
-        print(f"spieltisch: {exc}", file=sys.stderr)
-        return 1
+        return _fail(str(exc), 1)
     except StorageFault as exc:         # while restoring the live games at start-up
-        print(f"spieltisch: The database {settings.database} took no write at start-up ({exc}).", file=sys.stderr)
-        return 1
+        return _fail(f"The database {settings.database} took no write at start-up ({exc}).", 1)
     except discord.LoginFailure:
-        print("spieltisch: Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.",
-              file=sys.stderr)
-        return 2
+        return _fail("Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.", 2)
+    except MetricsPortError as exc:
+        return _fail(str(exc), 2)
     except discord.PrivilegedIntentsRequired:
-        print("spieltisch: Discord asked for a privileged intent; this bot needs none.", file=sys.stderr)
-        return 2
+        return _fail("Discord asked for a privileged intent; this bot needs none.", 2)
     return 0
 
 

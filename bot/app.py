@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 
@@ -15,14 +16,17 @@ from bot.autoplay import Autoplay
 from bot.clock import Clock, SystemClock, Timers
 from bot.commands_i18n import CatalogueTranslator
 from bot.config import Settings
+from bot.metrics import Metrics
 from bot.sessions import SessionManager
-from bot.storage import Storage
+from bot.storage import Storage, StorageFault
 from bot.tables import TableWriter
 from bot.tree import Tree
 
 log = logging.getLogger("spieltisch")
 
-COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results")
+COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.privacy")
+#: The ``meta`` key under which the bot remembers where it registered its commands.
+COMMAND_SCOPE = "command_scope"
 
 
 def point_at_double(settings: Settings) -> None:
@@ -40,12 +44,16 @@ class Spieltisch(commands.Bot):
                  storage: Storage | None = None, **options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.metrics = Metrics(self)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=self.metrics.trace(),
             **options,
         )
         self.settings = settings
@@ -56,10 +64,14 @@ class Spieltisch(commands.Bot):
         self.sessions: SessionManager
         self.timers: Timers
         self.tables = TableWriter(self)
+        #: Where the commands were registered at start-up, in words for the start-up line.
+        self.synced = "commands not registered (sync_commands is off)"
 
     async def setup_hook(self) -> None:
         if self.storage is None:
             self.storage = await Storage.open(str(self.settings.database))
+        if self.settings.metrics_port is not None:
+            await self.metrics.start(self.settings.metrics_host, self.settings.metrics_port)
         kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
         self.sessions = SessionManager(self.storage, self.clock, **kwargs)
         self.timers = self.sessions.timers
@@ -82,13 +94,48 @@ class Spieltisch(commands.Bot):
             await self._sync_commands()
 
     async def _sync_commands(self) -> None:
+        """Register the commands in their scope, and remove the copies a change of scope left behind
+        (the global ones when a test server is set, the old server's when it changes or is unset)."""
         guild_id = self.settings.command_guild_id
+        scope = "global" if guild_id is None else str(guild_id)
+        before = await self.storage.remembered(COMMAND_SCOPE)
         if guild_id is None:
-            await self.tree.sync()
+            synced = await self.tree.sync()
         else:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        stale: list[int | None] = []
+        if before != scope:
+            if guild_id is not None:
+                stale.append(None)
+            if before not in (None, "global"):
+                stale.append(int(before))
+        removed = [where for where in [await self._remove_commands(where) for where in stale] if where]
+        with contextlib.suppress(StorageFault):     # logged by the storage; next start tries again
+            await self.storage.remember(COMMAND_SCOPE, scope)
+        self.synced = f"{len(synced)} commands registered {self.settings.command_scope}"
+        if removed:
+            self.synced += f", stale copies removed ({', '.join(removed)})"
+        log.info("%s", self.synced)
+
+    async def _remove_commands(self, guild_id: int | None) -> str | None:
+        """Sync an empty command list to one scope; says where, in words (``None`` if Discord refused)."""
+        where = "globally" if guild_id is None else f"in server {guild_id}"
+        assert self.application_id is not None
+        try:
+            if guild_id is None:
+                await self.http.bulk_upsert_global_commands(self.application_id, [])
+            else:
+                await self.http.bulk_upsert_guild_commands(self.application_id, guild_id, [])
+        except discord.HTTPException as exc:
+            log.warning("could not remove the old commands %s: %s", where, exc)
+            return None
+        return where
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (id %s) in %d servers; %s", self.user, self.user.id if self.user else "?",
+                 len(self.guilds), self.synced)
 
     def lobby_expiry(self, session) -> float:
         """When an unstarted lobby closes by itself."""
@@ -100,6 +147,7 @@ class Spieltisch(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.metrics.stop()
             await self.tables.close()
             if getattr(self, "autoplay", None) is not None:
                 self.autoplay.close()

@@ -152,6 +152,12 @@ class Clicks:
 
     async def _handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         reply = Reply(interaction)
+        mine = ids.parse_user(custom_id)
+        if mine is not None:            # a button about the user's own data, not a table's
+            from bot import forget
+
+            await forget.confirmed(self.bot, reply, custom_id, *mine)
+            return
         click = ids.parse(custom_id)
         if click is None:
             await reply.notice("table.unknown_button")

@@ -1,7 +1,9 @@
 """Settings: a pydantic model read from ``config.toml`` and the environment.
 
-``DISCORD_TOKEN`` from the environment wins over the file. Anything wrong stops start-up with one
-sentence that names the setting (``ConfigError``), never a traceback.
+Every setting can come from the environment as ``SPIELTISCH_<NAME>`` (``SPIELTISCH_LOG_LEVEL``,
+``SPIELTISCH_TESTING_API_BASE_URL`` …), which wins over the file, as container users need;
+``DISCORD_TOKEN`` works too and wins over ``SPIELTISCH_TOKEN``. Anything wrong stops start-up with
+one sentence that names the setting or the variable (``ConfigError``), never a traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+PREFIX = "SPIELTISCH_"
 
 
 class ConfigError(Exception):
@@ -30,7 +34,7 @@ class Testing(BaseModel):
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    token: SecretStr = Field(description="The bot token from the Discord developer portal.")
+    token: SecretStr | None = Field(None, description="The bot token from the Discord developer portal.")
     database: Path = Field(Path("spieltisch.sqlite3"), description="SQLite file holding games and results.")
     lobby_timeout_minutes: int = Field(30, ge=1, le=24 * 60, description="Minutes before an unstarted lobby closes.")
     computer_delay_seconds: float = Field(
@@ -40,47 +44,95 @@ class Settings(BaseModel):
         None, description="Register the commands in this one server only (instant, for development)."
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["text", "json"] = Field("text", description="One JSON object per log line with json.")
+    metrics_port: int | None = Field(
+        None, ge=0, le=65535, description="Serve /health and /metrics on this port (0: any free port); off if unset.")
+    metrics_host: str = Field("127.0.0.1", min_length=1, description="The address /health and /metrics listen on.")
     testing: Testing = Testing()
 
     @field_validator("token")
     @classmethod
-    def _token_not_blank(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().strip():
+    def _token_not_blank(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().strip():
             raise ValueError("must not be empty")
         return value
 
+    @property
+    def command_scope(self) -> str:
+        """Where the slash commands are registered, in words for the log and ``check-config``."""
+        return "globally" if self.command_guild_id is None else f"in server {self.command_guild_id}"
 
-def _describe(error: ValidationError) -> str:
+
+#: Environment variable -> the setting's path in the model, for every setting.
+ENV_NAMES: dict[str, tuple[str, ...]] = {
+    **{f"{PREFIX}{name.upper()}": (name,) for name in Settings.model_fields if name != "testing"},
+    **{f"{PREFIX}TESTING_{name.upper()}": ("testing", name) for name in Testing.model_fields},
+}
+
+
+def _from_env(raw: dict, env: dict[str, str]) -> dict[tuple[str, ...], str]:
+    """Put every non-empty ``SPIELTISCH_…`` variable (and ``DISCORD_TOKEN``) into ``raw``; returns
+    which setting came from which variable, so an error can name the variable."""
+    sources: dict[tuple[str, ...], str] = {}
+    names = {**ENV_NAMES, "DISCORD_TOKEN": ("token",)}     # last, so it wins over SPIELTISCH_TOKEN
+    for variable, where in names.items():
+        value = env.get(variable, "").strip()
+        if not value:
+            continue
+        target = raw
+        for part in where[:-1]:
+            nested = target.get(part)
+            target[part] = nested = dict(nested) if isinstance(nested, dict) else {}
+            target = nested
+        target[where[-1]] = value
+        sources[where] = variable
+    return sources
+
+
+def _describe(error: ValidationError, sources: dict[tuple[str, ...], str]) -> str:
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "config"
-    if first["type"] == "missing" and where == "token":
-        return (
-            "No Discord bot token: set the DISCORD_TOKEN environment variable "
-            "or `token` in config.toml (see config.example.toml)."
-        )
+    loc = tuple(str(part) for part in first["loc"])
+    where = ".".join(loc) or "config"
     if first["type"] == "extra_forbidden":
         return f"Unknown setting `{where}` in config.toml; config.example.toml lists every setting."
+    if loc in sources:
+        return f"The environment variable {sources[loc]} is invalid: {first['msg']}."
     return f"Setting `{where}` is invalid: {first['msg']}."
 
 
-def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Read ``config.toml`` (or ``SPIELTISCH_CONFIG``), then let the environment override it."""
+def load_settings(path: Path | None = None, env: dict[str, str] | None = None, *,
+                  need_token: bool = True) -> Settings:
+    """Read the config file, then let the environment override it.
+
+    ``path`` is a file the user named (``--config``): it must exist. Without it the bot reads
+    ``SPIELTISCH_CONFIG`` (which must exist too) or, if there is one, ``config.toml``. ``need_token``
+    is off for commands that never talk to Discord (``backup``).
+    """
     env = dict(os.environ) if env is None else env
-    path = path or Path(env.get("SPIELTISCH_CONFIG", "config.toml"))
+    if path is not None and not path.is_file():
+        raise ConfigError(f"The config file {path} named by --config does not exist.")
+    if path is None and env.get("SPIELTISCH_CONFIG"):
+        path = Path(env["SPIELTISCH_CONFIG"])
+        if not path.is_file():
+            raise ConfigError(f"The config file {path} named by SPIELTISCH_CONFIG does not exist.")
+    path = path or Path("config.toml")
     raw: dict = {}
-    if path.exists():
+    if path.is_file():
         try:
             with path.open("rb") as fh:
                 raw = tomllib.load(fh)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path} is not valid TOML: {exc}.") from None
-    elif "SPIELTISCH_CONFIG" in env:
-        raise ConfigError(f"The config file {path} named by SPIELTISCH_CONFIG does not exist.")
-    if env.get("DISCORD_TOKEN"):
-        raw["token"] = env["DISCORD_TOKEN"]
-    if env.get("SPIELTISCH_DATABASE"):
-        raw["database"] = env["SPIELTISCH_DATABASE"]
+        except OSError as exc:
+            raise ConfigError(f"The config file {path} cannot be read: {exc.strerror}.") from None
+    sources = _from_env(raw, env)
     try:
-        return Settings.model_validate(raw)
+        settings = Settings.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc)) from None
+        raise ConfigError(_describe(exc, sources)) from None
+    if need_token and settings.token is None:
+        raise ConfigError(
+            "No Discord bot token: set the DISCORD_TOKEN environment variable "
+            "or `token` in config.toml (see config.example.toml)."
+        )
+    return settings

@@ -9,6 +9,9 @@ nothing hidden):
 - ``st:s:<session>:<seat>:<counter>:<prefix>``  a move select: action = prefix + chosen value; a
                                                 ``|<n>`` after the prefix only keeps ids unique
 - ``st:h:<session>:<seat>:<counter>:<ui>``      a step inside a hand that is not a move yet
+- ``st:u:<user>:<op>``                          a private button about the clicking user's own data
+                                                (``/forget-me``'s confirmation); ``parse_user``, not
+                                                ``parse``, reads it, since it names no session
 
 ``parse`` never raises: anything malformed comes back as ``None`` and the click is answered with an
 explanation instead of Discord's "This interaction failed". Numbers have one spelling only
@@ -69,6 +72,21 @@ def move_select(session: int, seat: int, counter: int, prefix: str) -> str:
 
 def hand_step(session: int, seat: int, counter: int, ui: str) -> str:
     return _checked(f"{PREFIX}:h:{session}:{seat}:{counter}:{ui}")
+
+
+def user(user_id: int, op: str) -> str:
+    return _checked(f"{PREFIX}:u:{user_id}:{op}")
+
+
+def parse_user(custom_id: str) -> tuple[int, str] | None:
+    """``(user id, op)`` of a ``st:u:`` id, or None (never raises)."""
+    if len(custom_id) > MAX_LENGTH:
+        return None
+    parts = custom_id.split(":", 3)
+    if len(parts) != 4 or parts[:2] != [PREFIX, "u"]:
+        return None
+    user_id = number(parts[2], max_digits=20)       # a Discord snowflake: up to 20 digits
+    return None if user_id is None or not parts[3] else (user_id, parts[3])
 
 
 def parse(custom_id: str) -> ClickId | None:

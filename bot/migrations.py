@@ -87,6 +87,11 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (3, "pictures", (
         "ALTER TABLE sessions ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1",
     )),
+    # What the bot remembers about itself between runs (where it registered its slash commands, so a
+    # change of `command_guild_id` removes the copies left in the old place).
+    (4, "meta", (
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    )),
 )
 
 #: The newest schema this version of the bot knows.

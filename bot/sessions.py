@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -30,6 +30,8 @@ from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage
 from games.base import Action, Event, Game, IllegalAction, Result, replay
 
 log = logging.getLogger(__name__)
+#: One line per game started and ended, for whoever runs the bot.
+games_log = logging.getLogger("spieltisch.games")
 
 LOBBY_EXPIRY = "lobby_expiry"
 
@@ -191,6 +193,11 @@ class SessionManager:
         self._ended: OrderedDict[int, Session] = OrderedDict()
         self._keep_ended = keep_ended
         self._listeners: list[Listener] = []
+        #: Since this process started, for the metrics: moves per game, games started per game, and
+        #: sessions ended per ``(game, status)``.
+        self.moves: Counter[str] = Counter()
+        self.started: Counter[str] = Counter()
+        self.ended: Counter[tuple[str, str]] = Counter()
 
     # -- lookups ---------------------------------------------------------------------------------
     def by_channel(self, channel_id: int) -> Session | None:
@@ -407,6 +414,9 @@ class SessionManager:
             session.history, session.opening = [], opening
             session.started_at = now
             session.status = Status.PLAYING
+        self.started[game.key] += 1
+        games_log.info("session %s: %s started with %d seats in guild %s", session.id, game.key, len(seats),
+                 session.guild_id)
         with contextlib.suppress(StorageFault):     # left behind, it fires and finds no lobby
             await self.timers.cancel(session.id, LOBBY_EXPIRY)
 
@@ -497,6 +507,7 @@ class SessionManager:
         session.state = new
         session.counters[seat] += 1
         session.history.append((seat, action, events))
+        self.moves[game.key] += 1
         if over:
             self._ended_now(session, Status.FINISHED, "over", now)
         return events
@@ -563,6 +574,8 @@ class SessionManager:
         else:
             status, results = Status.CANCELLED, []
         await self.storage.end_session(row.id, status, ended_at=now, reason=reason, results=results)
+        self.ended[(row.game, str(status))] += 1
+        games_log.info("session %s: %s %s at start-up (%s)", row.id, row.game, status, reason)
         return EndedSession(row.id, row.guild_id, row.channel_id, row.game, row.lang, status, reason, row.messages)
 
     # -- timers ----------------------------------------------------------------------------------
@@ -624,6 +637,9 @@ class SessionManager:
 
     def _ended_now(self, session: Session, status: Status, reason: str, now: float) -> None:
         session.status, session.end_reason, session.ended_at = status, reason, now
+        self.ended[(session.game.key, str(status))] += 1
+        games_log.info("session %s: %s %s (%s) after %d moves", session.id, session.game.key, status, reason,
+                 len(session.history))
         self._by_id.pop(session.id, None)
         if self._by_channel.get(session.channel_id) is session:
             del self._by_channel[session.channel_id]

@@ -125,7 +125,8 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer."""
+    """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer, and for a
+    person who asked to be forgotten (``name`` is then empty)."""
 
     session_id: int
     guild_id: int
@@ -146,6 +147,14 @@ _RESULT_COLUMNS = (
     "session_id, guild_id, game, seat, user_id, name, score, rank, won, shared, with_computers, "
     "stopped, ended_at"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What ``forget_user`` made anonymous."""
+
+    results: int
+    sessions: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,3 +580,34 @@ class Storage:
         ) as cur:
             rows = await cur.fetchall()
         return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
+
+    # -- data protection -------------------------------------------------------------------------
+    async def forget_user(self, user_id: int) -> Forgotten:
+        """Remove a person's id and name from every result row and every ended session, in one
+        transaction. The rows stay, anonymous (``user_id`` NULL, name empty), so everyone else's
+        records hold; an anonymous row ranks for nobody. Live sessions are left alone: the caller
+        refuses while the person is at a table."""
+        async with self._transaction() as db:
+            cur = await db.execute("UPDATE results SET user_id = NULL, name = '' WHERE user_id = ?", (user_id,))
+            results = cur.rowcount
+            async with db.execute(
+                "SELECT id, host_id, seats FROM sessions s WHERE status NOT IN ('lobby', 'playing') AND "
+                "(host_id = :user OR EXISTS (SELECT 1 FROM json_each(s.seats) "
+                "WHERE json_extract(value, '$.user_id') = :user))", {"user": user_id},
+            ) as cur:
+                found = await cur.fetchall()
+            for session_id, host_id, seats in found:
+                anonymous = [{**seat, "user_id": None, "name": ""} if seat.get("user_id") == user_id else seat
+                             for seat in json.loads(seats)]
+                await db.execute("UPDATE sessions SET host_id = ?, seats = ? WHERE id = ?",
+                                 (0 if host_id == user_id else host_id, _dump(anonymous), session_id))
+        return Forgotten(results=results, sessions=len(found))
+
+    # -- what the bot remembers about itself -----------------------------------------------------
+    async def remembered(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def remember(self, key: str, value: str) -> None:
+        await self._write1("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

@@ -9,6 +9,8 @@ Rendered views are never registered either, so nothing else answers these clicks
 
 from __future__ import annotations
 
+import time
+
 import discord
 from discord.ext import commands
 
@@ -32,7 +34,9 @@ class Controls(commands.Cog):
         if not custom_id.startswith(f"{ids.PREFIX}:"):
             return
         values = [str(value) for value in data.get("values", [])]
+        began = time.perf_counter()
         await self.bot.clicks.handle(interaction, custom_id, values)
+        self.bot.metrics.clicks.observe(time.perf_counter() - began)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -27,8 +27,54 @@ def test_environment_token_wins(tmp_path):
 
 def test_missing_token_names_both_places(tmp_path):
     with pytest.raises(ConfigError, match="DISCORD_TOKEN") as err:
-        load_settings(tmp_path / "absent.toml", env={})
+        load_settings(write(tmp_path, "lobby_timeout_minutes = 5\n"), env={})
     assert "config.toml" in str(err.value)
+    assert load_settings(write(tmp_path, ""), env={}, need_token=False).token is None
+
+
+def test_a_config_file_named_on_the_command_line_must_exist(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        load_settings(tmp_path / "absent.toml", env={"DISCORD_TOKEN": "x"})
+    assert str(err.value) == f"The config file {tmp_path / 'absent.toml'} named by --config does not exist."
+
+
+def test_every_setting_can_come_from_the_environment(tmp_path):
+    from bot.config import ENV_NAMES, Settings
+
+    env = {
+        "SPIELTISCH_TOKEN": "env-token", "SPIELTISCH_DATABASE": "/data/db.sqlite3",
+        "SPIELTISCH_LOBBY_TIMEOUT_MINUTES": "7", "SPIELTISCH_COMPUTER_DELAY_SECONDS": "0.5",
+        "SPIELTISCH_SYNC_COMMANDS": "false", "SPIELTISCH_COMMAND_GUILD_ID": "123456789012345678",
+        "SPIELTISCH_LOG_LEVEL": "WARNING", "SPIELTISCH_LOG_FORMAT": "json", "SPIELTISCH_METRICS_PORT": "9108",
+        "SPIELTISCH_METRICS_HOST": "0.0.0.0", "SPIELTISCH_TESTING_API_BASE_URL": "http://127.0.0.1:1/api/v10",
+        "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway",
+    }
+    assert set(env) == set(ENV_NAMES)       # one variable per setting, none forgotten
+    assert {name for (name, *_) in ENV_NAMES.values()} == set(Settings.model_fields)
+    settings = load_settings(write(tmp_path, 'token = "file"\nlobby_timeout_minutes = 30\n'), env=env)
+    assert settings.token.get_secret_value() == "env-token"
+    assert (settings.database, settings.lobby_timeout_minutes, settings.computer_delay_seconds) == (
+        Path("/data/db.sqlite3"), 7, 0.5)
+    assert settings.sync_commands is False and settings.command_guild_id == 123456789012345678
+    assert (settings.log_level, settings.log_format, settings.metrics_port, settings.metrics_host) == (
+        "WARNING", "json", 9108, "0.0.0.0")
+    assert settings.testing.gateway_url == "ws://127.0.0.1:1/gateway"
+    # DISCORD_TOKEN keeps working and wins; an empty variable is as good as unset.
+    both = load_settings(write(tmp_path, ""), env={"SPIELTISCH_TOKEN": "a", "DISCORD_TOKEN": "b",
+                                                   "SPIELTISCH_METRICS_PORT": ""})
+    assert both.token.get_secret_value() == "b" and both.metrics_port is None
+
+
+@pytest.mark.parametrize(("variable", "value"), [
+    ("SPIELTISCH_LOBBY_TIMEOUT_MINUTES", "soon"), ("SPIELTISCH_SYNC_COMMANDS", "perhaps"),
+    ("SPIELTISCH_METRICS_PORT", "70000"), ("SPIELTISCH_LOG_LEVEL", "LOUD"),
+])
+def test_a_malformed_environment_variable_is_named_in_one_sentence(tmp_path, variable, value):
+    with pytest.raises(ConfigError) as err:
+        load_settings(write(tmp_path, ""), env={"DISCORD_TOKEN": "x", variable: value})
+    text = str(err.value)
+    assert text.startswith(f"The environment variable {variable} is invalid: ") and text.endswith(".")
+    assert "\n" not in text
 
 
 def test_malformed_toml(tmp_path):
@@ -51,10 +97,16 @@ def test_missing_named_config_file(tmp_path):
         load_settings(env={"SPIELTISCH_CONFIG": str(tmp_path / "nope.toml"), "DISCORD_TOKEN": "x"})
 
 
-def test_example_config_is_valid_apart_from_the_token():
+def test_example_config_is_valid_apart_from_the_token_and_shows_every_default():
+    from bot.config import Settings
+
     example = Path(__file__).parents[2] / "config.example.toml"
     settings = load_settings(example, env={"DISCORD_TOKEN": "x"})
-    assert settings.sync_commands is True and settings.testing.api_base_url is None
+    assert settings == Settings(token="x")
+    text = example.read_text(encoding="utf-8")
+    assert "[testing]" not in text and "api_base_url" not in text      # test-only, not for operators
+    for name in Settings.model_fields.keys() - {"testing"}:
+        assert f"{name} = " in text, name
 
 
 def test_bad_config_stops_start_up_with_one_sentence(tmp_path, capsys):
@@ -66,18 +118,26 @@ def test_bad_config_stops_start_up_with_one_sentence(tmp_path, capsys):
     assert err.startswith("spieltisch: Setting `token` is invalid") and "Traceback" not in err
 
 
-def test_debug_logging_is_not_the_default_and_says_that_its_log_holds_credentials(tmp_path, caplog):
-    from bot.__main__ import configure_logging
+def test_debug_logging_is_not_the_default_and_says_that_its_log_is_private(tmp_path, caplog):
+    import logging
+
+    from bot import logs
 
     assert load_settings(write(tmp_path, 'token = "abc"\n'), env={}).log_level == "INFO"
-    configure_logging("INFO")
-    assert not caplog.records
-    configure_logging("DEBUG")
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    try:
+        logs.setup("INFO")
+        assert not caplog.records
+        logs.setup("DEBUG")
+    finally:
+        root.setLevel(level)
+        root.handlers[:] = handlers
     (warning,) = [r for r in caplog.records if r.name == "spieltisch"]
-    assert "interaction tokens" in warning.getMessage() and "credentials" in warning.getMessage()
-    root = Path(__file__).resolve().parents[2]
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "**A DEBUG log contains\ncredentials**" in readme
-    example = (root / "config.example.toml").read_text(encoding="utf-8")
+    assert "redacted" in warning.getMessage() and "private" in warning.getMessage()
+    root_dir = Path(__file__).resolve().parents[2]
+    readme = (root_dir / "README.md").read_text(encoding="utf-8")
+    assert "**A DEBUG log is\nprivate**" in readme
+    example = (root_dir / "config.example.toml").read_text(encoding="utf-8")
     comment = example[example.index("# How much the bot writes to its log"):example.index('log_level = "INFO"')]
     assert "interaction's token, which is a credential" in " ".join(comment.replace("#", "").split())

@@ -44,3 +44,12 @@ def test_select_discriminator_and_long_ids():
     assert ids.parse("st:s:1:0:0:ret:|12").arg == "ret:|12"
     assert ids.parse("st:s:1:0:0:take:").arg == "take:"       # a select without a discriminator
     assert ids.parse("st:l:" + "1" * 18 + ":join").session == int("1" * 18)
+
+
+def test_user_ids_name_a_user_and_an_op_and_are_no_session_click():
+    text = ids.user(1234567890123456789, "forget")
+    assert text == "st:u:1234567890123456789:forget"
+    assert ids.parse_user(text) == (1234567890123456789, "forget") and ids.parse(text) is None
+    for bad in ("st:u:1:", "st:u:01:forget", "st:u:x:forget", "st:u:1", "st:l:1:forget", "st:u:" + "1" * 21 + ":f",
+                "st:u:1:" + "f" * 100):
+        assert ids.parse_user(bad) is None, bad

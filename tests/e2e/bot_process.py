@@ -18,12 +18,9 @@ import games
 from games.base import Action, replay
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Settings the test process may have inherited that would change what the bot reads.
-_OURS = ("DISCORD_TOKEN", "SPIELTISCH_CONFIG", "SPIELTISCH_DATABASE")
-
-
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _OURS}
+    """The test's environment without any setting it may have inherited (``SPIELTISCH_…``, the token)."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN" and not k.startswith("SPIELTISCH_")}
     env["PYTHONPATH"] = str(ROOT)
     env.update(extra)
     return env

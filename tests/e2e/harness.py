@@ -33,6 +33,9 @@ class Env:
     task: asyncio.Task | None = None
     seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
     seen: dict = field(default_factory=dict)
+    #: Settings of the bot besides its token and database (``metrics_port``, ``command_guild_id`` …).
+    settings: dict = field(default_factory=dict)
+    token: str = "test-token"
 
     def __getattr__(self, name: str):
         users = self.__dict__.get("users", {})
@@ -44,10 +47,10 @@ class Env:
         self.monkeypatch.setattr(discord.http.Route, "BASE", self.double.api_base)
         self.monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                                  yarl.URL(self.double.gateway_url))
-        settings = Settings(token="test-token", database=self.database)
+        settings = Settings(token=self.token, database=self.database, **self.settings)
         self.bot = Spieltisch(settings, clock=self.clock, seed_source=lambda: f"seed-{next(self.seeds)}",
                               guild_ready_timeout=0.01)
-        self.task = asyncio.create_task(self.bot.start("test-token"))
+        self.task = asyncio.create_task(self.bot.start(self.token))
         await self.double.wait_for_bot()
         await asyncio.wait_for(self.bot.wait_until_ready(), 10)
         return self.bot

@@ -1,0 +1,135 @@
+"""Health and Prometheus metrics, served over HTTP (aiohttp) when ``metrics_port`` is set.
+
+Counted always (it is cheap), served only on request: moves, games started and ended, live tables,
+how long a click takes to handle, and Discord requests and 429s by route class. Interaction routes
+(the interaction's own token: callbacks, follow-ups, edits of a response) are apart from channel
+routes because only the latter share the bot's global rate limit (DESIGN.md, "Discord's request
+budget"). Each bot has its own registry, so several bots in one test process never collide.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from types import SimpleNamespace
+
+import aiohttp
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from bot.logs import redact
+
+log = logging.getLogger("spieltisch.discord")
+
+#: Seconds; a click should take a few milliseconds (DESIGN.md's budget), a slow one up to seconds.
+CLICK_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+def route_class(path: str) -> str:
+    """``interaction`` (the interaction's own token), ``channel`` (channel messages), or ``other``."""
+    if "/interactions/" in path or "/webhooks/" in path:
+        return "interaction"
+    if "/channels/" in path:
+        return "channel"
+    return "other"
+
+
+class MetricsPortError(Exception):
+    """The health and metrics port cannot be opened; one sentence for whoever runs the bot."""
+
+
+class _Sessions:
+    """Reads the session manager's tallies at scrape time."""
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    def collect(self):
+        sessions = getattr(self.bot, "sessions", None)
+        moves = CounterMetricFamily("spieltisch_moves", "Moves made (people and computers)", labels=["game"])
+        started = CounterMetricFamily("spieltisch_games_started", "Games started", labels=["game"])
+        ended = CounterMetricFamily("spieltisch_games_ended", "Lobbies and games ended", labels=["game", "status"])
+        live = GaugeMetricFamily("spieltisch_live_tables", "Lobbies and games in progress", labels=["status"])
+        if sessions is not None:
+            for game, count in sorted(sessions.moves.items()):
+                moves.add_metric([game], count)
+            for game, count in sorted(sessions.started.items()):
+                started.add_metric([game], count)
+            for (game, status), count in sorted(sessions.ended.items()):
+                ended.add_metric([game, status], count)
+            statuses = [str(session.status) for session in sessions.live()]
+            for status in ("lobby", "playing"):
+                live.add_metric([status], statuses.count(status))
+        yield from (moves, started, ended, live)
+
+
+class Metrics:
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.clicks = Histogram("spieltisch_click_seconds", "Time to handle a button or select click",
+                                buckets=CLICK_BUCKETS, registry=self.registry)
+        self.requests = Counter("spieltisch_discord_requests", "HTTP requests to Discord by route class",
+                                ["route"], registry=self.registry)
+        self.rate_limited = Counter("spieltisch_discord_rate_limited", "Discord's 429 answers by route class",
+                                    ["route"], registry=self.registry)
+        self.refused = Counter("spieltisch_discord_refused", "Requests Discord refused (4xx, 5xx) by route class",
+                               ["route"], registry=self.registry)
+        self.registry.register(_Sessions(bot))
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    # -- Discord requests ------------------------------------------------------------------------
+    def trace(self) -> aiohttp.TraceConfig:
+        """Hooks for discord.py's HTTP session (``Client(http_trace=…)``)."""
+        config = aiohttp.TraceConfig()
+        config.on_request_end.append(self._request_end)
+        return config
+
+    async def _request_end(self, session, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams) -> None:
+        path = params.url.path
+        route = route_class(path)
+        status = params.response.status
+        self.requests.labels(route).inc()
+        if status == 429:
+            self.rate_limited.labels(route).inc()
+        if status >= 400:
+            self.refused.labels(route).inc()
+            log.info("Discord refused %s %s: %s %s", params.method, redact(path), status, params.response.reason)
+
+    # -- the HTTP endpoint -----------------------------------------------------------------------
+    async def start(self, host: str, port: int) -> None:
+        app = web.Application()
+        app.router.add_get("/health", self._health)
+        app.router.add_get("/metrics", self._metrics)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.stop()
+            raise MetricsPortError(f"/health and /metrics cannot listen on {host}:{port} "
+                                   f"({exc.strerror or exc}); check metrics_port and metrics_host.") from None
+        self.port = self._runner.addresses[0][1]
+        logging.getLogger("spieltisch").info("serving /health and /metrics on http://%s:%s", host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _health(self, request: web.Request) -> web.Response:
+        """200 while the bot is connected to Discord and its database takes writes, else 503."""
+        storage = self.bot.storage
+        checks = {
+            "discord": "ok" if self.bot.is_ready() and not self.bot.is_closed() else "not connected",
+            "database": "ok" if storage is not None and storage.fault is None else "refuses writes",
+        }
+        ok = all(value == "ok" for value in checks.values())
+        body = {"status": "ok" if ok else "unhealthy", **checks}
+        return web.Response(text=json.dumps(body), status=200 if ok else 503, content_type="application/json")
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        return web.Response(body=generate_latest(self.registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

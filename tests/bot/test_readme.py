@@ -1,0 +1,26 @@
+"""What README.md tells an operator matches the code: the invite's permissions, the service's command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import discord
+
+from bot.__main__ import COMMANDS
+from bot.permissions import NEEDED, NEEDED_IN_THREADS
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_invite_asks_for_exactly_the_permissions_the_bot_checks():
+    needed = discord.Permissions(**dict.fromkeys(set(NEEDED) | set(NEEDED_IN_THREADS), True))
+    assert needed == discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True)
+    (link,) = re.findall(r"https://discord\.com/oauth2/authorize\?\S+", README)
+    assert f"permissions={needed.value}`" in link and "scope=bot+applications.commands" in link
+    assert f"`{needed.value}`" in README
+
+
+def test_the_systemd_unit_runs_a_command_the_bot_has():
+    (start,) = re.findall(r"^ExecStart=(.+)$", README, re.MULTILINE)
+    assert start.split()[1:3] == ["-m", "bot"] and start.split()[3] in COMMANDS

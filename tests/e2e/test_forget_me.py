@@ -1,0 +1,78 @@
+"""/forget-me (/vergiss-mich) on the double: asked first, refused at a live table, and afterwards the
+person's rows are anonymous while everyone else's records hold."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from bot import ids
+from tests.e2e.calcory_driver import CalcoryDriver, board_lines, play_two_player_game, start_calcory
+
+
+def _stored(env) -> tuple[list[tuple], list[tuple]]:
+    with sqlite3.connect(env.database) as db:
+        results = db.execute("SELECT session_id, seat, user_id, name, score, rank, won FROM results "
+                             "ORDER BY session_id, seat").fetchall()
+        sessions = db.execute("SELECT id, host_id, seats FROM sessions ORDER BY id").fetchall()
+    return results, sessions
+
+
+async def test_forget_me_makes_a_players_rows_anonymous_and_keeps_the_others(env):
+    await start_calcory(env, players=("ann", "bob"))
+    await play_two_player_game(env, CalcoryDriver(env))
+    ann, bob = int(env.ann.id), int(env.bob.id)
+    results_before, _ = _stored(env)
+    assert {row[2] for row in results_before} == {ann, bob}
+
+    # At a live table: told to finish or leave it first, nothing offered, nothing changed.
+    lobby = (await env.double.slash(env.ann, env.thread, "start", game="calcory")).message
+    refused = await env.double.slash(env.ann, env.channel, "forget-me")
+    assert refused.ephemeral and refused.message.text == (
+        f"You are at the table of Calcory in <#{env.thread.id}>. Finish that game or leave it first (leave the "
+        "lobby, or ask the host to hand your seat to a computer player with /replace), then try again.")
+    assert not refused.message.custom_ids and _stored(env)[0] == results_before
+    await env.double.click(env.ann, lobby, ids.lobby(env.session(env.thread).id, "cancel"))
+
+    asked = await env.double.slash(env.ann, env.channel, "forget-me")
+    assert asked.ephemeral and asked.message.text.startswith("Forget you? This removes your name and your Discord id")
+    confirm = ids.user(ann, "forget")
+    assert asked.message.custom_ids == [confirm]
+    assert _stored(env)[0] == results_before                # asking changes nothing
+
+    # Another user's forged click of Ann's button, on their own /forget-me message, forgets nobody.
+    own = (await env.double.slash(env.bob, env.channel, "vergiss-mich")).message
+    assert own.text.startswith("Soll der Bot dich vergessen?") and own.custom_ids == [ids.user(bob, "forget")]
+    forged = await env.double.forge_click(env.bob, own, confirm)
+    assert forged.message.text == "Dieser Button ist nicht auf dieser Nachricht, also ist nichts passiert."
+    assert _stored(env)[0] == results_before
+
+    done = await env.double.click(env.ann, asked.message, confirm)
+    assert done.message.id == asked.message.id          # the question becomes the answer, in place
+    assert env.double.message(asked.message.id).text == (
+        "Done: your name and id are gone from every result and every ended game.")
+    assert not env.double.message(asked.message.id).custom_ids
+
+    results, sessions = _stored(env)
+    assert len(results) == len(results_before)          # every row stays
+    for before, after in zip(results_before, results, strict=True):
+        if before[2] == ann:
+            assert after == (*before[:2], None, "", *before[4:])    # anonymous; score, rank, win kept
+        else:
+            assert after == before                                  # Bob's record holds
+    assert all(str(ann) not in seats and host != ann for _, host, seats in sessions)
+    first = json.loads(sessions[0][2])
+    assert [seat["user_id"] for seat in first].count(None) == 1 and bob in [s["user_id"] for s in first]
+
+    board = await env.double.slash(env.bob, env.channel, "leaderboard", game="calcory")
+    lines = board_lines(board.message)
+    assert any("Bob" in line for line in lines[1:]) and not any("Ann" in line for line in lines)
+    stats = await env.double.slash(env.ann, env.channel, "stats")
+    assert "No finished games yet." in stats.message.text
+    bob_stats = await env.double.slash(env.bob, env.channel, "stats")
+    assert "**Calcory**: 1 gespielt" in bob_stats.message.text
+
+    again = await env.double.slash(env.ann, env.channel, "forget-me")
+    nothing = await env.double.click(env.ann, again.message, confirm)
+    assert env.double.message(nothing.message.id).text == (
+        "The bot keeps no results of yours, so there was nothing to forget.")

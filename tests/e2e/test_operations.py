@@ -1,0 +1,232 @@
+"""What an operator sees of a running bot: /health and /metrics, the log, and where the slash
+commands are registered, all on the Discord double."""
+
+from __future__ import annotations
+
+import io
+import logging
+from types import SimpleNamespace
+
+import aiohttp
+import discord
+import yarl
+from prometheus_client import generate_latest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import logs
+from bot.metrics import Metrics, route_class
+from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, start_calcory
+
+
+async def _restart(env, **settings) -> None:
+    await env.settle()
+    await env.stop_bot()
+    env.settings = settings
+    await env.start_bot()
+
+
+def _samples(text: str) -> dict[tuple[str, tuple], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+async def _get(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}{path}") as response:
+        return response.status, await response.text()
+
+
+# ------------------------------------------------------------------------------ health and metrics
+
+async def test_metrics_count_a_games_moves_clicks_and_requests_by_route_class(env):
+    await _restart(env, metrics_port=0)
+    port = env.bot.metrics.port
+    first_request = len(env.double.requests)
+    assert (await _get(port, "/health")) == (200, '{"status": "ok", "discord": "ok", "database": "ok"}')
+
+    session, _ = await start_calcory(env, players=("ann", "bob"))
+    status, text = await _get(port, "/metrics")
+    assert status == 200
+    mid = _samples(text)
+    assert mid["spieltisch_live_tables", (("status", "playing"),)] == 1
+    assert mid["spieltisch_games_started_total", (("game", "calcory"),)] == 1
+
+    await play_two_player_game(env, CalcoryDriver(env))
+    await env.settle()
+    after = _samples((await _get(port, "/metrics"))[1])
+
+    assert after["spieltisch_moves_total", (("game", "calcory"),)] == len(session.log) > 0
+    assert after["spieltisch_games_ended_total", (("game", "calcory"), ("status", "finished"))] == 1
+    assert after["spieltisch_live_tables", (("status", "playing"),)] == 0
+    clicks = [i for i in env.double.world.interactions.values() if i.payload["type"] == 3]
+    assert after["spieltisch_click_seconds_count", ()] == len(clicks)
+    sent = list(env.double.requests)[first_request:]
+    for route in ("interaction", "channel"):
+        expected = len([r for r in sent if route_class(r.path) == route])
+        assert expected > 0 and after["spieltisch_discord_requests_total", (("route", route),)] == expected
+    assert ("spieltisch_discord_rate_limited_total", (("route", "channel"),)) not in after
+
+
+REASONS = {429: "Too Many Requests", 404: "Not Found", 200: "OK"}
+
+
+async def test_a_429_is_counted_by_route_class_and_logged_without_the_interaction_token(caplog):
+    metrics = Metrics(SimpleNamespace())
+    hook = metrics.trace().on_request_end[0]
+    base = "http://discord.test/api/v10"
+    for method, path, status in (("POST", "/interactions/1/aW50ZXJhY3Rpb246MQ/callback", 429),
+                                 ("PATCH", "/webhooks/2/aW50ZXJhY3Rpb246Mg/messages/@original", 200),
+                                 ("PATCH", "/channels/3/messages/4", 429),
+                                 ("PATCH", "/channels/3/messages/5", 404)):
+        params = SimpleNamespace(method=method, url=yarl.URL(base + path),
+                                 response=SimpleNamespace(status=status, reason=REASONS.get(status)))
+        await hook(None, SimpleNamespace(), params)
+    got = _samples(generate_latest(metrics.registry).decode())
+    assert got["spieltisch_discord_requests_total", (("route", "interaction"),)] == 2
+    assert got["spieltisch_discord_requests_total", (("route", "channel"),)] == 2
+    assert got["spieltisch_discord_rate_limited_total", (("route", "interaction"),)] == 1
+    assert got["spieltisch_discord_rate_limited_total", (("route", "channel"),)] == 1
+    assert got["spieltisch_discord_refused_total", (("route", "channel"),)] == 2
+    refused = [r.getMessage() for r in caplog.records if r.name == "spieltisch.discord"]
+    assert refused[0] == "Discord refused POST /api/v10/interactions/1/[redacted]/callback: 429 Too Many Requests"
+    assert len(refused) == 3 and not any("aW50ZXJhY3Rpb24" in line for line in refused)
+
+
+async def test_health_and_metrics_are_off_unless_a_port_is_set(env):
+    assert env.bot.settings.metrics_port is None and env.bot.metrics.port is None
+
+
+async def test_a_port_in_use_is_one_sentence():
+    import socket
+
+    from bot.metrics import MetricsPortError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        metrics = Metrics(SimpleNamespace())
+        try:
+            await metrics.start("127.0.0.1", port)
+        except MetricsPortError as exc:
+            text = str(exc)
+        else:
+            raise AssertionError("the port was taken")
+    assert text.startswith(f"/health and /metrics cannot listen on 127.0.0.1:{port} (") and text.endswith(".")
+    assert metrics.port is None
+
+
+# ------------------------------------------------------------------------------ the log
+
+async def _played_with_logs(env, caplog, monkeypatch, level: str) -> str:
+    """A whole scenario (start-up to a finished game) with the bot's log handler at ``level``."""
+    await env.settle()
+    await env.stop_bot()
+    env.token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.secret-bot-token-for-this-test"
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)     # as in a fresh process
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    buffer = io.StringIO()
+    root = logging.getLogger()
+    before = (root.level, list(root.handlers))
+    caplog.set_level(level)
+    handler = logs.setup(level, token=env.token, stream=buffer)
+    try:
+        await env.start_bot()
+        await start_calcory(env, players=("ann", "bob"))
+        drive = CalcoryDriver(env)
+        await drive.open_hand(drive.active)
+        await play_two_player_game(env, drive)
+        await env.double.slash(env.ann, env.channel, "leaderboard")
+        await env.settle()
+        await env.stop_bot()
+    finally:
+        root.setLevel(before[0])
+        root.handlers[:] = before[1]
+        handler.close()
+    return buffer.getvalue()
+
+
+def _no_credentials(env, text: str) -> None:
+    tokens = list(env.double.world.interactions)
+    assert len(tokens) > 5
+    assert env.token not in text
+    assert [token for token in tokens if token in text] == []
+
+
+async def test_an_info_log_of_a_whole_game_says_what_happened_and_holds_no_token(env, caplog, monkeypatch):
+    text = await _played_with_logs(env, caplog, monkeypatch, "INFO")
+    _no_credentials(env, text)
+    assert "PyNaCl" not in text and "davey" not in text and "voice" not in text
+    lines = text.splitlines()
+    (ready,) = [line for line in lines if "logged in as Spieltisch" in line]
+    assert "in 1 servers; 8 commands registered globally" in ready
+    assert any("calcory started with 2 seats" in line for line in lines)
+    assert any("calcory finished (over)" in line for line in lines)
+
+
+async def test_a_debug_log_has_every_token_redacted(env, caplog, monkeypatch):
+    text = await _played_with_logs(env, caplog, monkeypatch, "DEBUG")
+    # discord.py's own DEBUG lines carry interaction tokens (in routes and gateway events): the raw
+    # records do, the bot's log does not.
+    raw = caplog.text
+    assert any(token in raw for token in env.double.world.interactions)
+    _no_credentials(env, text)
+    assert "/interactions/" in text and "[redacted]" in text
+    caplog.clear()          # the DEBUG warning is expected here
+
+
+async def test_json_log_lines_are_one_object_each(caplog):
+    import json
+
+    buffer = io.StringIO()
+    root = logging.getLogger()
+    before = (root.level, list(root.handlers))
+    try:
+        logs.setup("INFO", "json", token="s3cret", stream=buffer)
+        logging.getLogger("spieltisch.test").info("token %s and %s", "s3cret", "'token': 'abc'")
+    finally:
+        root.setLevel(before[0])
+        root.handlers[:] = before[1]
+    (line,) = [json.loads(line) for line in buffer.getvalue().splitlines()]
+    assert line["level"] == "INFO" and line["logger"] == "spieltisch.test"
+    assert line["message"] == "token [redacted] and 'token': '[redacted]'"
+
+
+# ------------------------------------------------------------------------------ command registration
+
+async def test_moving_the_commands_between_a_test_server_and_global_removes_the_stale_copies(env, caplog):
+    guild = env.guild.id
+    assert len(env.double.commands[None]) == 8 and not env.double.commands.get(guild)
+
+    await _restart(env, command_guild_id=int(guild))
+    assert len(env.double.commands[guild]) == 8 and env.double.commands[None] == {}
+    assert f"8 commands registered in server {guild}, stale copies removed (globally)" in caplog.text
+    record = await env.double.slash(env.ann, env.channel, "rules", game="calcory")
+    assert record.message.text.startswith("**Calcory**")       # the server's copy works
+
+    puts = len([r for r in env.double.requests if r.method == "PUT"])
+    await _restart(env, command_guild_id=int(guild))            # same place again: nothing to clean up
+    assert len([r for r in env.double.requests if r.method == "PUT"]) == puts + 1
+
+    await _restart(env)
+    assert len(env.double.commands[None]) == 8 and env.double.commands[guild] == {}
+    assert f"8 commands registered globally, stale copies removed (in server {guild})" in caplog.text
+
+
+async def test_health_says_503_while_the_database_refuses_writes(env, caplog):
+    from bot import ids
+    from tests.host.faults import read_only
+
+    await _restart(env, metrics_port=0)
+    port = env.bot.metrics.port
+    asked = await env.double.slash(env.ann, env.channel, "forget-me")
+    async with read_only(env.bot.storage):
+        refused = await env.double.click(env.ann, asked.message, ids.user(int(env.ann.id), "forget"))
+        assert refused.message.text == (
+            "The bot could not save that just now, so nothing was forgotten. Please try again in a moment.")
+        status, body = await _get(port, "/health")
+        assert (status, body) == (503, '{"status": "unhealthy", "discord": "ok", "database": "refuses writes"}')
+    done = await env.double.click(env.ann, asked.message, ids.user(int(env.ann.id), "forget"))
+    assert env.double.message(done.message.id).text.startswith("The bot keeps no results of yours")
+    assert (await _get(port, "/health"))[0] == 200
+    assert [r.name for r in caplog.records if r.levelno >= logging.ERROR] == ["spieltisch.storage"]
+    caplog.clear()
