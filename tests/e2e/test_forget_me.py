@@ -7,6 +7,7 @@ import json
 import sqlite3
 
 from bot import ids
+from bot.i18n import t
 from tests.e2e.calcory_driver import CalcoryDriver, board_lines, play_two_player_game, start_calcory
 
 
@@ -44,7 +45,7 @@ async def test_forget_me_makes_a_players_rows_anonymous_and_keeps_the_others(env
     own = (await env.double.slash(env.bob, env.channel, "vergiss-mich")).message
     assert own.text.startswith("Soll der Bot dich vergessen?") and own.custom_ids == [ids.user(bob, "forget")]
     forged = await env.double.forge_click(env.bob, own, confirm)
-    assert forged.message.text == "Dieser Button ist nicht auf dieser Nachricht, also ist nichts passiert."
+    assert forged.message.text == t("de", "table.not_on_message")
     assert _stored(env)[0] == results_before
 
     done = await env.double.click(env.ann, asked.message, confirm)
