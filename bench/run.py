@@ -30,6 +30,9 @@ from bench.report import (
     render,
 )
 from bench.restore import RestoreResult, run_restore
+from bench.safaru import TARGET_MS as SAFARU_MS
+from bench.safaru import FreeCards
+from bench.safaru import measure as measure_safaru
 from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
 
 # The budget of DESIGN.md.
@@ -49,12 +52,13 @@ class Workload:
     moves: tuple[int, int]      # random moves per restored session (inclusive range)
     sqlite_seconds: float
     playout_seconds: float      # per game
+    safaru_positions: int       # seeded positions per count of free cards
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
-                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0)
+                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, safaru_positions=20)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
-                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05)
+                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, safaru_positions=4)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None) -> str:
@@ -80,6 +84,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     raw = raw_commit_rate(workdir, w.sqlite_seconds)
     via_aiosqlite = await aiosqlite_commit_rate(workdir, w.sqlite_seconds)
     playouts = measure_playouts(w.playout_seconds)
+    safaru = measure_safaru(w.safaru_positions)
     load = LoadDouble()
     await load.start()
     try:
@@ -103,7 +108,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     if w.quick:
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
-    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts)
+    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts) + _safaru_rows(w, safaru)
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -162,6 +167,19 @@ def _rows(w: Workload, live: LiveResult, restored: RestoreResult, raw: float, vi
     for p in playouts:
         rows.append(Row(f"random playouts/s, {p.game}", f"{p.per_second:,.0f}/s", "-", INFO,
                         f"{p.players} players, {p.actions_per_second:,.0f} actions/s, {p.playouts} playouts"))
+    return rows
+
+
+def _safaru_rows(w: Workload, measured: list[FreeCards]) -> list[Row]:
+    """Issue 14's target: one click's engine and hand work with many free cards."""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    rows = []
+    for m in measured:
+        for name, figure in (("median", median(m.samples)), ("max", max(m.samples))):
+            rows.append(Row(f"Safarü legal moves + hand, {m.free} free cards, {name}", ms(figure),
+                            f"<= {SAFARU_MS:g} ms", mark(check(figure * 1000, SAFARU_MS, at_most=True)),
+                            f"{len(m.samples)} seeded positions, half of them free cards 0-4 only; "
+                            "legal_actions + the slowest hand rendering, in process"))
     return rows
 
 
