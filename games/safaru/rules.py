@@ -98,23 +98,19 @@ def _sums(cards: Sequence[tuple[str, int]], target: int, least: int) -> Iterator
     reach = [1] * (len(cards) + 1)
     for i in range(len(cards) - 1, -1, -1):
         reach[i] = (reach[i + 1] | reach[i + 1] << cards[i][1]) & full
-    picked: list[str] = []
-
-    def walk(i: int, left: int) -> Iterator[tuple[str, ...]]:
+    stack: list[tuple[int, int, tuple[str, ...]]] = [(0, target, ())] if target > 0 else []
+    while stack:  # depth first, taking a card before leaving it
+        i, left, chosen = stack.pop()
         if left == 0:
-            if len(picked) >= least:
-                yield tuple(picked)
-            return
+            if len(chosen) >= least:
+                yield chosen
+            continue
         if not reach[i] >> left & 1:
-            return
+            continue
         card, d = cards[i]
+        stack.append((i + 1, left, chosen))
         if d <= left:
-            picked.append(card)
-            yield from walk(i + 1, left - d)
-            picked.pop()
-        yield from walk(i + 1, left)
-
-    return walk(0, target) if target > 0 else iter(())
+            stack.append((i + 1, left - d, (*chosen, card)))
 
 
 def _zeros(d: int, zeros: Sequence[str], add: bool, sev: bool, pair: bool,
@@ -147,12 +143,16 @@ def _catches(card: str, table: Sequence[str]) -> Iterator[Catch]:
     nonzero = [(c, digit(c)) for c in table if digit(c)]
     zeros = [c for c in table if digit(c) == 0]
     least = 1 if zeros else 2  # a single card adds up only together with a 0
+    placements: dict[tuple[bool, ...], list] = {}  # the 0s' places depend only on which methods are used
     for pair in [None, *(c for c, x in nonzero if x == d)]:
         free = [(c, x) for c, x in nonzero if c != pair]
         for add in chain([()], _sums(free, d, least)):
             rest = [(c, x) for c, x in free if c not in add]
             for sev in chain([()], _sums(rest, SEVENTEEN - d, 1)):
-                for z_add, z_sev, z_pair in _zeros(d, zeros, bool(add), bool(sev), pair is not None, len(add) == 1):
+                used = (bool(add), bool(sev), pair is not None, len(add) == 1)
+                if used not in placements:
+                    placements[used] = list(_zeros(d, zeros, *used))
+                for z_add, z_sev, z_pair in placements[used]:
                     yield Catch(card, tuple(sorted(add + z_add, key=order.__getitem__)),
                                 tuple(sorted(sev + z_sev, key=order.__getitem__)), pair or z_pair)
 
