@@ -280,6 +280,27 @@ def test_more_than_twenty_five_free_cards_split_the_picker_and_a_catch_spans_bot
     kit.check_limits(rendered, ephemeral=True)
 
 
+def test_the_hand_never_works_out_more_catches_than_a_list_shows(monkeypatch) -> None:
+    """With twenty small free cards each card catches in thousands of ways: the hand asks for one
+    more than a list holds (to know it does not fit), and the picker makes catches from picks."""
+    import bot.ui.safaru as ui
+
+    asked: list[int | None] = []
+
+    def counted(card, table, limit=None):
+        asked.append(limit)
+        return catches(card, table, limit)
+
+    monkeypatch.setattr(ui, "catches", counted)
+    session = kit.make_session("safaru", 2)
+    arrange(session, 0, ("k9", "g7a", "b5", "k1b"), LOW_TABLE)
+    assert len(catches("k9", LOW_TABLE, 5 * LISTED)) == 5 * LISTED
+    for step in ("", "k9", "g7a", "k1b"):
+        PRESENTER.hand(session, 0, "en", step, None)
+    pick(session, 0, "k9", ("r0", "r1a", "y1a", "r3", "y4"))
+    assert asked and all(limit == LISTED + 1 for limit in asked)
+
+
 def test_renderings_stay_private_on_a_crowded_table() -> None:
     session = kit.make_session("safaru", 3)
     arrange(session, 0, ("k8", "y7a", "b2"), MANY_TABLE)
