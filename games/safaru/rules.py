@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import chain, islice, product
 from types import MappingProxyType
 
@@ -113,48 +114,55 @@ def _sums(cards: Sequence[tuple[str, int]], target: int, least: int) -> Iterator
             stack.append((i + 1, left - d, (*chosen, card)))
 
 
-def _zeros(d: int, zeros: Sequence[str], add: bool, sev: bool, pair: bool,
-           single_add: bool) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], str | None]]:
-    """The ways to place the free 0s next to the nonzero cards of a catch: (add, sev, pair) 0s.
+@cache
+def _zeros(count: int, zero: bool, add: bool, sev: bool, pair: bool,
+           single_add: bool) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int | None], ...]:
+    """The ways to place ``count`` free 0s next to the nonzero cards of a catch, as positions among
+    the 0s: (adding, seventeen, pairing). ``zero``: the played card is a 0 too.
 
     Zeros change no sum; they join adding or seventeen when that method is used, and with a
     played 0 they are also its adding group and its pair. The baby rule wants one 0 taken by any
     catch that adds or makes seventeen while a 0 is free."""
-    choices = ["-"] + (["add"] if add or d == 0 else []) + (["sev"] if sev else []) \
-        + (["pair"] if d == 0 and not pair else [])
-    for placed in product(choices, repeat=len(zeros)):
-        z_add = tuple(z for z, p in zip(zeros, placed, strict=True) if p == "add")
-        z_sev = tuple(z for z, p in zip(zeros, placed, strict=True) if p == "sev")
-        z_pair = [z for z, p in zip(zeros, placed, strict=True) if p == "pair"]
-        if len(z_pair) > 1 or (d == 0 and len(z_add) == 1) or (single_add and not z_add):
+    choices = ["-"] + (["add"] if add or zero else []) + (["sev"] if sev else []) \
+        + (["pair"] if zero and not pair else [])
+    out = []
+    for placed in product(choices, repeat=count):
+        z_add = tuple(i for i, p in enumerate(placed) if p == "add")
+        z_sev = tuple(i for i, p in enumerate(placed) if p == "sev")
+        z_pair = [i for i, p in enumerate(placed) if p == "pair"]
+        if len(z_pair) > 1 or (zero and len(z_add) == 1) or (single_add and not z_add):
             continue
-        adds, sevs = add or bool(z_add), sev
-        if not (adds or sevs or pair or z_pair):
+        adds = add or bool(z_add)
+        if not (adds or sev or pair or z_pair):
             continue
-        if zeros and (adds or sevs) and not (z_add or z_sev or z_pair):
+        if count and (adds or sev) and not (z_add or z_sev or z_pair):
             continue  # the baby rule
-        yield z_add, z_sev, z_pair[0] if z_pair else None
+        out.append((z_add, z_sev, z_pair[0] if z_pair else None))
+    return tuple(out)
 
 
 def _catches(card: str, table: Sequence[str]) -> Iterator[Catch]:
     """Every legal catch of ``card``, lazily and in a fixed order; none when it can only be released."""
     d = digit(card)
-    order = {c: i for i, c in enumerate(table)}
     nonzero = [(c, digit(c)) for c in table if digit(c)]
     zeros = [c for c in table if digit(c) == 0]
     least = 1 if zeros else 2  # a single card adds up only together with a 0
-    placements: dict[tuple[bool, ...], list] = {}  # the 0s' places depend only on which methods are used
+    order = {c: i for i, c in enumerate(table)}
+
+    def joined(group: tuple[str, ...], places: tuple[int, ...]) -> tuple[str, ...]:
+        if not places:
+            return group
+        return tuple(sorted(group + tuple(zeros[i] for i in places), key=order.__getitem__))
+
     for pair in [None, *(c for c, x in nonzero if x == d)]:
         free = [(c, x) for c, x in nonzero if c != pair]
         for add in chain([()], _sums(free, d, least)):
-            rest = [(c, x) for c, x in free if c not in add]
+            rest = [(c, x) for c, x in free if c not in add] if add else free
             for sev in chain([()], _sums(rest, SEVENTEEN - d, 1)):
-                used = (bool(add), bool(sev), pair is not None, len(add) == 1)
-                if used not in placements:
-                    placements[used] = list(_zeros(d, zeros, *used))
-                for z_add, z_sev, z_pair in placements[used]:
-                    yield Catch(card, tuple(sorted(add + z_add, key=order.__getitem__)),
-                                tuple(sorted(sev + z_sev, key=order.__getitem__)), pair or z_pair)
+                for z_add, z_sev, z_pair in _zeros(len(zeros), d == 0, bool(add), bool(sev), pair is not None,
+                                                   len(add) == 1):
+                    yield Catch(card, joined(add, z_add), joined(sev, z_sev),
+                                pair or (zeros[z_pair] if z_pair is not None else None))
 
 
 def catches(card: str, table: Sequence[str], limit: int | None = None) -> list[Catch]:
