@@ -36,6 +36,9 @@ from bench.report import (
     render,
 )
 from bench.restore import RestoreResult, run_restore
+from bench.safaru import TARGET_MS as SAFARU_MS
+from bench.safaru import FreeCards
+from bench.safaru import measure as measure_safaru
 from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
 
 # The budget of DESIGN.md.
@@ -57,12 +60,15 @@ class Workload:
     sqlite_seconds: float
     playout_seconds: float      # per game
     picture_rounds: int         # timed passes over every game's seeded positions
+    safaru_positions: int       # seeded positions per count of free cards
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
-                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20)
+                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
+                safaru_positions=20)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
-                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2)
+                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
+                 safaru_positions=4)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None) -> str:
@@ -89,6 +95,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     via_aiosqlite = await aiosqlite_commit_rate(workdir, w.sqlite_seconds)
     playouts = measure_playouts(w.playout_seconds)
     pictures = measure_pictures(w.picture_rounds)
+    safaru = measure_safaru(w.safaru_positions)
     load = LoadDouble()
     await load.start()
     try:
@@ -112,7 +119,8 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     if w.quick:
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
-    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures)
+    rows = (_rows(w, live, restored, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures)
+            + _safaru_rows(w, safaru))
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -189,6 +197,19 @@ def _picture_rows(w: Workload, p: PictureResult) -> list[Row]:
         Row("table pictures, cold sprite cache", ms(p.cold), "-", INFO,
             f"the first pass over all {p.positions} positions after dropping every cached card face"),
     ]
+
+
+def _safaru_rows(w: Workload, measured: list[FreeCards]) -> list[Row]:
+    """Issue 14's target: one click's engine and hand work with many free cards."""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    rows = []
+    for m in measured:
+        for name, figure in (("median", median(m.samples)), ("max", max(m.samples))):
+            rows.append(Row(f"Safarü legal moves + hand, {m.free} free cards, {name}", ms(figure),
+                            f"<= {SAFARU_MS:g} ms", mark(check(figure * 1000, SAFARU_MS, at_most=True)),
+                            f"{len(m.samples)} seeded positions, half of them free cards 0-4 only; "
+                            "legal_actions + the slowest hand rendering, in process"))
+    return rows
 
 
 def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:

@@ -27,6 +27,8 @@ def test_quick_mode_prints_every_row(tmp_path):
         assert label in rows, f"no row {label!r} in:\n{done.stdout}"
         assert rows[label]["status"] in ("ok*", "missed*"), rows[label].group(0)
     assert rows[RAW_SQLITE]["status"] == "info"
+    safaru = [label for label in rows if label.startswith("Safarü legal moves + hand")]
+    assert len(safaru) == 4 and all(rows[label]["status"] in ("ok*", "missed*") for label in safaru), safaru
     assert float(rows[THROUGHPUT]["figure"].removesuffix("/s").replace(",", "")) > 0, "no move was committed"
     assert float(rows[LATENCY_MEDIAN]["figure"].removesuffix(" ms")) > 0
     assert "QUICK MODE" in done.stdout and "synchronous=NORMAL" in done.stdout

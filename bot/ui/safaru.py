@@ -2,9 +2,11 @@
 
 The table (Components V2) lists the free cards by digit, each side's hand and catch counts, the deck
 and whose turn it is. The hand picks a card first: a card that can catch opens the list of its
-catches (a button for a single catch, selects of 25 for more, paged beyond 100), and a card that
-cannot catch is released with one click. A card that can catch never gets a release button, so the
-forced catch is visible before anyone tries.
+catches (a button for a single catch, selects of 25 for up to 100), and a card that cannot catch is
+released with one click. A card with more catches than that (many free cards) lets the player pick
+the free cards to take instead, then offers the catch they make: the hand never works out more
+catches than it shows. A card that can catch never gets a release button, so the forced catch is
+visible before anyone tries.
 """
 
 from __future__ import annotations
@@ -16,19 +18,17 @@ from bot.i18n import t
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.cards import label, labels, symbol
 from bot.ui.summary import render_hand
-from games.base import Event, HandScore
-from games.deck import DECK, ORDER, digit
-from games.keys import number
+from games.base import Action, Event, HandScore
+from games.deck import DECK, ORDER, digit, split_cards
 from games.safaru import ANIMAL_COLOURS, Catch
-from games.safaru.rules import catches, tally
+from games.safaru.rules import LISTED, SEVENTEEN, catches, join_cards, parse_catch, splits, tally
 
-#: Catches per select, selects per page when everything fits, and per page when it does not
-#: (one row is then needed for the page select).
+#: Catches per select, and free cards per select of the picker.
 PER_SELECT = 25
-ALL_ON_ONE_PAGE = 4 * PER_SELECT
-PER_PAGE = 3 * PER_SELECT
-_PAGE = "~"
-
+#: No catch takes more than 19 cards: its nonzero digits sum to at most 17 + 9, which ten 1s, two
+#: 2s and a 3 (making 17) and a pairing card reach with the most cards, and there are five 0s.
+MOST_TAKEN = 19
+_PICK = "~"
 
 # -- shared words ----------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ def catch_detail(catch: Catch, lang: str) -> str:
 
 
 def _order(found: list[Catch]) -> list[Catch]:
-    """Biggest catches first; ties in a fixed order, so pages stay put between renderings."""
+    """Biggest catches first; ties in a fixed order, so the list stays put between renderings."""
     return sorted(found, key=lambda c: (-len(c.taken) - bool(c.pair), c.arg))
 
 
@@ -131,22 +131,21 @@ def _table_text(session, view, lang: str, last: str | None) -> str:
 
 # -- the hand --------------------------------------------------------------------------------------
 
-def _parse_ui(ui: str, hand: tuple[str, ...]) -> tuple[str | None, int]:
-    """The chosen card (``k9``) and catch page (``k9~:3``, from the page select); unknown means none."""
-    card, _, page = ui.partition(_PAGE)
-    page = page.removeprefix(":")
+def _parse_ui(ui: str, hand: tuple[str, ...], table: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+    """The chosen card (``k9``) and the free cards picked for it (``k9~g3b4:k6.y2``: the picks kept
+    from the other selects, then this select's values); unknown means none."""
+    card, _, picks = ui.partition(_PICK)
     if card not in hand:
-        return None, 0
-    return card, number(page) or 0
-
-
-def _page_select(session, seat: int, lang: str, card: str, page: int, pages: int, size: int, total: int) -> dict:
-    """A jump to any page of catches: 25 pages around the current one when there are more."""
-    low = max(0, min(page - PER_SELECT // 2, pages - PER_SELECT))
-    options = [(t(lang, "safaru.ui.page_option", first=n * size + 1, last=min(total, (n + 1) * size)), str(n))
-               for n in range(low, min(pages, low + PER_SELECT))]
-    return select(ids.hand_step(session.id, seat, session.counters[seat], f"{card}{_PAGE}"), options,
-                  placeholder=t(lang, "safaru.ui.pick_page"), default=str(page))
+        return None, ()
+    kept, _, values = picks.partition(":")
+    try:
+        picked = split_cards(kept) if kept else ()
+    except ValueError:
+        return card, ()
+    picked += tuple(v for v in values.split(".") if v)
+    if len(set(picked)) != len(picked) or any(c not in table for c in picked):
+        return card, ()
+    return card, tuple(sorted(picked, key=ORDER.__getitem__))
 
 
 def _card_row(session, seat: int, view, lang: str, chosen: str | None, found: dict[str, list[Catch]]) -> dict:
@@ -155,8 +154,8 @@ def _card_row(session, seat: int, view, lang: str, chosen: str | None, found: di
     for card in view.hand:
         n = len(found[card])
         if n:
-            key = "safaru.ui.card_one" if n == 1 else "safaru.ui.card_many"
-            buttons.append(button(t(lang, key, card=label(card), count=n),
+            key = "safaru.ui.card_one" if n == 1 else "safaru.ui.card_many" if n <= LISTED else "safaru.ui.card_lots"
+            buttons.append(button(t(lang, key, card=label(card), count=min(n, LISTED)),
                                   ids.hand_step(session.id, seat, counter, card),
                                   style=Style.success if card == chosen else Style.primary))
         else:
@@ -165,37 +164,68 @@ def _card_row(session, seat: int, view, lang: str, chosen: str | None, found: di
     return row(*buttons)
 
 
-def _catch_rows(session, seat: int, lang: str, card: str, found: list[Catch], page: int,
-                lines: list[str]) -> list[dict]:
-    """The chosen card's catches: one button, or selects of 25, paged when there are more than 100."""
+def _catch_rows(session, seat: int, lang: str, card: str, found: list[Catch], lines: list[str]) -> list[dict]:
+    """The chosen card's catches, at most ``LISTED``: one button, or selects of 25."""
     counter = session.counters[seat]
     if len(found) == 1:
         lines.append(t(lang, "safaru.ui.one_catch", card=label(card), catch=catch_label(found[0], lang),
                        detail=catch_detail(found[0], lang)))
         return [row(button(_short(catch_label(found[0], lang), 80),
                            ids.move(session.id, seat, counter, f"play:{found[0].arg}"), style=Style.success))]
-    size = len(found) if len(found) <= ALL_ON_ONE_PAGE else PER_PAGE
-    pages = -(-len(found) // size)
-    page = min(page, pages - 1)
-    start = page * size
-    shown = found[start:start + size]
     lines.append(t(lang, "safaru.ui.choose", card=label(card), count=len(found)))
-    if pages > 1:
-        lines.append(t(lang, "safaru.ui.page", first=start + 1, last=start + len(shown), count=len(found)))
     out = []
     prefix = f"play:{card}/"
-    for part, at in enumerate(range(0, len(shown), PER_SELECT)):
-        chunk = shown[at:at + PER_SELECT]
+    for part, at in enumerate(range(0, len(found), PER_SELECT)):
+        chunk = found[at:at + PER_SELECT]
         options = [(_short(catch_label(c, lang), 100), c.arg.removeprefix(f"{card}/")) for c in chunk]
         menu = select(ids.move_select(session.id, seat, counter, f"{prefix}|{part}"), options,
-                      placeholder=t(lang, "safaru.ui.pick_catch", card=label(card), first=start + at + 1,
-                                    last=start + at + len(chunk)))
+                      placeholder=t(lang, "safaru.ui.pick_catch", card=label(card), first=at + 1,
+                                    last=at + len(chunk)))
         for option, catch in zip(menu["options"], chunk, strict=True):
             option["description"] = _short(catch_detail(catch, lang), 100)
         out.append(row(menu))
-    if pages > 1:
-        out.append(row(_page_select(session, seat, lang, card, page, pages, size, len(found))))
     return out
+
+
+def _picker_rows(session, seat: int, view, lang: str, card: str, picked: tuple[str, ...],
+                 lines: list[str]) -> list[dict]:
+    """More catches than a list holds: the player picks the free cards to take (selects of 25, each
+    keeping the picks of the others), then the catch, or the two when pairing is a choice."""
+    counter = session.counters[seat]
+    d = digit(card)
+    lines.append(t(lang, "safaru.ui.pick_free", card=label(card), count=LISTED, digit=d, need=SEVENTEEN - d))
+    if len(picked) > MOST_TAKEN:
+        lines.append(t(lang, "safaru.ui.too_many", count=MOST_TAKEN))
+        picked = ()
+    free = _by_digit(view.table)
+    out = []
+    for at in range(0, len(free), PER_SELECT):
+        chunk = free[at:at + PER_SELECT]
+        kept = join_cards(c for c in picked if c not in chunk)
+        menu = select(ids.hand_step(session.id, seat, counter, f"{card}{_PICK}{kept}"),
+                      [(label(c), c) for c in chunk], max_values=len(chunk),
+                      placeholder=t(lang, "safaru.ui.pick_cards", first=label(chunk[0]), last=label(chunk[-1])))
+        menu["min_values"] = 0
+        for option in menu["options"]:
+            option["default"] = option["value"] in picked
+        out.append(row(menu))
+    if not picked:
+        return out
+    found = splits(card, picked, view.table)
+    lines.append(t(lang, "safaru.ui.picked", cards=labels(picked, sort=False)))
+    if not found:
+        lines.append(t(lang, "safaru.ui.no_catch", card=label(card)))
+        return out
+    for catch in found:
+        lines.append(t(lang, "safaru.ui.one_way", catch=catch_label(catch, lang), detail=catch_detail(catch, lang)))
+    out.append(row(*(button(_short(catch_label(c, lang), 80), ids.move(session.id, seat, counter, f"play:{c.arg}"),
+                            style=Style.success) for c in found)))
+    return out
+
+
+def _listed(found: list[Catch]) -> bool:
+    """Whether a card's catches are few enough to list (``found`` holds one more than that at most)."""
+    return len(found) <= LISTED
 
 
 class SafaruPresenter:
@@ -220,8 +250,8 @@ class SafaruPresenter:
         elif view.turn != seat:
             lines.append(t(lang, "safaru.ui.wait", name=session.seats[view.turn].name))
         else:
-            found = {card: catches(card, view.table) for card in view.hand}
-            chosen, page = _parse_ui(ui, view.hand)
+            found = {card: catches(card, view.table, LISTED + 1) for card in view.hand}
+            chosen, picked = _parse_ui(ui, view.hand, view.table)
             if chosen is not None and not found[chosen]:
                 chosen = None
             catching = [card for card in view.hand if found[card]]
@@ -232,11 +262,23 @@ class SafaruPresenter:
             else:
                 lines.append(t(lang, "safaru.ui.must_catch_some", cards=labels(catching)))
             out.append(_card_row(session, seat, view, lang, chosen, found))
-            if chosen is not None:
-                out += _catch_rows(session, seat, lang, chosen, _order(found[chosen]), page, lines)
+            if chosen is not None and _listed(found[chosen]):
+                out += _catch_rows(session, seat, lang, chosen, _order(found[chosen]), lines)
+            elif chosen is not None:
+                out += _picker_rows(session, seat, view, lang, chosen, picked, lines)
             elif catching:
                 lines.append(t(lang, "safaru.ui.pick_card"))
         return Rendered(StaticView(out), "\n".join(lines))
+
+    def canonical(self, session, seat: int, key: str) -> str:
+        """The catch the hand offers for ``key``: itself when its card lists its catches, otherwise
+        the one ``splits`` makes of the same free cards with the same pairing."""
+        catch = parse_catch(Action.parse(key).arg)
+        table = session.game.view(session.state, seat).table
+        if catch.released or _listed(catches(catch.card, table, LISTED + 1)):
+            return key
+        same = [c for c in splits(catch.card, catch.taken, table) if bool(c.pair) == bool(catch.pair)]
+        return f"play:{same[0].arg}" if same else key
 
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """The play, and any deal or scoring it caused, from public events only."""

@@ -1,5 +1,9 @@
 """Safarü: the turn structure, deals, match play and what each seat may see (mu-and-more §3).
 
+``legal_actions`` lists at most ``LISTED`` catches a card: the building blocks of the random and
+computer players. Any other legal catch is a legal action too (the hand's picker makes them), and
+``check`` refuses an illegal one with the rule it breaks.
+
 Catch piles belong to sides: a seat, or at four players with teams a pair of opposite seats.
 Everything caught was face up when it was taken, so ``resample`` keeps the piles and redeals only
 the other hands and the deck.
@@ -146,6 +150,8 @@ class Safaru(Game[SafaruState]):
         return frozenset() if state.over else frozenset({state.turn})
 
     def legal_actions(self, state: SafaruState, seat: int) -> list[Action]:
+        """Each card's catches, at most ``LISTED`` a card (many free cards make far more), or its
+        release when it cannot catch; ``check`` accepts every legal catch."""
         if state.over or seat != state.turn:
             return []
         return [Action("play", c.arg) for c in plays(state.hands[seat], state.table)]

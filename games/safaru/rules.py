@@ -3,12 +3,18 @@
 A catch is written as the played card followed by the methods used, each naming its table cards
 with the ids run together (``r7a/add=g3b4/sev=k6/pair=k7b``). Run-together ids parse without a
 separator because only the 1s and 7s carry a copy letter, which keeps even a big catch short.
+
+Many free cards make tens of thousands of catches, so nothing here lists them all up front:
+catches come lazily and each costs one pass over the free cards, lists stop at ``LISTED`` a card,
+and ``splits`` turns the free cards a player picks into the (at most two) catches they make.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import chain, islice, product
 from types import MappingProxyType
 
 from games.base import IllegalAction
@@ -80,64 +86,145 @@ def parse_catch(arg: str) -> Catch:
     return Catch(card, groups.get("add", ()), groups.get("sev", ()), pair[0] if pair else None)
 
 
-def _subsets_by_sum(digits: Sequence[int]) -> dict[int, list[int]]:
-    """Every subset of the table (as a bit mask) whose digits sum to at most 17, by its sum."""
-    found: list[tuple[int, int]] = [(0, 0)]
-    for i, d in enumerate(digits):
-        bit = 1 << i
-        found += [(total + d, mask | bit) for total, mask in found if total + d <= SEVENTEEN]
-    out: dict[int, list[int]] = {}
-    for total, mask in found:
-        out.setdefault(total, []).append(mask)
-    return out
+#: Catches a card lists at most: ``legal_actions`` and the hand's list stop there, and a card with
+#: more is played by picking the free cards to take (``splits``); ``check`` accepts every catch.
+LISTED = 100
 
 
-def _masks(d: int, digits: Sequence[int], sums: dict[int, list[int]]) -> Iterator[tuple[int, int, int]]:
-    """(add, sev, pair) masks of every legal catch with a card of digit ``d``."""
-    zeros = sum(1 << i for i, x in enumerate(digits) if x == 0)
-    adds = [0] + [m for m in sums.get(d, ()) if m & (m - 1)]  # two or more cards
-    sevs = [0] + [m for m in sums.get(SEVENTEEN - d, ()) if m]
-    pairs = [0] + [1 << i for i, x in enumerate(digits) if x == d]
-    for p in pairs:
-        for a in adds:
-            if a & p:
-                continue
-            for s in sevs:
-                if s & (a | p) or not (a | s | p):
-                    continue
-                if zeros and (a or s) and not (a | s | p) & zeros:
-                    continue  # the baby rule: adding or seventeen must take a table 0 along
-                yield a, s, p
+def _sums(cards: Sequence[tuple[str, int]], target: int, least: int) -> Iterator[tuple[str, ...]]:
+    """Every subset of nonzero ``(card, digit)`` pairs with digits summing to ``target`` and at least
+    ``least`` cards, lazily: a bit set of the sums each suffix can still make prunes every branch
+    that cannot reach the target, so each subset found costs at most one pass over the cards."""
+    full = (1 << (SEVENTEEN + 1)) - 1
+    reach = [1] * (len(cards) + 1)
+    for i in range(len(cards) - 1, -1, -1):
+        reach[i] = (reach[i + 1] | reach[i + 1] << cards[i][1]) & full
+    stack: list[tuple[int, int, tuple[str, ...]]] = [(0, target, ())] if target > 0 else []
+    while stack:  # depth first, taking a card before leaving it
+        i, left, chosen = stack.pop()
+        if left == 0:
+            if len(chosen) >= least:
+                yield chosen
+            continue
+        if not reach[i] >> left & 1:
+            continue
+        card, d = cards[i]
+        stack.append((i + 1, left, chosen))
+        if d <= left:
+            stack.append((i + 1, left - d, (*chosen, card)))
 
 
-def _cards(mask: int, table: Sequence[str]) -> tuple[str, ...]:
-    return tuple(c for i, c in enumerate(table) if mask >> i & 1)
+@cache
+def _zeros(count: int, zero: bool, add: bool, sev: bool, pair: bool,
+           single_add: bool) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int | None], ...]:
+    """The ways to place ``count`` free 0s next to the nonzero cards of a catch, as positions among
+    the 0s: (adding, seventeen, pairing). ``zero``: the played card is a 0 too.
 
-
-def catches(card: str, table: Sequence[str], sums: dict[int, list[int]] | None = None) -> list[Catch]:
-    """Every legal catch of ``card`` against ``table``; empty when it can only be released."""
-    digits = [digit(c) for c in table]
-    sums = _subsets_by_sum(digits) if sums is None else sums
+    Zeros change no sum; they join adding or seventeen when that method is used, and with a
+    played 0 they are also its adding group and its pair. The baby rule wants one 0 taken by any
+    catch that adds or makes seventeen while a 0 is free."""
+    choices = ["-"] + (["add"] if add or zero else []) + (["sev"] if sev else []) \
+        + (["pair"] if zero and not pair else [])
     out = []
-    for a, s, p in _masks(digit(card), digits, sums):
-        pair = _cards(p, table)
-        out.append(Catch(card, _cards(a, table), _cards(s, table), pair[0] if pair else None))
-    return out
+    for placed in product(choices, repeat=count):
+        z_add = tuple(i for i, p in enumerate(placed) if p == "add")
+        z_sev = tuple(i for i, p in enumerate(placed) if p == "sev")
+        z_pair = [i for i, p in enumerate(placed) if p == "pair"]
+        if len(z_pair) > 1 or (zero and len(z_add) == 1) or (single_add and not z_add):
+            continue
+        adds = add or bool(z_add)
+        if not (adds or sev or pair or z_pair):
+            continue
+        if count and (adds or sev) and not (z_add or z_sev or z_pair):
+            continue  # the baby rule
+        out.append((z_add, z_sev, z_pair[0] if z_pair else None))
+    return tuple(out)
+
+
+def _catches(card: str, table: Sequence[str]) -> Iterator[Catch]:
+    """Every legal catch of ``card``, lazily and in a fixed order; none when it can only be released."""
+    d = digit(card)
+    nonzero = [(c, digit(c)) for c in table if digit(c)]
+    zeros = [c for c in table if digit(c) == 0]
+    least = 1 if zeros else 2  # a single card adds up only together with a 0
+    order = {c: i for i, c in enumerate(table)}
+
+    def joined(group: tuple[str, ...], places: tuple[int, ...]) -> tuple[str, ...]:
+        if not places:
+            return group
+        return tuple(sorted(group + tuple(zeros[i] for i in places), key=order.__getitem__))
+
+    for pair in [None, *(c for c, x in nonzero if x == d)]:
+        free = [(c, x) for c, x in nonzero if c != pair]
+        for add in chain([()], _sums(free, d, least)):
+            rest = [(c, x) for c, x in free if c not in add] if add else free
+            for sev in chain([()], _sums(rest, SEVENTEEN - d, 1)):
+                for z_add, z_sev, z_pair in _zeros(len(zeros), d == 0, bool(add), bool(sev), pair is not None,
+                                                   len(add) == 1):
+                    yield Catch(card, joined(add, z_add), joined(sev, z_sev),
+                                pair or (zeros[z_pair] if z_pair is not None else None))
+
+
+def catches(card: str, table: Sequence[str], limit: int | None = None) -> list[Catch]:
+    """The legal catches of ``card`` against ``table``, the first ``limit`` of them when given."""
+    return list(islice(_catches(card, table), limit))
 
 
 def can_catch(card: str, table: Sequence[str]) -> bool:
-    digits = [digit(c) for c in table]
-    return next(_masks(digit(card), digits, _subsets_by_sum(digits)), None) is not None
+    return next(_catches(card, table), None) is not None
 
 
-def plays(hand: Iterable[str], table: Sequence[str]) -> list[Catch]:
-    """Every legal play of a hand: each card's catches, or its release when it cannot catch."""
-    sums = _subsets_by_sum([digit(c) for c in table])
+def plays(hand: Iterable[str], table: Sequence[str], limit: int | None = LISTED) -> list[Catch]:
+    """Each card's catches (at most ``limit`` each), or its release when it cannot catch."""
     out: list[Catch] = []
     for card in hand:
-        found = catches(card, table, sums)
+        found = catches(card, table, limit)
         out += found if found else [Catch(card)]
     return out
+
+
+def splits(card: str, taken: Sequence[str], table: Sequence[str]) -> list[Catch]:
+    """The legal catches of ``card`` that take exactly ``taken``: at most two, one where the played
+    card goes free and one where it pairs. Which methods a catch uses follows from the digit sum of
+    what it takes, except that a sum of 17 may be adding and seventeen or pairing and seventeen;
+    which of several same-digit cards pairs, and where the 0s go, change nothing."""
+    if len(set(taken)) != len(taken) or any(c not in table for c in taken):
+        return []
+    d = digit(card)
+    cards = sorted(taken, key=ORDER.__getitem__)
+    pairing = next((c for c in cards if digit(c) == d), None)
+    legal = []
+    for catch in (_split(card, d, cards, None), _split(card, d, cards, pairing) if pairing else None):
+        if catch is None:
+            continue
+        try:
+            validate(catch, (card,), table)
+        except IllegalAction:
+            continue
+        legal.append(catch)
+    return legal
+
+
+def _split(card: str, d: int, cards: Sequence[str], pair: str | None) -> Catch | None:
+    """One way to take ``cards``, pairing ``pair`` when given; None when the sums rule it out."""
+    rest = [c for c in cards if c != pair]
+    nonzero = [(c, digit(c)) for c in rest if digit(c)]
+    zeros = tuple(c for c in rest if digit(c) == 0)
+    total = sum(x for _, x in nonzero)
+    plain = tuple(c for c, _ in nonzero)
+    if not rest:
+        return Catch(card, pair=pair) if pair else None
+    if total == 0:
+        return Catch(card, add=zeros, pair=pair) if d == 0 else None
+    if total == SEVENTEEN - d:
+        return Catch(card, sev=plain + zeros, pair=pair)
+    if total == d:
+        return Catch(card, add=plain + zeros, pair=pair)
+    if total == SEVENTEEN:
+        add = next(_sums(nonzero, d, 1 if zeros else 2), None)
+        if add is not None:
+            return Catch(card, add=add + zeros, sev=tuple(c for c in plain if c not in add), pair=pair)
+    return None
 
 
 def validate(catch: Catch, hand: Sequence[str], table: Sequence[str]) -> None:

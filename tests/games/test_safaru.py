@@ -5,14 +5,26 @@ from __future__ import annotations
 import random
 import re
 import tomllib
+from collections import Counter
+from itertools import product
 from pathlib import Path
 
 import pytest
 
 from games.base import Action, IllegalAction, random_playout
-from games.deck import DECK, colour
-from games.safaru import ANIMAL_COLOURS, GAME, Options, SafaruState
-from games.safaru.rules import Tally, parse_catch, score_lines, split_cards
+from games.deck import DECK, colour, digit
+from games.safaru import ANIMAL_COLOURS, GAME, Catch, Options, SafaruState
+from games.safaru.rules import (
+    LISTED,
+    Tally,
+    can_catch,
+    catches,
+    parse_catch,
+    score_lines,
+    split_cards,
+    splits,
+    validate,
+)
 from tests.games.invariants import check_playouts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,3 +302,81 @@ def test_every_reason_has_an_english_and_a_german_text() -> None:
 
 def test_deck_colours_match_the_animals() -> None:
     assert colour("r3") == ANIMAL_COLOURS["unicorn"] and colour("b3") == ANIMAL_COLOURS["fish"]
+
+
+# -- many free cards --------------------------------------------------------------------------------
+
+#: Twenty small free cards, as when nobody catches for a while: every card catches in thousands of ways.
+CROWD = ("r0", "y0", "r1a", "y1a", "g1a", "b1a", "k1a", "r1b", "r2", "y2", "g2", "b2", "k2", "r3",
+         "y3", "g3", "b3", "k3", "r4", "y4")
+
+
+def by_assignment(card: str, table: tuple[str, ...]) -> set[str]:
+    """Every catch, the slow way: each free card is left, added, made seventeen with or paired, and
+    the engine's own ``validate`` keeps what the rules allow."""
+    found = set()
+    for roles in product(("-", "add", "sev", "pair"), repeat=len(table)):
+        groups = {role: tuple(c for c, r in zip(table, roles, strict=True) if r == role) for role in ("add", "sev", "pair")}
+        if len(groups["pair"]) > 1 or not any(groups.values()):
+            continue
+        catch = Catch(card, groups["add"], groups["sev"], groups["pair"][0] if groups["pair"] else None)
+        try:
+            validate(catch, (card,), table)
+        except IllegalAction:
+            continue
+        found.add(catch.arg)
+    return found
+
+
+def test_the_catches_are_exactly_every_assignment_the_rules_allow() -> None:
+    rng = random.Random(14)
+    for n in range(40):
+        pool = DECK if n % 2 else [c for c in DECK if digit(c) <= 4 or digit(c) in (8, 9)]
+        card, *table = rng.sample(pool, rng.randint(2, 7))
+        expected = by_assignment(card, tuple(table))
+        listed = [c.arg for c in catches(card, table)]
+        assert sorted(listed) == sorted(expected), (card, table)
+        assert can_catch(card, table) == bool(expected)
+
+
+def test_twenty_free_cards_list_at_most_a_hundred_catches_a_card_and_check_takes_any_catch() -> None:
+    state = rig(hands={0: ("k9", "g7a", "b5", "g0"), 1: ("k8",)}, table=CROWD)
+    legal = GAME.legal_actions(state, 0)
+    by_card = Counter(a.arg.split("/")[0] for a in legal)
+    assert by_card == {card: LISTED for card in state.hands[0]}
+    for action in legal[::7]:
+        GAME.check(state, 0, action)
+    far = catches("k9", CROWD, 5000)[-1]  # far beyond the listed ones, legal all the same
+    assert Action("play", far.arg) not in legal
+    GAME.check(state, 0, Action("play", far.arg))
+    big = "k9/add=r0r1ay1ag1ab1ak1ar1br2/sev=y0y2g2b2/pair=k9"
+    assert refused(state, big) == "safaru.not_on_table"  # k9 is the played card, not a free one
+    assert refused(state, "k9/add=r0r1ay1ag1ab1ak1ar1br2/sev=y0y2g2b2") == "safaru.add_sum"  # 6 x 1 + 2 = 8
+    assert refused(state, "k9/add=r1ay1ag1ab1ak1ar1br3") == "safaru.baby_rule"
+    assert refused(state, "k9/add=r0r1ay1ag1ab1ak1ar1by2/sev=r2y2g2b2") == "safaru.card_twice"
+    assert refused(state, "k9") == "safaru.must_catch"
+    play(state, "k9/add=r0r1ay1ag1ab1ak1ar1br3/sev=y0y2g2b2k2")  # 9 = 0 + 6 x 1 + 3; 17 = 9 + 0 + 4 x 2
+    assert len(state.table) == 20 - 13 + 1 and state.piles[0][-1] == "k2"
+
+
+def test_a_pick_of_free_cards_splits_into_at_most_two_catches() -> None:
+    table = ("g3", "b4", "k6")
+    assert [c.arg for c in splits("r7a", ("b4", "g3"), table)] == ["r7a/add=g3b4"]
+    assert [c.arg for c in splits("r7a", ("k6", "b4"), table)] == ["r7a/sev=b4k6"]
+    assert splits("r7a", ("g3", "b4", "k6"), table) == [] and splits("r7a", ("g3", "g3"), table) == []
+    assert splits("r7a", ("g9",), table) == []
+    both = ("g2", "b3", "k5", "r7a")  # 17 with a 5: adding 2 + 3 and seventeen 5 + 7, or pairing and 2 + 3 + 7
+    assert [c.arg for c in splits("y5", both, both)] == ["y5/add=g2b3/sev=r7ak5", "y5/sev=r7ag2b3/pair=k5"]
+    zeros = ("r0", "y0", "g0")
+    assert [c.arg for c in splits("k0", zeros, zeros)] == ["k0/add=r0y0g0", "k0/add=y0g0/pair=r0"]
+    assert [c.arg for c in splits("k0", ("r0", "y0"), zeros)] == ["k0/add=r0y0"]
+
+
+def test_every_catch_has_a_split_that_takes_the_same_cards_the_same_way() -> None:
+    rng = random.Random(15)
+    for n in range(60):
+        pool = DECK if n % 2 else [c for c in DECK if digit(c) <= 3 or digit(c) >= 8]
+        card, *table = rng.sample(pool, rng.randint(3, 11))
+        for catch in catches(card, table, 60):
+            same = [c for c in splits(card, catch.taken, table) if bool(c.pair) == bool(catch.pair)]
+            assert len(same) == 1 and sorted(same[0].taken) == sorted(catch.taken), catch.arg

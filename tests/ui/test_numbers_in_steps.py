@@ -11,10 +11,11 @@ from bot.ui.safaru import _parse_ui
 from tests.ui import kit
 
 
-@pytest.mark.parametrize("page", ["²", "٣", "01", "-1"])
-def test_safaru_catch_page(page):
-    assert _parse_ui(f"k9~:{page}", ("k9", "b3")) == ("k9", 0)
-    assert _parse_ui("k9~:2", ("k9", "b3")) == ("k9", 2)
+@pytest.mark.parametrize("picks", ["²", "٣", "g٣", "b3.b3", "b3~:y1", "y1", "b3:"])
+def test_safaru_free_card_picks_take_only_cards_that_lie_free(picks):
+    """Safarü's picker names free cards, no numbers: anything but distinct free cards picks nothing."""
+    assert _parse_ui(f"k9~:{picks}", ("k9",), ("b3", "g4")) == ("k9", ())
+    assert _parse_ui("k9~b3:g4", ("k9",), ("b3", "g4")) == ("k9", ("g4", "b3"))     # in deck order
 
 
 @pytest.mark.parametrize("page", ["²", "٣", "01"])

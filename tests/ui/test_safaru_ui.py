@@ -5,14 +5,18 @@ from __future__ import annotations
 import random
 
 from bot import ids
-from bot.ui.safaru import PRESENTER
+from bot.ui.safaru import MOST_TAKEN, PRESENTER
+from games.base import Action
 from games.deck import sort_cards
-from games.safaru.rules import catches
+from games.safaru.rules import LISTED, catches, parse_catch
 from tests.ui import kit
 
 ADDING_TABLE = ("g3", "b4", "k6")  # S1: a 7 takes 3 + 4 by adding or 4 + 6 by seventeen
 MANY_TABLE = ("r1a", "y1a", "g2", "b3", "k4", "r5", "y6", "b8")  # an 8 catches in 71 ways
 BIG_TABLE = ("r1a", "y1a", "g1a", "b1a", "r2", "y2", "g3", "b3", "k4", "r5")  # a 9 catches in 703 ways
+#: Twenty small cards: nobody caught for a while. Every card catches in far more than a hundred ways.
+LOW_TABLE = ("r0", "y0", "r1a", "y1a", "g1a", "b1a", "k1a", "r1b", "r2", "y2", "g2", "b2", "k2", "r3",
+             "y3", "g3", "b3", "k3", "r4", "y4")
 
 
 def arrange(session, seat: int, hand: tuple[str, ...], table: tuple[str, ...]) -> None:
@@ -180,24 +184,121 @@ def test_up_to_a_hundred_catches_share_one_page_of_selects() -> None:
     kit.check_limits(hand, ephemeral=True)
 
 
-def test_hundreds_of_catches_page_by_seventy_five_and_every_one_is_two_steps_away() -> None:
+def pick(session, seat: int, card: str, cards: tuple[str, ...]):
+    """The hand after picking ``cards`` for ``card``: each of the picker's selects clicked once, in
+    order, with the values Discord would send (``bot.clicks`` builds the next step the same way)."""
+    ui = card
+    rendered = PRESENTER.hand(session, seat, "en", ui, None)
+    for n in range(len([c for c in components(rendered) if c["type"] == 3])):
+        menu = [c for c in components(rendered) if c["type"] == 3][n]
+        values = [o["value"] for o in menu["options"] if o["value"] in cards]
+        arg = ids.parse(menu["custom_id"]).arg
+        ui = f"{arg}:{'.'.join(values)}" if values else arg
+        rendered = PRESENTER.hand(session, seat, "en", ui, None)
+    return rendered
+
+
+def moves(rendered) -> list[str]:
+    return [ids.parse(c["custom_id"]).arg for c in components(rendered) if c.get("custom_id", "").startswith("st:m:")]
+
+
+def test_hundreds_of_catches_let_the_player_pick_the_free_cards_instead() -> None:
     session = kit.make_session("safaru", 2)
     arrange(session, 0, ("k9", "y7a"), BIG_TABLE)
     assert len(catches("k9", BIG_TABLE)) == 703
+    assert "⚫9 · 100+ catches" in labels_of(PRESENTER.hand(session, 0, "en", "", None), 2)
     first = PRESENTER.hand(session, 0, "en", "k9", None)
-    assert "Showing catches 1–75 of 703." in first.content
-    *menus, pages = [c for c in components(first) if c["type"] == 3]
-    assert [len(m["options"]) for m in menus] == [25, 25, 25]
-    assert [o["label"] for o in pages["options"]][::9] == ["Catches 1–75", "Catches 676–703"]
-    assert ids.parse(pages["custom_id"]).kind == "h"
-    last = PRESENTER.hand(session, 0, "de", "k9~:9", None)
-    assert "Fänge 676–703 von 703." in last.content
-    assert [len(c["options"]) for c in components(last) if c["type"] == 3] == [25, 3, 10]
-    for rendered in (first, last):
+    assert "⚫9 can catch in more than 100 ways: pick the free cards to take" in first.content
+    (menu,) = [c for c in components(first) if c["type"] == 3]
+    assert ids.parse(menu["custom_id"]).kind == "h" and (menu["min_values"], menu["max_values"]) == (0, 10)
+    assert [o["value"] for o in menu["options"]] == ["r1a", "y1a", "g1a", "b1a", "r2", "y2", "g3", "b3", "k4", "r5"]
+    assert not moves(first) or moves(first) == ["play:y7a"]
+
+    added = pick(session, 0, "k9", ("r1a", "r2", "g3", "b3"))
+    assert "**Picked:** ❤️1 ❤️2 ☘️3 🔷3" in added.content
+    assert moves(added) == ["play:k9/add=r1ar2g3b3"]
+    assert "Catch: take ❤️1 + ❤️2 + ☘️3 + 🔷3 by adding." in added.content
+    assert [o["value"] for c in components(added) if c["type"] == 3 for o in c["options"] if o["default"]] == \
+        ["r1a", "r2", "g3", "b3"]
+    both = pick(session, 0, "k9", ("r1a", "y1a", "g1a", "r2", "y2", "g3", "b3", "k4"))  # 17: adding + seventeen
+    (key,) = moves(both)
+    session.game.check(session.state, 0, Action.parse(key))
+    wrong = pick(session, 0, "k9", ("r1a", "k4"))
+    assert "⚫9 cannot take exactly these cards" in wrong.content and moves(wrong) == []
+    for rendered in (first, added, both, wrong):
         kit.check_limits(rendered, ephemeral=True)
-    k9 = {key for key in legal(session, 0) if key.startswith("play:k9/")}
-    assert kit.reachable(session, 0) == legal(session, 0)
-    assert all(len(kit.hand_path(session, 0, key)) <= 3 for key in sorted(k9)[::233])
+
+
+def test_every_catch_of_a_picked_card_is_three_clicks_away_listed_or_not() -> None:
+    session = kit.make_session("safaru", 2)
+    arrange(session, 0, ("k9", "y7a"), BIG_TABLE)
+    listed = sorted(key for key in legal(session, 0) if key.startswith("play:k9/"))
+    assert len(listed) == LISTED
+    beyond = [f"play:{c.arg}" for c in catches("k9", BIG_TABLE)[LISTED:]]
+    for key in [*listed[::17], *beyond[::97]]:
+        path = kit.hand_path(session, 0, key)
+        assert path is not None and len(path) == 3, key
+        made, wanted = (parse_catch(Action.parse(k).arg) for k in (ids.parse(path[-1].custom_id).arg, key))
+        session.game.check(session.state, 0, Action("play", made.arg))
+        assert sorted(made.taken) == sorted(wanted.taken) and bool(made.pair) == bool(wanted.pair)
+
+
+def test_a_pick_that_pairs_or_not_offers_both_and_too_many_picks_start_over() -> None:
+    session = kit.make_session("safaru", 2)
+    table = (*LOW_TABLE, "g5", "b7a")
+    arrange(session, 0, ("k5",), table)
+    assert len(catches("k5", table, LISTED + 1)) > LISTED
+    # 0 + 2 + 3 + 5 + 7 = 17: adding 2 + 3 with seventeen 5 + 7, or pairing the 5 with seventeen
+    # 2 + 3 + 7; the 0 goes along either way (the baby rule)
+    two = pick(session, 0, "k5", ("r0", "r2", "r3", "g5", "b7a"))
+    assert moves(two) == ["play:k5/add=r0r2r3/sev=g5b7a", "play:k5/sev=r0r2r3b7a/pair=g5"]
+    assert labels_of(two, 2)[-2:] == ["take ❤️0 + ❤️2 + ❤️3 by adding, ☘️5 + 🔷7 by seventeen",
+                                      "take ❤️0 + ❤️2 + ❤️3 + 🔷7 by seventeen, ☘️5 by pairing"]
+    assert moves(pick(session, 0, "k5", ("r2", "r3", "g5", "b7a"))) == []  # a 0 lies free
+    for key in moves(two):
+        session.game.check(session.state, 0, Action.parse(key))
+    over = pick(session, 0, "k5", table[:MOST_TAKEN + 1])
+    assert "No catch takes more than 19 cards: pick again." in over.content
+    assert moves(over) == [] and not any(o["default"] for c in components(over) if c["type"] == 3 for o in c["options"])
+
+
+def test_more_than_twenty_five_free_cards_split_the_picker_and_a_catch_spans_both() -> None:
+    session = kit.make_session("safaru", 3)
+    table = (*LOW_TABLE, "g5", "b7a", "y8", "k8", "r9", "g9")
+    assert len(table) > 25
+    arrange(session, 0, ("b9", "g4", "k5"), table)
+    first = PRESENTER.hand(session, 0, "en", "b9", None)
+    menus = [c for c in components(first) if c["type"] == 3]
+    assert [len(m["options"]) for m in menus] == [25, len(table) - 25]
+    key = "play:b9/add=r0r1ay8/pair=g9"  # 0 + 1 + 8 add up to 9 and the other 9 pairs
+    session.game.check(session.state, 0, Action.parse(key))
+    path = kit.hand_path(session, 0, key)
+    assert path is not None and ids.parse(path[-1].custom_id).arg == key
+    assert len([click for click in path if click.values]) == 2  # one pick in each select
+    rendered = pick(session, 0, "b9", ("r0", "r1a", "y8", "g9"))
+    assert moves(rendered)[-1] == key
+    kit.check_limits(rendered, ephemeral=True)
+
+
+def test_the_hand_never_works_out_more_catches_than_a_list_shows(monkeypatch) -> None:
+    """With twenty small free cards each card catches in thousands of ways: the hand asks for one
+    more than a list holds (to know it does not fit), and the picker makes catches from picks."""
+    import bot.ui.safaru as ui
+
+    asked: list[int | None] = []
+
+    def counted(card, table, limit=None):
+        asked.append(limit)
+        return catches(card, table, limit)
+
+    monkeypatch.setattr(ui, "catches", counted)
+    session = kit.make_session("safaru", 2)
+    arrange(session, 0, ("k9", "g7a", "b5", "k1b"), LOW_TABLE)
+    assert len(catches("k9", LOW_TABLE, 5 * LISTED)) == 5 * LISTED
+    for step in ("", "k9", "g7a", "k1b"):
+        PRESENTER.hand(session, 0, "en", step, None)
+    pick(session, 0, "k9", ("r0", "r1a", "y1a", "r3", "y4"))
+    assert asked and all(limit == LISTED + 1 for limit in asked)
 
 
 def test_renderings_stay_private_on_a_crowded_table() -> None:
