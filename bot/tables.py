@@ -34,13 +34,13 @@ class _Table:
         self.idle = asyncio.Event()
         self.idle.set()
         self.task: asyncio.Task | None = None
-        self.drawn: dict[int, tuple] = {}
+        self.drawn: dict[int, bytes] = {}
         self.last: str | None = None
         self.pinged: tuple[frozenset[int], float | None] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
         #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple]] = {}
+        self.hands: dict[int, tuple[discord.Interaction, str, str, bytes]] = {}
         self.post = False
         #: Public messages owed after the table redraw (a hand's score breakdown), oldest first.
         self.announcements: list[str] = []
