@@ -13,8 +13,11 @@ LATENCY_P99 = "click latency, p99"
 THROUGHPUT = "actions/s, all games at once"
 RESTORE = "rebuild live sessions at start-up"
 MEMORY = "bot resident memory, live sessions"
+LEADERBOARD = "/leaderboard read, many results"
+STATS = "/stats read, many results"
+MOST_PLAYED = "most-played lookup, many results"
 RAW_SQLITE = "raw SQLite commits/s"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY)
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS, MOST_PLAYED)
 
 
 @dataclass(frozen=True)
