@@ -13,11 +13,15 @@ LATENCY_P99 = "click latency, p99"
 THROUGHPUT = "actions/s, all games at once"
 RESTORE = "rebuild live sessions at start-up"
 MEMORY = "bot resident memory, live sessions"
+LEADERBOARD = "/leaderboard read, many results"
+STATS = "/stats read, many results"
+MOST_PLAYED = "most-played lookup, many results"
 RAW_SQLITE = "raw SQLite commits/s"
 PICTURE_MEDIAN = "table picture, median"
 PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS, MOST_PLAYED,
+               PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
 
 
 @dataclass(frozen=True)

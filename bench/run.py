@@ -19,12 +19,15 @@ from bench.report import (
     INFO,
     LATENCY_MEDIAN,
     LATENCY_P99,
+    LEADERBOARD,
     MEMORY,
+    MOST_PLAYED,
     PICTURE_MEDIAN,
     PICTURE_P99,
     PICTURE_SIZE,
     RAW_SQLITE,
     RESTORE,
+    STATS,
     THROUGHPUT,
     Row,
     check,
@@ -36,13 +39,14 @@ from bench.report import (
     render,
 )
 from bench.restore import RestoreResult, run_restore
+from bench.results import CALLS, WRITERS, ResultsResult, run_results
 from bench.safaru import TARGET_MS as SAFARU_MS
 from bench.safaru import FreeCards
 from bench.safaru import measure as measure_safaru
 from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
 
 # The budget of DESIGN.md.
-MEDIAN_MS, P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 20.0, 500.0, 2.0, 250
+MEDIAN_MS, P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB, READ_MS = 5.0, 20.0, 500.0, 2.0, 250, 20.0
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
 
 
@@ -61,14 +65,15 @@ class Workload:
     playout_seconds: float      # per game
     picture_rounds: int         # timed passes over every game's seeded positions
     safaru_positions: int       # seeded positions per count of free cards
+    result_rows: int            # result rows under /leaderboard and /stats, half in one server
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
-                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
-                safaru_positions=20)
+                sessions=1000, moves=(200, 200), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
+                safaru_positions=20, result_rows=1_000_000)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
-                 safaru_positions=4)
+                 safaru_positions=4, result_rows=20_000)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None) -> str:
@@ -105,6 +110,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
                                      profile=profile)
     finally:
         await load.stop()
+    results = await run_results(workdir, rows=w.result_rows)
     environment["SQLite"] += (f", journal_mode={restored.built.journal_mode}, "
                               f"synchronous={restored.built.synchronous} (as bot.storage opens it)")
     environment["Discord double"] = ("request validation off; the double and the players in this process, "
@@ -112,21 +118,22 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     environment["workload"] = (f"{w.name}: {w.games} Calcory games x {w.players} players, "
                                f"{w.latency_moves} timed moves, "
                                f"{w.warmup:g} s warm-up + {w.window:g} s window, "
-                               f"{w.sessions} sessions restored ({w.moves[0]}-{w.moves[1]} moves each)")
+                               f"{w.sessions} sessions restored ({w.moves[0]}-{w.moves[1]} moves each), "
+                               f"{results.rows:,} result rows")
     title = "Spieltisch benchmark (DESIGN.md, performance budget)"
     if profile is not None:
         title += f" -- the bot ran under cProfile (slower), profiles in {profile}"
     if w.quick:
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
-    rows = (_rows(w, live, restored, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures)
+    rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures)
             + _safaru_rows(w, safaru))
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
 
-def _rows(w: Workload, live: LiveResult, restored: RestoreResult, raw: float, via_aiosqlite: float,
-          playouts: list[Playouts]) -> list[Row]:
+def _rows(w: Workload, live: LiveResult, restored: RestoreResult, results: ResultsResult, raw: float,
+          via_aiosqlite: float, playouts: list[Playouts]) -> list[Row]:
     quick = " (quick)" if w.quick else ""
     mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
     games = f"{live.games} games in progress{quick}"
@@ -148,6 +155,7 @@ def _rows(w: Workload, live: LiveResult, restored: RestoreResult, raw: float, vi
             f"setup_hook seen from the double: login answered -> command sync{quick}"),
         Row(MEMORY, mb(rss), f"<= {MEMORY_MB} MB", mark(check(rss / 2**20, MEMORY_MB, at_most=True)),
             f"VmRSS with {restored.built.sessions} live sessions, every table redrawn{quick}"),
+        *_read_rows(w, results, mark),
         Row(RAW_SQLITE, f"{raw:,.0f}/s", "-", INFO,
             "single-row INSERT + COMMIT, WAL, synchronous=NORMAL, same disk; "
             f"one action costs the time of {raw / per_second:,.0f} of them"),
@@ -182,6 +190,19 @@ def _rows(w: Workload, live: LiveResult, restored: RestoreResult, raw: float, vi
     return rows
 
 
+def _read_rows(w: Workload, r: ResultsResult, mark) -> list[Row]:
+    quick = " (quick)" if w.quick else ""
+    history = (f"{r.rows:,} result rows, {r.big_guild_rows:,} in this server ({r.players:,} players); "
+               f"median of {CALLS} calls through Storage{quick}")
+    figures = (
+        (LEADERBOARD, r.leaderboard, f"the most played game ({r.game}), asked by players high and low; {history}"),
+        (STATS, r.stats, f"one player's games; {history}"),
+        (MOST_PLAYED, r.most_played, f"the game /leaderboard shows by default; {history}"),
+    )
+    rows = [Row(label, ms(seconds), f"<= {READ_MS:g} ms", mark(check(seconds * 1000, READ_MS, at_most=True)),
+                conditions) for label, seconds, conditions in figures]
+    rows.append(Row(f"{LEADERBOARD}, moves committing", ms(r.leaderboard_busy), "-", INFO,
+                    f"the same while {WRITERS} tables commit one move after another"))
 def _picture_rows(w: Workload, p: PictureResult) -> list[Row]:
     mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
     med, p99 = median(p.times), percentile(p.times, 99)

@@ -92,6 +92,96 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (4, "meta", (
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     )),
+    # Reads that stay fast however long the history grows (issue 14).
+    # - The restart reads live sessions through their own small index, never finished ones.
+    # - /leaderboard, /stats and "most played" read running totals instead of scanning up to a
+    #   million result rows: derived data, kept by triggers in the transaction that inserts the
+    #   result rows (so no writer can forget them) and rebuildable from ``results`` with the two
+    #   INSERT ... SELECTs below. Result rows are append-only. ``player_totals`` holds what a row
+    #   counts towards (not stopped, a human seat), all matches and those without computer
+    #   players (``human_*``); its two board indexes hold each ranking's order, so the top rows
+    #   are the first entries. ``game_totals`` counts the matches with a result per game.
+    # - A player's latest name (any match, stopped ones too) comes from a covering index.
+    (5, "result totals", (
+        "CREATE INDEX sessions_live ON sessions (id) WHERE status IN ('lobby', 'playing')",
+        """
+        CREATE TABLE player_totals (
+            guild_id    INTEGER NOT NULL,
+            game        TEXT    NOT NULL,
+            user_id     INTEGER NOT NULL,
+            games       INTEGER NOT NULL,
+            wins        INTEGER NOT NULL,
+            human_games INTEGER NOT NULL,
+            human_wins  INTEGER NOT NULL,
+            last_ended  REAL    NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE INDEX player_totals_board ON player_totals
+            (guild_id, game, wins DESC, CAST(wins AS REAL) / games DESC, games DESC, user_id)
+        """,
+        """
+        CREATE INDEX player_totals_human_board ON player_totals
+            (guild_id, game, human_wins DESC, CAST(human_wins AS REAL) / human_games DESC, human_games DESC,
+             user_id)
+            WHERE human_games > 0
+        """,
+        "CREATE INDEX player_totals_user ON player_totals (guild_id, user_id, game, games, wins, last_ended)",
+        """
+        CREATE TABLE game_totals (
+            guild_id   INTEGER NOT NULL,
+            game       TEXT    NOT NULL,
+            matches    INTEGER NOT NULL,
+            last_ended REAL    NOT NULL,
+            PRIMARY KEY (guild_id, game)
+        ) WITHOUT ROWID
+        """,
+        """
+        INSERT INTO player_totals
+        SELECT guild_id, game, user_id, COUNT(*), SUM(won), SUM(with_computers = 0),
+               SUM(won AND with_computers = 0), MAX(ended_at)
+        FROM results WHERE stopped = 0 AND user_id IS NOT NULL
+        GROUP BY guild_id, game, user_id
+        """,
+        """
+        INSERT INTO game_totals
+        SELECT guild_id, game, COUNT(DISTINCT session_id), MAX(ended_at)
+        FROM results WHERE stopped = 0 GROUP BY guild_id, game
+        """,
+        """
+        CREATE TRIGGER results_player_totals AFTER INSERT ON results
+        WHEN NEW.stopped = 0 AND NEW.user_id IS NOT NULL
+        BEGIN
+            INSERT INTO player_totals (guild_id, game, user_id, games, wins, human_games, human_wins, last_ended)
+            VALUES (NEW.guild_id, NEW.game, NEW.user_id, 1, NEW.won, NEW.with_computers = 0,
+                    NEW.won AND NEW.with_computers = 0, NEW.ended_at)
+            ON CONFLICT (guild_id, game, user_id) DO UPDATE SET
+                games = games + 1, wins = wins + excluded.wins,
+                human_games = human_games + excluded.human_games, human_wins = human_wins + excluded.human_wins,
+                last_ended = MAX(last_ended, excluded.last_ended);
+        END
+        """,
+        # A match counts once: only the first of its rows for this server and game adds to it.
+        """
+        CREATE TRIGGER results_game_totals AFTER INSERT ON results
+        WHEN NEW.stopped = 0
+        BEGIN
+            INSERT INTO game_totals (guild_id, game, matches, last_ended)
+            VALUES (NEW.guild_id, NEW.game,
+                    NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = NEW.session_id
+                                AND r.seat <> NEW.seat AND r.guild_id = NEW.guild_id AND r.game = NEW.game
+                                AND r.stopped = 0),
+                    NEW.ended_at)
+            ON CONFLICT (guild_id, game) DO UPDATE SET
+                matches = matches + excluded.matches, last_ended = MAX(last_ended, excluded.last_ended);
+        END
+        """,
+        # The per-row indexes the old queries used are replaced by the totals and this one.
+        "DROP INDEX results_board",
+        "DROP INDEX results_player",
+        "CREATE INDEX results_player_name ON results (guild_id, user_id, ended_at, name)",
+    )),
 )
 
 #: The newest schema this version of the bot knows.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 import secrets
@@ -28,12 +29,19 @@ from bot.i18n import LANGUAGES
 from bot.seats import Seat, SeatKind, computer, human
 from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage, StorageFault
 from games.base import Action, Event, Game, IllegalAction, Result, replay
+from games.base import action as shared_action
 
 log = logging.getLogger(__name__)
 #: One line per game started and ended, for whoever runs the bot.
 games_log = logging.getLogger("spieltisch.games")
 
 LOBBY_EXPIRY = "lobby_expiry"
+
+
+def _logged(key: str) -> Action:
+    """The shared ``Action`` of a logged key: a restart replays a million moves, mostly the same few."""
+    kind, _, arg = key.partition(":")
+    return shared_action(kind, arg)
 
 
 class Status(StrEnum):
@@ -514,9 +522,25 @@ class SessionManager:
 
     # -- restart ---------------------------------------------------------------------------------
     async def restore(self) -> list[EndedSession]:
-        """Rebuild every live session from the database; end those that cannot be replayed."""
+        """Rebuild every live session from the database; end those that cannot be replayed.
+
+        The replay makes about a million long-lived objects; the cyclic garbage collector would walk
+        them again and again while they are being made (more than half of the time), so it pauses
+        during the rebuild, and ``gc.freeze`` then keeps the rebuilt objects out of every later
+        collection (they are still freed as usual when a session ends).
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return await self._restore()
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
+
+    async def _restore(self) -> list[EndedSession]:
         ended: list[EndedSession] = []
-        for row in await self.storage.live_sessions():
+        async for row in self.storage.iter_live_sessions():
             if row.id in self._by_id:
                 continue
             game = self.games.get(row.game)
@@ -549,7 +573,7 @@ class SessionManager:
         )
         if session.status is Status.PLAYING:
             assert row.seed is not None
-            actions = [(seat, Action.parse(key)) for seat, key in row.actions]
+            actions = [(seat, _logged(key)) for seat, key in row.actions]
             rebuilt = replay(game, len(seats), options, row.seed, actions)
             session.seed, session.state, session.history = row.seed, rebuilt.state, rebuilt.events
             session.opening = rebuilt.opening

@@ -9,6 +9,11 @@ method has committed when it returns, or raised ``StorageFault`` having changed 
 database locked for longer than ``busy_timeout``, the disk full, the file read-only): callers keep
 memory as it was. A fault is logged once per episode, and its end once, not once per write.
 PostgreSQL may replace SQLite behind the same methods.
+
+The result reads (/leaderboard, /stats) go through a second, read-only connection with its own
+thread: in WAL mode a reader sees every committed write and never waits for a writer, so these
+reads do not queue behind the moves' commits. A database without WAL (``:memory:``) has one
+connection for both.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import json
 import logging
 import os
 import sqlite3
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -123,6 +129,19 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
     )
 
 
+#: The live sessions, read through their partial index (migration 3): never a finished session.
+LIVE_SESSIONS_SQL = (
+    f"SELECT {_SESSION_COLUMNS} FROM sessions INDEXED BY sessions_live "
+    "WHERE status IN ('lobby', 'playing') ORDER BY id"
+)
+
+
+def live_actions_sql(sessions: int) -> str:
+    """The action logs of ``sessions`` given session ids, by primary key, in log order."""
+    marks = ", ".join("?" * sessions)
+    return f"SELECT session_id, seat, action FROM actions WHERE session_id IN ({marks}) ORDER BY session_id, seq"
+
+
 @dataclass(frozen=True, slots=True)
 class ResultRow:
     """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer, and for a
@@ -203,6 +222,7 @@ class Storage:
 
     def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
         self._db = db
+        self._read = db                 # the reader of the result queries: see ``_open_reader``
         self._write = asyncio.Lock()
         self.path = path
         #: The fault of the episode under way (logged when it began), ``None`` while writes work.
@@ -228,6 +248,7 @@ class Storage:
             storage = cls(db, path)
             await storage._migrate()
             await storage._probe_write()
+            await storage._open_reader(path)
         except BaseException as exc:
             await db.close()
             if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
@@ -235,8 +256,23 @@ class Storage:
             raise
         return storage
 
+    async def _open_reader(self, path: str | Any) -> None:
+        """A second connection for the result reads, when WAL lets it read beside the writer."""
+        if str(await self.pragma("journal_mode")).lower() != "wal":
+            return
+        reader = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await reader.execute("PRAGMA query_only=ON")
+            await reader.execute("PRAGMA busy_timeout=5000")
+        except BaseException:
+            await reader.close()
+            raise
+        self._read = reader
+
     async def close(self) -> None:
         async with self._write:
+            if self._read is not self._db:
+                await self._read.close()
             await self._db.close()
 
     async def pragma(self, name: str) -> Any:
@@ -455,21 +491,28 @@ class Storage:
             return [(seat, action) for seat, action in await cur.fetchall()]
 
     async def live_sessions(self) -> list[SessionRow]:
-        """Every lobby and game in progress with its action log, for the rebuild at start-up."""
-        async with self._db.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cur:
-            sessions = {row[0]: _session_row(row) for row in await cur.fetchall()}
-        async with self._db.execute(
-            "SELECT a.session_id, a.seat, a.action FROM actions a JOIN sessions s ON s.id = a.session_id "
-            "WHERE s.status IN ('lobby', 'playing') ORDER BY a.session_id, a.seq"
-        ) as cur:
-            for session_id, seat, action in await cur.fetchall():
-                sessions[session_id].actions.append((seat, action))
-        return list(sessions.values())
+        """Every lobby and game in progress with its action log."""
+        return [row async for row in self.iter_live_sessions()]
+
+    async def iter_live_sessions(self, batch: int = 50) -> AsyncIterator[SessionRow]:
+        """The live sessions with their action logs, ``batch`` sessions at a time, for the rebuild.
+
+        Sessions come from the index of live sessions and logs by primary key, so the cost does not
+        grow with finished matches; only one batch of logs is held at a time, and no statement is
+        open while the caller works (it may end a session it cannot rebuild).
+        """
+        async with self._db.execute(LIVE_SESSIONS_SQL) as cur:
+            waiting = deque(_session_row(row) for row in await cur.fetchall())
+        while waiting:
+            group = {row.id: row for row in (waiting.popleft() for _ in range(min(batch, len(waiting))))}
+            async with self._db.execute(live_actions_sql(len(group)), tuple(group)) as cur:
+                for session_id, seat, action in await cur.fetchall():
+                    group[session_id].actions.append((seat, action))
+            for row in group.values():
+                yield row
 
     async def results(self, session_id: int) -> list[ResultRow]:
-        async with self._db.execute(
+        async with self._read.execute(
             f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,)
         ) as cur:
             rows = await cur.fetchall()
@@ -525,47 +568,53 @@ class Storage:
         A shared win counts as a win; stopped matches never count; matches with computer players
         count only when asked for. ``me`` is the caller's row wherever it ranks.
         """
-        sql = """
-            WITH per AS (
-                SELECT user_id, SUM(won) AS wins, COUNT(*) AS games
-                FROM results
-                WHERE guild_id = :guild AND (:game IS NULL OR game = :game) AND stopped = 0
-                      AND user_id IS NOT NULL AND (:computers OR with_computers = 0)
-                GROUP BY user_id
-            ), ranked AS (
-                SELECT user_id, wins, games, CAST(wins AS REAL) / games AS win_rate,
-                       RANK() OVER (ORDER BY wins DESC, CAST(wins AS REAL) / games DESC) AS rank,
-                       ROW_NUMBER() OVER (ORDER BY wins DESC, CAST(wins AS REAL) / games DESC,
-                                          games DESC, user_id) AS pos
-                FROM per
-            )
-            SELECT r.rank, r.user_id,
-                   (SELECT name FROM results x WHERE x.guild_id = :guild AND x.user_id = r.user_id
-                    ORDER BY x.ended_at DESC LIMIT 1),
-                   r.wins, r.games, r.win_rate, r.pos
-            FROM ranked r
-            WHERE r.pos <= :limit OR r.user_id = :user
-            ORDER BY r.pos
+        wins, games = ("wins", "games") if include_computer_matches else ("human_wins", "human_games")
+        # Per game the planner walks the board index for each use of ``per``; across all games the
+        # sums are worked out once.
+        hint = "MATERIALIZED" if game is None else "NOT MATERIALIZED"
+        if game is None:
+            per = (f"SELECT user_id, SUM({wins}) AS w, SUM({games}) AS g FROM player_totals "
+                   "WHERE guild_id = :guild GROUP BY user_id HAVING g > 0")
+        else:   # one game: the top rows are the first entries of the board index (migration 3)
+            per = (f"SELECT user_id, {wins} AS w, {games} AS g FROM player_totals "
+                   f"WHERE guild_id = :guild AND game = :game AND {games} > 0")
+        # One statement, so the top rows and the caller's rank come from the same snapshot. The
+        # caller's rank counts the players strictly ahead; the top rows' ranks follow from their order.
+        sql = f"""
+            WITH per AS {hint} ({per}),
+            top AS (SELECT user_id, w, g FROM per ORDER BY w DESC, CAST(w AS REAL) / g DESC, g DESC, user_id
+                    LIMIT :limit),
+            mine AS (SELECT user_id, w, g FROM per WHERE user_id = :user),
+            shown AS (SELECT * FROM (SELECT 0 AS mine, user_id, w, g, NULL AS ahead FROM top)
+                      UNION ALL
+                      SELECT 1, user_id, w, g,
+                             (SELECT COUNT(*) FROM per p WHERE p.w > m.w
+                              OR (p.w = m.w AND CAST(p.w AS REAL) / p.g > CAST(m.w AS REAL) / m.g))
+                      FROM mine m)
+            SELECT mine, user_id, w, g, ahead,
+                   (SELECT name FROM results x WHERE x.guild_id = :guild AND x.user_id = shown.user_id
+                    ORDER BY x.ended_at DESC LIMIT 1)
+            FROM shown
         """
-        params = {"guild": guild_id, "game": game, "computers": int(include_computer_matches),
-                  "limit": limit, "user": user_id}
-        async with self._db.execute(sql, params) as cur:
+        params = {"guild": guild_id, "game": game, "limit": limit, "user": user_id}
+        async with self._read.execute(sql, params) as cur:
             fetched = await cur.fetchall()
         rows: list[BoardRow] = []
         me: BoardRow | None = None
-        for rank, uid, name, wins, games, rate, pos in fetched:
-            row = BoardRow(rank, uid, name, wins, games, rate)
-            if pos <= limit:
-                rows.append(row)
-            if uid == user_id:
-                me = row
+        for mine, uid, won, played, ahead, name in fetched:
+            rate = won / played
+            if mine:
+                me = BoardRow(ahead + 1, uid, name, won, played, rate)
+                continue
+            tied = bool(rows) and (rows[-1].wins, rows[-1].win_rate) == (won, rate)
+            rows.append(BoardRow(rows[-1].rank if tied else len(rows) + 1, uid, name, won, played, rate))
         return Leaderboard(tuple(rows), me)
 
     async def most_played_game(self, guild_id: int) -> str | None:
         """The game with the most matches ended with a result in this guild (newest wins ties)."""
-        async with self._db.execute(
-            "SELECT game FROM results WHERE guild_id = ? AND stopped = 0 GROUP BY game "
-            "ORDER BY COUNT(DISTINCT session_id) DESC, MAX(ended_at) DESC, game LIMIT 1",
+        async with self._read.execute(
+            "SELECT game FROM game_totals WHERE guild_id = ? AND matches > 0 "
+            "ORDER BY matches DESC, last_ended DESC, game LIMIT 1",
             (guild_id,),
         ) as cur:
             row = await cur.fetchone()
@@ -573,9 +622,9 @@ class Storage:
 
     async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """Per game: matches with a result, wins, win rate, last played; most played first."""
-        async with self._db.execute(
-            "SELECT game, COUNT(*), SUM(won), MAX(ended_at) FROM results "
-            "WHERE guild_id = ? AND user_id = ? AND stopped = 0 GROUP BY game ORDER BY COUNT(*) DESC, game",
+        async with self._read.execute(
+            "SELECT game, games, wins, last_ended FROM player_totals "
+            "WHERE guild_id = ? AND user_id = ? ORDER BY games DESC, game",
             (guild_id, user_id),
         ) as cur:
             rows = await cur.fetchall()
@@ -586,10 +635,12 @@ class Storage:
         """Remove a person's id and name from every result row and every ended session, in one
         transaction. The rows stay, anonymous (``user_id`` NULL, name empty), so everyone else's
         records hold; an anonymous row ranks for nobody. Live sessions are left alone: the caller
-        refuses while the person is at a table."""
+        refuses while the person is at a table. The running totals (derived from the results) lose
+        the person's line: an anonymous row counts for nobody."""
         async with self._transaction() as db:
             cur = await db.execute("UPDATE results SET user_id = NULL, name = '' WHERE user_id = ?", (user_id,))
             results = cur.rowcount
+            await db.execute("DELETE FROM player_totals WHERE user_id = ?", (user_id,))
             async with db.execute(
                 "SELECT id, host_id, seats FROM sessions s WHERE status NOT IN ('lobby', 'playing') AND "
                 "(host_id = :user OR EXISTS (SELECT 1 FROM json_each(s.seats) "

@@ -48,13 +48,13 @@ class _Table:
         self.idle = asyncio.Event()
         self.idle.set()
         self.task: asyncio.Task | None = None
-        self.drawn: dict[int, tuple] = {}
+        self.drawn: dict[int, bytes] = {}
         self.last: str | None = None
         self.pinged: tuple[frozenset[int], float | None] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
         #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its pictures).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple, media.Shown]] = {}
+        self.hands: dict[int, tuple[discord.Interaction, str, str, bytes, media.Shown]] = {}
         self.post = False
         #: The next try after a refused redraw: its alarm and the wait after that one.
         self.retry = None

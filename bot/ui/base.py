@@ -8,6 +8,7 @@ no memory in the store.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import discord
@@ -113,13 +114,17 @@ class Rendered:
     view: discord.ui.View | discord.ui.LayoutView
     content: str | None = None
     pictures: tuple[Picture, ...] = ()
-    _fingerprint: tuple | None = field(default=None, repr=False, compare=False)
+    _fingerprint: bytes | None = field(default=None, repr=False, compare=False)
 
-    def fingerprint(self) -> tuple:
-        """What the message shows, to skip edits that would change nothing (computed once)."""
+    def fingerprint(self) -> bytes:
+        """What the message shows, to skip edits that would change nothing (computed once).
+
+        A digest rather than the text: the writer remembers one per table message, and a thousand
+        tables' component lists would weigh tens of megabytes.
+        """
         if self._fingerprint is None:
-            self._fingerprint = (self.content, repr(self.view.to_components()),
-                                 tuple(p.digest for p in self.pictures))
+            shown = repr((self.content, self.view.to_components(), tuple(p.digest for p in self.pictures))).encode()
+            self._fingerprint = hashlib.blake2b(shown, digest_size=16).digest()
         return self._fingerprint
 
 
