@@ -203,6 +203,9 @@ def _read_rows(w: Workload, r: ResultsResult, mark) -> list[Row]:
                 conditions) for label, seconds, conditions in figures]
     rows.append(Row(f"{LEADERBOARD}, moves committing", ms(r.leaderboard_busy), "-", INFO,
                     f"the same while {WRITERS} tables commit one move after another"))
+    return rows
+
+
 def _picture_rows(w: Workload, p: PictureResult) -> list[Row]:
     mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
     med, p99 = median(p.times), percentile(p.times, 99)
