@@ -20,7 +20,7 @@ from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
-from bot.ui import media
+from bot.ui import media, pictured
 from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
 from games.keys import number
@@ -327,7 +327,8 @@ class Clicks:
             return
         tables = self.bot.tables
         if in_hand:
-            rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+            with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
+                rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
             await reply.update(rendered)
             tables.hand_shown(session, seat, reply, "", rendered)
         else:

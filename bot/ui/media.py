@@ -36,6 +36,12 @@ class Picture:
         object.__setattr__(self, "digest", hashlib.sha256(self.png).hexdigest())
 
     @property
+    def pending(self) -> bool:
+        """A picture still to be painted (no PNG yet): the message keeps what it shows until the
+        picture follows in a later edit. Only legacy messages take one (a gallery needs its file)."""
+        return not self.png
+
+    @property
     def name(self) -> str:
         """``table-<12 hex>.png``: the same picture always has the same name."""
         return f"{self.kind}-{self.digest[:12]}.png"
@@ -51,11 +57,12 @@ class Picture:
 
 def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
     """The picture a presenter puts on a table or hand: None when the table has pictures off (the
-    lobby setting; nothing is painted then) or the painter drew nothing."""
+    lobby setting; nothing is painted then) or the painter drew nothing (None; empty bytes are a
+    picture still to be painted, see ``Picture.pending``)."""
     if not session.pictures:
         return None
     png = paint()
-    return Picture(png, alt, kind) if png else None
+    return Picture(png, alt, kind) if png is not None else None
 
 
 def galleries(picture: Picture | None) -> list[dict]:
@@ -87,8 +94,12 @@ class Kept:
         return out
 
 
-def shown_by(pictures: Iterable[Picture]) -> Shown:
-    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere)."""
+def shown_by(pictures: Iterable[Picture], before: Shown | None = None) -> Shown | None:
+    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere);
+    with a pending picture, what it showed ``before`` (None: unknown)."""
+    pictures = tuple(pictures)
+    if any(p.pending for p in pictures):
+        return before
     return {p.name: None for p in pictures}
 
 
@@ -106,8 +117,8 @@ def send_kwargs(rendered) -> dict:
     kwargs: dict = {"view": rendered.view}
     if rendered.content is not None:
         kwargs["content"] = rendered.content
-    if rendered.pictures:
-        kwargs["files"] = [p.file() for p in rendered.pictures]
+    if files := [p.file() for p in rendered.pictures if not p.pending]:
+        kwargs["files"] = files
     return kwargs
 
 
@@ -125,7 +136,10 @@ def edit_kwargs(rendered, shown: Shown | None) -> dict:
 
 
 def edit_attachments(pictures: tuple[Picture, ...], shown: Shown | None) -> list | None:
-    """The ``attachments`` of an edit, or None to send none (every attachment stays)."""
+    """The ``attachments`` of an edit, or None to send none (every attachment stays, also while a
+    picture is pending)."""
+    if any(p.pending for p in pictures):
+        return None
     names = {p.name for p in pictures}
     if (shown is None and not pictures) or (shown is not None and names == set(shown)):
         return None

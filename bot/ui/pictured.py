@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from bot.i18n import t
 from bot.pictures import hand_png, table_png
@@ -27,10 +29,28 @@ _drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
 _MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
 
 
-def _png(key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
+#: False while a click waits for its answer: a hand picture not drawn yet follows later (see ``later``).
+_painting: ContextVar[bool] = ContextVar("painting", default=True)
+
+
+@contextmanager
+def later() -> Iterator[None]:
+    """Hands rendered inside are answered at once: a hand picture not in the cache comes back as a
+    pending picture (the message keeps its old one), and the table writer's refresh of open hands,
+    which the move wakes, paints it and edits it in. So painting stays out of the click's answer."""
+    token = _painting.set(False)
+    try:
+        yield
+    finally:
+        _painting.reset(token)
+
+
+def _png(key: tuple, paint: Callable[[], bytes | None], *, may_wait: bool = False) -> bytes | None:
     if key in _drawn:
         _drawn.move_to_end(key)
         return _drawn[key]
+    if may_wait and not _painting.get():
+        return b""  # pending: see ``later``
     png = _drawn[key] = paint()
     if len(_drawn) > CACHE_SIZE:
         _drawn.popitem(last=False)
@@ -61,7 +81,7 @@ def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
     key = ("hand", game, lang, tuple(sorted(playable)), repr(view))
-    return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable)),
+    return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable), may_wait=True),
                       plain("\n".join(said)), "hand")
 
 
