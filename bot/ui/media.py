@@ -3,7 +3,8 @@
 A picture's file name is derived from its content hash, so the name on a message says which
 picture it already shows: an edit whose pictures are all there sends no file at all (Discord keeps
 the attachments of an edit without an ``attachments`` list), and a changed picture is uploaded
-once, with the ``attachments`` list that keeps the rest by id and drops the stale ones.
+once, with the ``attachments`` list that keeps the rest by id and drops the stale ones. A picture
+whose alt text alone changed is kept by id with its new description, not uploaded again.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import discord
 #: Discord's limit on a media item's description (alt text).
 MAX_ALT = 1024
 
-#: What a message shows now: file name -> attachment id (``None`` when only the name is known).
-Shown = dict[str, int | None]
+#: What a message shows now: (file name, alt text) -> attachment id (``None`` when only the name is
+#: known). The alt text is part of it: the same picture may come with a new description (the text
+#: around it changed), which an edit then updates without uploading the file again.
+Shown = dict[tuple[str, str], int | None]
 
 
 @dataclass(frozen=True)
@@ -100,15 +103,16 @@ def shown_by(pictures: Iterable[Picture], before: Shown | None = None) -> Shown 
     pictures = tuple(pictures)
     if any(p.pending for p in pictures):
         return before
-    return {p.name: None for p in pictures}
+    return {(p.name, p.alt): None for p in pictures}
 
 
 def shown_on(attachments: Iterable) -> Shown:
     """What a message shows, from discord.py's ``Attachment`` objects or raw attachment dicts."""
     out: Shown = {}
     for a in attachments:
-        name, ident = (a["filename"], a["id"]) if isinstance(a, Mapping) else (a.filename, a.id)
-        out[name] = int(ident)
+        name, ident, alt = ((a["filename"], a["id"], a.get("description")) if isinstance(a, Mapping)
+                            else (a.filename, a.id, a.description))
+        out[name, alt or ""] = int(ident)
     return out
 
 
@@ -140,8 +144,7 @@ def edit_attachments(pictures: tuple[Picture, ...], shown: Shown | None) -> list
     picture is pending)."""
     if any(p.pending for p in pictures):
         return None
-    names = {p.name for p in pictures}
-    if (shown is None and not pictures) or (shown is not None and names == set(shown)):
+    if (shown is None and not pictures) or (shown is not None and {(p.name, p.alt) for p in pictures} == set(shown)):
         return None
-    shown = shown or {}
-    return [Kept(ident, p.alt) if (ident := shown.get(p.name)) is not None else p.file() for p in pictures]
+    ids = {name: ident for (name, _), ident in (shown or {}).items() if ident is not None}
+    return [Kept(ident, p.alt) if (ident := ids.get(p.name)) is not None else p.file() for p in pictures]

@@ -37,9 +37,9 @@ def test_a_hand_answered_at_once_keeps_its_old_picture_until_the_new_one_follows
     with pictured.later():
         quick = presenter("diabolo").hand(session, seat, "en", "", None)
     [pending] = quick.pictures
-    assert pending.pending and media.edit_attachments(quick.pictures, {"hand-old.png": 5}) is None
+    assert pending.pending and media.edit_attachments(quick.pictures, {("hand-old.png", "old"): 5}) is None
     assert "files" not in media.send_kwargs(quick)
-    assert media.shown_by(quick.pictures, {"hand-old.png": 5}) == {"hand-old.png": 5}
+    assert media.shown_by(quick.pictures, {("hand-old.png", "old"): 5}) == {("hand-old.png", "old"): 5}
     full = presenter("diabolo").hand(session, seat, "en", "", None)
     [picture] = full.pictures
     assert not picture.pending and picture.alt == pending.alt and full.fingerprint() != quick.fingerprint()
