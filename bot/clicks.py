@@ -22,7 +22,7 @@ from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
-from bot.ui import media
+from bot.ui import media, pictured
 from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
 from games.keys import number
@@ -356,7 +356,8 @@ class Clicks:
         # Committed: from here on everything happens whether or not the answer reaches Discord.
         tables = self.bot.tables
         if in_hand:
-            rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+            with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
+                rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
             if await answer(reply, reply.update(rendered)):
                 tables.hand_shown(session, seat, reply, "", rendered)
         else:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import html
 import random
-import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,13 +18,14 @@ from pathlib import Path
 
 import games
 from bot.pictures import GAMES_WITH_PICTURES, hand_png, table_png
+from bot.seats import human
+from bot.sessions import Session, Status
+from bot.ui.presenters import presenter
 from games.base import Game
 
 POSITIONS = 4
 #: Random moves between two previewed positions, per game (long games get further apart).
 STRIDE = {"mu": 13, "safaru": 5, "rummu": 9, "dacapo": 14, "skippo": 14, "kapado": 9, "diabolo": 6}
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
-_PLACES_DRAWN = ("up", "down", "unlock", "take", "keep")
 
 
 @dataclass(frozen=True)
@@ -58,21 +58,14 @@ def _random_move(game: Game, state, seat: int, rng: random.Random):
     return rng.choice([a for a in legal if a.kind == kind])
 
 
-def playable_cards(game: Game, state, seat: int, cards: tuple[str, ...]) -> frozenset[str]:
-    """The seat's cards named by one of its legal actions now (the host passes its own set)."""
-    if seat not in game.to_act(state):
-        return frozenset()
-    legal = game.legal_actions(state, seat)
-    named = {token for action in legal for token in _TOKEN.findall(action.arg)}
-    if game.key == "kapado" and cards and any(a.kind in _PLACES_DRAWN for a in legal):
-        named.add(cards[-1])  # Kapado's moves name the stack; the card is always the drawn one
-    return frozenset(c for c in cards if c in named or any(c in token for token in named if len(token) > len(c)))
-
-
-def own_cards(view) -> tuple[str, ...]:
-    """The cards a hand picture shows: the hand, and Kapado's drawn card."""
-    drawn = getattr(view, "drawn", None)
-    return tuple(getattr(view, "hand", None) or ()) + ((drawn,) if drawn else ())
+def playable(pos: Position, seat: int) -> frozenset[str]:
+    """The seat's cards that its hand on Discord lets it play now: the presenter's own notion."""
+    game = games.REGISTRY[pos.game]
+    status = Status.FINISHED if game.is_over(pos.state) else Status.PLAYING
+    seats = tuple(human(1 + i, f"P{i + 1}") for i in range(pos.players))
+    session = Session(0, 0, 0, game, 1, "en", status, game.default_options(), seats, 0.0, state=pos.state,
+                      counters=[0] * pos.players)
+    return frozenset(presenter(pos.game).playable(session, seat))
 
 
 def render(out: Path, keys: list[str], players: int | None, count: int = POSITIONS) -> list[tuple[str, str]]:
@@ -91,14 +84,13 @@ def render(out: Path, keys: list[str], players: int | None, count: int = POSITIO
                 (out / f"{stem}-table.png").write_bytes(data)
                 written.append((f"{stem}-table.png", f"{game.name}, {n} players, position {pos.number}: the table"))
             for seat in sorted(game.to_act(pos.state)) if not game.is_over(pos.state) else ():
-                view = game.view(pos.state, seat)
-                playable = playable_cards(game, pos.state, seat, own_cards(view))
-                data = hand_png(key, view, "en", playable)
+                cards = playable(pos, seat)
+                data = hand_png(key, game.view(pos.state, seat), "en", cards)
                 if data is not None:
                     name = f"{stem}-hand{seat + 1}.png"
                     (out / name).write_bytes(data)
                     written.append((name, f"{game.name}, {n} players, position {pos.number}: "
-                                          f"hand of seat {seat + 1} ({len(playable)} playable)"))
+                                          f"hand of seat {seat + 1} ({len(cards)} playable)"))
     (out / "index.html").write_text(_contact_sheet(written), encoding="utf-8")
     return written
 

@@ -117,8 +117,10 @@ class TableWriter:
 
     def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered) -> None:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
+        message = reply.interaction.message
+        before = media.shown_on(message.attachments) if message is not None else None
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
-                                            media.shown_by(rendered.pictures))
+                                            media.shown_by(rendered.pictures, before))
 
     def moved(self, session, events: list[Event]) -> None:
         """A move was made (by a click or by a computer): say what happened and redraw."""

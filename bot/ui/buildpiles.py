@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui import media
+from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
 from games.keys import number
@@ -153,8 +155,9 @@ class BuildPilePresenter:
         turn = [last] if last else []
         turn.append(self.turn_line(session, view, lang))
         hand = hand_button(session, lang)
-        return [Rendered(StaticLayout([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)),
-                                       row(hand)]))]
+        picture = table_picture(session, view, lang, "\n".join(head[1:] + players))
+        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand)],
+                       picture)]
 
     def turn_line(self, session, view, lang: str) -> str:
         if session.status == "stopped":
@@ -176,7 +179,8 @@ class BuildPilePresenter:
         game = session.game
         lines = [notice] if notice else []
         cards = " · ".join(self.card(game, c) for c in view.hand) or "—"
-        lines.append(t(lang, "buildpiles.ui.your_hand", count=len(view.hand), cards=cards))
+        alt = t(lang, "buildpiles.ui.your_hand", count=len(view.hand), cards=cards)
+        lines.append(alt)
         lines.append(t(lang, f"{self.key}.ui.your_pile", pile=self.pile_text(session, mine, lang)))
         lines.append(t(lang, "buildpiles.ui.your_helpers", helpers=self.helpers_text(session, mine.helpers)))
         lines.append(self.build_line(session, view, lang))
@@ -185,9 +189,21 @@ class BuildPilePresenter:
             lines.append(t(lang, "buildpiles.ui.hand_over"))
         elif view.current != seat:
             lines.append(t(lang, "buildpiles.ui.wait", name=session.seats[view.current].name))
-        else:
-            _Turn(self, session, seat, view, lang).render(ui, lines, out)
-        return Rendered(StaticView(out), "\n".join(lines)[:2000])
+        turn = self._turn(session, seat, view, lang)
+        if turn is not None:
+            turn.render(ui, lines, out)
+        picture = hand_picture(session, view, lang, turn.playable() if turn else (), alt,
+                               lambda card: self.card(game, card))
+        return Rendered(StaticView(out), "\n".join(lines)[:2000], pictures=media.pictures(picture))
+
+    def _turn(self, session, seat: int, view, lang: str) -> _Turn | None:
+        """The seat's moves while it is the seat's turn."""
+        mine = session.status == "playing" and not view.over and view.current == seat
+        return _Turn(self, session, seat, view, lang) if mine else None
+
+    def playable(self, session, seat: int) -> tuple[str, ...]:
+        turn = self._turn(session, seat, session.game.view(session.state, seat), session.lang)
+        return turn.playable() if turn else ()
 
     # -- public lines -------------------------------------------------------------------------
     def describe(self, session, events: list[Event], lang: str) -> str | None:
@@ -293,6 +309,11 @@ class _Turn:
         for action in session.game.legal_actions(session.state, seat):
             self._add(action.kind, action.arg, action.key)
         self.plays.sort(key=lambda c: self._rank(c.parts[-1][0]))
+
+    def playable(self) -> tuple[str, ...]:
+        """The hand's cards that go onto a build pile now (alone or in a joker run), in hand order."""
+        played = {card for choice in self.plays for source, card in choice.parts if source == "hand"}
+        return tuple(card for card in self.view.hand if card in played)
 
     def _rank(self, source: str) -> int:
         """Own pile first (the goal), then hand, helper piles, set-aside jokers, other players' piles."""

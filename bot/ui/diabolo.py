@@ -12,7 +12,9 @@ from __future__ import annotations
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import DIABOLO, emoji
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui import media
+from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
 from games.diabolo.cards import COLOUR, COLOURS, ROW, VALUE
@@ -223,20 +225,22 @@ class DiaboloPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
+        rows = _rows_block(session, view, lang)
         components = [
-            text(_rows_block(session, view, lang)),
+            text(rows),
             text(_players_block(session, view, lang)),
             text(_status_block(session, view, lang, last)),
             row(hand_button(session, lang)),
         ]
-        return [Rendered(StaticLayout(components))]
+        return [framed(components, table_picture(session, view, lang, rows))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         """The seat's cards and its one current choice; no in-hand steps, so ``ui`` is ignored."""
         view = session.game.view(session.state, seat)
         lines = [notice] if notice else []
-        lines.append(t(lang, "diabolo.ui.hand", count=len(view.hand), cards=labels(view.hand),
-                       round=view.round, rounds=view.rounds, doubler=_doubler_state(view, seat, lang)))
+        alt = t(lang, "diabolo.ui.hand", count=len(view.hand), cards=labels(view.hand),
+                round=view.round, rounds=view.rounds, doubler=_doubler_state(view, seat, lang))
+        lines.append(alt)
         out: list[dict] = []
         if _playing(session) and view.phase == DOUBLER and view.doublers[seat]:
             more, out = _doubler_rows(session, seat, view, lang)
@@ -247,7 +251,19 @@ class DiaboloPresenter:
         else:
             more = [_waiting_line(session, seat, view, lang)]
         lines.extend(more)
-        return Rendered(StaticView(out), "\n".join(lines))
+        picture = hand_picture(session, view, lang, self.playable(session, seat), alt, label)
+        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+
+    @staticmethod
+    def playable(session, seat: int) -> tuple[str, ...]:
+        """On the seat's turn the cards its selects offer: those that fit a row, or any to discard."""
+        view = session.game.view(session.state, seat)
+        if not _playing(session) or view.current != seat or view.phase not in (PLACE, DISCARD):
+            return ()
+        if view.phase == DISCARD:
+            return view.hand
+        fits = {a.arg for a in session.game.legal_actions(session.state, seat) if a.kind in _SIDES}
+        return tuple(card for card in view.hand if card in fits)
 
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """What the move did, from its public events: the card laid or discarded, rows closed,

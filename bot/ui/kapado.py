@@ -18,7 +18,9 @@ from __future__ import annotations
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import KAPADO, emoji
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui import media
+from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, SYMBOL, VALUE, WISH, fit
@@ -130,13 +132,19 @@ class KapadoPresenter:
         players = "\n\n".join(_player(session, view, seat, lang) for seat in range(view.players))
         turn = f"{last}\n{_turn(session, view, lang)}" if last else _turn(session, view, lang)
         hand = hand_button(session, lang)
-        return [Rendered(StaticLayout([text(_header(view, lang)), text(players), text(turn), row(hand)]))]
+        header = _header(view, lang)
+        picture = table_picture(session, view, lang, f"{header}\n{players}")
+        return [framed([text(header), text(players), text(turn), row(hand)], picture)]
 
     # -- the hand ------------------------------------------------------------------------------
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
         lines = [notice] if notice else []
         lines.append(t(lang, "kapado.ui.your_stacks", stacks="  ".join(stack_text(s) for s in view.stacks[seat])))
+        held = ([view.drawn] if view.drawn else []) + list(view.wishes[seat])
+        alt = t(lang, "kapado.ui.hand_cards", cards=" ".join(label(c) for c in held))
+        if held:  # the cards the hand picture shows
+            lines.append(alt)
         if view.banned:
             lines.append(_bans(view, lang))
         out: list[dict] = []
@@ -159,7 +167,15 @@ class KapadoPresenter:
             else:
                 self._place(session, seat, view, lang, ui, legal, lines, out)
         lines.append(_legend(lang))
-        return Rendered(StaticView(out), "\n".join(lines))
+        picture = hand_picture(session, view, lang, self.playable(session, seat), alt, label)
+        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+
+    @staticmethod
+    def playable(session, seat: int) -> tuple[str, ...]:
+        """The drawn card (or the wish card), to place or use, on the seat's turn; else none."""
+        view = session.game.view(session.state, seat)
+        mine = _playing(session) and view.phase != "over" and view.current == seat
+        return (view.drawn,) if mine and view.drawn else ()
 
     @staticmethod
     def _place(session, seat: int, view, lang: str, ui: str, legal, lines: list[str], out: list[dict]) -> None:

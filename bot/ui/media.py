@@ -3,7 +3,8 @@
 A picture's file name is derived from its content hash, so the name on a message says which
 picture it already shows: an edit whose pictures are all there sends no file at all (Discord keeps
 the attachments of an edit without an ``attachments`` list), and a changed picture is uploaded
-once, with the ``attachments`` list that keeps the rest by id and drops the stale ones.
+once, with the ``attachments`` list that keeps the rest by id and drops the stale ones. A picture
+whose alt text alone changed is kept by id with its new description, not uploaded again.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import discord
 #: Discord's limit on a media item's description (alt text).
 MAX_ALT = 1024
 
-#: What a message shows now: file name -> attachment id (``None`` when only the name is known).
-Shown = dict[str, int | None]
+#: What a message shows now: (file name, alt text) -> attachment id (``None`` when only the name is
+#: known). The alt text is part of it: the same picture may come with a new description (the text
+#: around it changed), which an edit then updates without uploading the file again.
+Shown = dict[tuple[str, str], int | None]
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,12 @@ class Picture:
     def __post_init__(self) -> None:
         object.__setattr__(self, "alt", (self.alt.strip() or self.kind)[:MAX_ALT])
         object.__setattr__(self, "digest", hashlib.sha256(self.png).hexdigest())
+
+    @property
+    def pending(self) -> bool:
+        """A picture still to be painted (no PNG yet): the message keeps what it shows until the
+        picture follows in a later edit. Only legacy messages take one (a gallery needs its file)."""
+        return not self.png
 
     @property
     def name(self) -> str:
@@ -51,11 +60,12 @@ class Picture:
 
 def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
     """The picture a presenter puts on a table or hand: None when the table has pictures off (the
-    lobby setting; nothing is painted then) or the painter drew nothing."""
+    lobby setting; nothing is painted then) or the painter drew nothing (None; empty bytes are a
+    picture still to be painted, see ``Picture.pending``)."""
     if not session.pictures:
         return None
     png = paint()
-    return Picture(png, alt, kind) if png else None
+    return Picture(png, alt, kind) if png is not None else None
 
 
 def galleries(picture: Picture | None) -> list[dict]:
@@ -87,17 +97,22 @@ class Kept:
         return out
 
 
-def shown_by(pictures: Iterable[Picture]) -> Shown:
-    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere)."""
-    return {p.name: None for p in pictures}
+def shown_by(pictures: Iterable[Picture], before: Shown | None = None) -> Shown | None:
+    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere);
+    with a pending picture, what it showed ``before`` (None: unknown)."""
+    pictures = tuple(pictures)
+    if any(p.pending for p in pictures):
+        return before
+    return {(p.name, p.alt): None for p in pictures}
 
 
 def shown_on(attachments: Iterable) -> Shown:
     """What a message shows, from discord.py's ``Attachment`` objects or raw attachment dicts."""
     out: Shown = {}
     for a in attachments:
-        name, ident = (a["filename"], a["id"]) if isinstance(a, Mapping) else (a.filename, a.id)
-        out[name] = int(ident)
+        name, ident, alt = ((a["filename"], a["id"], a.get("description")) if isinstance(a, Mapping)
+                            else (a.filename, a.id, a.description))
+        out[name, alt or ""] = int(ident)
     return out
 
 
@@ -106,8 +121,8 @@ def send_kwargs(rendered) -> dict:
     kwargs: dict = {"view": rendered.view}
     if rendered.content is not None:
         kwargs["content"] = rendered.content
-    if rendered.pictures:
-        kwargs["files"] = [p.file() for p in rendered.pictures]
+    if files := [p.file() for p in rendered.pictures if not p.pending]:
+        kwargs["files"] = files
     return kwargs
 
 
@@ -125,9 +140,11 @@ def edit_kwargs(rendered, shown: Shown | None) -> dict:
 
 
 def edit_attachments(pictures: tuple[Picture, ...], shown: Shown | None) -> list | None:
-    """The ``attachments`` of an edit, or None to send none (every attachment stays)."""
-    names = {p.name for p in pictures}
-    if (shown is None and not pictures) or (shown is not None and names == set(shown)):
+    """The ``attachments`` of an edit, or None to send none (every attachment stays, also while a
+    picture is pending)."""
+    if any(p.pending for p in pictures):
         return None
-    shown = shown or {}
-    return [Kept(ident, p.alt) if (ident := shown.get(p.name)) is not None else p.file() for p in pictures]
+    if (shown is None and not pictures) or (shown is not None and {(p.name, p.alt) for p in pictures} == set(shown)):
+        return None
+    ids = {name: ident for (name, _), ident in (shown or {}).items() if ident is not None}
+    return [Kept(ident, p.alt) if (ident := ids.get(p.name)) is not None else p.file() for p in pictures]

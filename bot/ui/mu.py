@@ -9,10 +9,11 @@ hand, so the table carries only the Hand button and never a card that is still f
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, hand_button, row, text
+from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, symbol
-from bot.ui.mu_hand import hand
+from bot.ui.mu_hand import hand, playable
 from bot.ui.mu_words import name, team_names, trick_text, trump_name, trumps_text
+from bot.ui.pictured import framed, table_picture
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.mu.cards import NO_TRUMP
@@ -108,6 +109,21 @@ def _turn(session, view, lang: str) -> str:
     return t(lang, f"mu.ui.turn.{view.phase}", name=name(session, seat), limit=limit)
 
 
+def _pictured(session, view, lang: str) -> str:
+    """What the table picture shows, in words: the trumps named, the cards laid out face up, the
+    trick in play order and the last trick (empty while none of these is on the table)."""
+    lines = []
+    if view.chef_trump or view.vize_trump:
+        lines.append(t(lang, "mu.ui.trumps", trumps=trumps_text(lang, view)))
+    lines += [f"{name(session, seat)}: {labels(shown, sort=False)}" for seat, shown in enumerate(view.shown) if shown]
+    if view.phase == TRICKS and view.trick:
+        lines.append(t(lang, "mu.ui.trick", number=sum(view.tricks_won) + 1, cards=trick_text(session, view.trick)))
+    if view.last_trick:
+        lines.append(t(lang, "mu.ui.last_trick", cards=trick_text(session, view.last_trick),
+                       name=name(session, view.last_winner)))
+    return "\n".join(lines)
+
+
 class MuPresenter:
     table_messages = 1
 
@@ -115,10 +131,13 @@ class MuPresenter:
         view = session.game.view(session.state, None)
         parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)),
                  row(hand_button(session, lang))]
-        return [Rendered(StaticLayout(parts))]
+        return [framed(parts, table_picture(session, view, lang, _pictured(session, view, lang)))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         return hand(session, seat, lang, ui, notice)
+
+    def playable(self, session, seat: int) -> tuple[str, ...]:
+        return playable(session, session.game.view(session.state, seat), seat)
 
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """One line for the move and what it set off (a trick taken, a hand scored, a new deal)."""

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
+from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, row, rows, select
 from bot.ui.cards import colour_name, label, labels
 from bot.ui.mu_words import grouped, led_suit, name, suits, trick_text, trump_name, trumps_text
+from bot.ui.pictured import hand_picture
 from games.deck import sort_cards
 from games.mu.cards import TRUMP
 from games.mu.game import PASS, bid_action
@@ -47,7 +49,19 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
         _partner(session, view, lang, seat, mine, lines, out)
     elif view.phase == TRICKS:
         _tricks(session, view, lang, seat, mine, lines, out)
-    return Rendered(StaticView(out), "\n".join(lines))
+    alt = t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view))
+    picture = hand_picture(session, view, lang, playable(session, view, seat), alt)
+    return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+
+
+def playable(session, view, seat: int) -> tuple[str, ...]:
+    """The cards the hand lets the seat play now, in hand order: in the auction the face-down ones
+    (each can be laid out for a bid), in the tricks those that follow suit (the green buttons)."""
+    if session.status != "playing" or view.phase == OVER or view.to_act != seat:
+        return ()
+    if view.phase == AUCTION:
+        return tuple(card for card in view.hand if card not in view.shown[seat])
+    return tuple(card for card in view.hand if card in view.playable) if view.phase == TRICKS else ()
 
 
 def _role(session, view, lang: str, seat: int) -> list[str]:

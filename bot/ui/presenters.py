@@ -38,6 +38,8 @@ class Presenter(Protocol):
     #   (tests click that one instead).
     # - ``score_line(line, lang) -> ScoreLine``: a score step reworded for the closing summary.
     # - ``score_names(session, lang) -> list[str]``: whom ``ScoreLine.seat`` names (teams scored as one).
+    # - ``playable(session, seat) -> tuple[str, ...]``: the seat's cards its hand lets it play now (games
+    #   with pictures: the hand picture stands them up, and ``python -m bot.preview`` asks the same).
 
 
 _PRESENTERS: dict[str, Presenter] = {}

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, hand_button, row, text
+from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import label, labels
-from bot.ui.rummu_hand import batch, combo_number, piles, render_hand
+from bot.ui.pictured import framed, table_picture
+from bot.ui.rummu_hand import batch, combo_number, piles, playable, render_hand
 from bot.ui.summary import render_hand as render_hand_score
 from games.base import Event, HandScore, ScoreLine
 from games.deck import ORDER, split_cards
@@ -80,15 +81,20 @@ class RummuPresenter:
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
-        return [Rendered(StaticLayout([
+        displays = _displays(session, view, lang)
+        picture = table_picture(session, view, lang, f"{piles(lang, view)}\n{displays}")
+        return [framed([
             text(_header(session, view, lang)),
-            text(_displays(session, view, lang)),
+            text(displays),
             text(_turn(session, view, lang, last)),
             row(hand),
-        ]))]
+        ], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         return render_hand(session, seat, lang, ui, notice)
+
+    def playable(self, session, seat: int) -> tuple[str, ...]:
+        return playable(session, session.game.view(session.state, seat), seat)
 
     def canonical(self, session, seat: int, key: str) -> str:
         """A batch of new combinations as the hand offers it: the combinations in the order of

@@ -20,8 +20,10 @@ from itertools import combinations, product
 
 from bot import ids
 from bot.i18n import t
+from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
 from bot.ui.cards import label, labels
+from bot.ui.pictured import hand_picture
 from games.base import IllegalAction
 from games.deck import colour, digit, sort_cards, split_cards
 from games.keys import number as key_number
@@ -240,7 +242,9 @@ class HandView:
             self.draw()
         else:
             self.play(parse(self.ui, view.hand, self.yellow))
-        return Rendered(StaticView(self.rows), "\n".join(self.lines)[:2000])
+        alt = t(self.lang, "rummu.ui.your_hand", count=len(view.hand), cards=labels(view.hand))
+        picture = hand_picture(self.session, view, self.lang, playable(self.session, view, self.seat), alt)
+        return Rendered(StaticView(self.rows), "\n".join(self.lines)[:2000], pictures=media.pictures(picture))
 
     def draw(self) -> None:
         view = self.view
@@ -365,6 +369,13 @@ class HandView:
         if options and len(self.rows) < 5:
             self.rows.append(row(select(self.select_id("swap:"), options[:PAGE],
                                         placeholder=t(self.lang, "rummu.ui.swap"))))
+
+
+def playable(session, view, seat: int) -> tuple[str, ...]:
+    """After the draw every card of the seat's hand can be picked (for a meld, an addition, a swap
+    or the discard); before it none."""
+    mine = session.status == "playing" and not view.over and view.turn == seat and view.phase != DRAW
+    return view.hand if mine else ()
 
 
 def render_hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

@@ -15,8 +15,10 @@ from types import SimpleNamespace
 
 from bot import ids
 from bot.i18n import t
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui import media
+from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.cards import label, labels, symbol
+from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.summary import render_hand
 from games.base import Action, Event, HandScore
 from games.deck import DECK, ORDER, digit, split_cards
@@ -95,15 +97,20 @@ def _deals(players: int) -> int:
     return -(-len(DECK) // (4 * players + 4))
 
 
+def _pictured(session, view, lang: str) -> list[str]:
+    """The free cards and the deck: what the table picture shows, in words."""
+    if view.table:
+        free = t(lang, "safaru.ui.free", count=len(view.table), cards=labels(_by_digit(view.table), sort=False))
+    else:
+        free = t(lang, "safaru.ui.free_none")
+    return [free, t(lang, "safaru.ui.deck", count=view.deck_size, name=session.seats[view.dealer].name)]
+
+
 def _table_text(session, view, lang: str, last: str | None) -> str:
     lines = [t(lang, "safaru.ui.title", game=view.game_no, deal=view.deal_no, deals=_deals(view.players))]
     lines.append(t(lang, "safaru.ui.legend", unicorn=symbol(ANIMAL_COLOURS["unicorn"]),
                    fish=symbol(ANIMAL_COLOURS["fish"])))
-    if view.table:
-        lines.append(t(lang, "safaru.ui.free", count=len(view.table), cards=labels(_by_digit(view.table), sort=False)))
-    else:
-        lines.append(t(lang, "safaru.ui.free_none"))
-    lines.append(t(lang, "safaru.ui.deck", count=view.deck_size, name=session.seats[view.dealer].name))
+    lines += _pictured(session, view, lang)
     for side in range(view.sides):
         hands = " + ".join(str(n) for i, n in enumerate(view.hand_sizes) if _side_of(view, i) == side)
         name = side_name(session, view, side, lang)
@@ -234,7 +241,8 @@ class SafaruPresenter:
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
-        return [Rendered(StaticLayout([text(_table_text(session, view, lang, last)), row(hand)]))]
+        picture = table_picture(session, view, lang, "\n".join(_pictured(session, view, lang)))
+        return [framed([text(_table_text(session, view, lang, last)), row(hand)], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
@@ -268,7 +276,14 @@ class SafaruPresenter:
                 out += _picker_rows(session, seat, view, lang, chosen, picked, lines)
             elif catching:
                 lines.append(t(lang, "safaru.ui.pick_card"))
-        return Rendered(StaticView(out), "\n".join(lines))
+        alt = t(lang, "safaru.ui.hand", cards=labels(view.hand))
+        picture = hand_picture(session, view, lang, self.playable(session, seat), alt)
+        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+
+    def playable(self, session, seat: int) -> tuple[str, ...]:
+        """On the seat's turn every card: each either catches or is released."""
+        view = session.game.view(session.state, seat)
+        return view.hand if session.status == "playing" and view.turn == seat else ()
 
     def canonical(self, session, seat: int, key: str) -> str:
         """The catch the hand offers for ``key``: itself when its card lists its catches, otherwise

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from bot import ids
 from bot.i18n import language
 from bot.sessions import Status
+from bot.ui.options import PICTURES
 from bot.ui.presenters import presenter
 from tests.double import custom_ids, option_values, visible_texts
 from tests.e2e.calcory_driver import settled
@@ -40,9 +41,10 @@ class GameDriver:
         return language(self.user_of(seat).locale)
 
     # -- lobby ---------------------------------------------------------------------------------
-    async def start(self, players: list[str], options: dict | None = None, computers: int = 0):
+    async def start(self, players: list[str], options: dict | None = None, computers: int = 0,
+                    pictures: bool = True):
         """`/start` by the first player (with ``computers`` computer players seated), the others
-        join, the host sets house rules and starts."""
+        join, the host sets house rules (and turns pictures off unless ``pictures``) and starts."""
         env, double = self.env, self.env.double
         host = env.users[players[0]]
         extra = {"computers": computers} if computers else {}
@@ -52,6 +54,11 @@ class GameDriver:
             await double.click(env.users[name], lobby, ids.lobby(session.id, "join"))
         if options:
             await self.set_options(host, lobby, options)
+        if not pictures:
+            panel = (await double.click(host, lobby, ids.lobby(session.id, "rules"))).message
+            await double.select(host, panel, ids.lobby(session.id, "opt"), [PICTURES])
+            await double.click(host, panel, ids.lobby(session.id, "pictures:off"))
+            assert not session.pictures
         await double.click(host, lobby, ids.lobby(session.id, "start"))
         count = presenter(self.key).table_messages
         await settled(env, lambda: len(session.messages.get("table") or ()) == count, "the table to be posted")
@@ -172,3 +179,6 @@ class GameDriver:
                     f"{visible_texts(message.payload)}\n{visible_texts(body)}")
                 assert custom_ids(message.payload) == custom_ids(body)
                 assert option_values(message.payload) == option_values(body)
+                shown = [(message.file(a["filename"]), a.get("description")) for a in message.attachments]
+                assert shown == [(p.png, p.alt) for p in rendered.pictures], \
+                    f"the table picture or its alt text depends on cards hidden from seat {seat}"

@@ -10,7 +10,7 @@ from PIL import Image
 import games
 from bot.pictures import GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
 from bot.pictures.sheet import LIFT, WIDTH, Sheet
-from bot.preview import own_cards, playable_cards, positions
+from bot.preview import playable, positions
 
 MAX_BYTES = 200_000
 PHONE = 360
@@ -40,8 +40,7 @@ def test_every_picture_is_a_small_png_no_wider_than_a_phone_can_read(key: str, p
     for pos in positions(key, players, count=5):
         pictures = [table_png(key, game.view(pos.state, None), "en")]
         for seat in game.to_act(pos.state) if not game.is_over(pos.state) else ():
-            view = game.view(pos.state, seat)
-            pictures.append(hand_png(key, view, "en", playable_cards(game, pos.state, seat, own_cards(view))))
+            pictures.append(hand_png(key, game.view(pos.state, seat), "en", playable(pos, seat)))
         assert pictures[0] is not None
         for data in filter(None, pictures):
             assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) <= MAX_BYTES
@@ -194,11 +193,12 @@ def test_diabolo_rows_show_each_side_and_its_sum() -> None:
     assert any(row.devil or row.angel for row in view.rows)
 
 
-def test_the_preview_marks_the_cards_the_engine_lets_the_seat_play() -> None:
+def test_the_preview_marks_the_cards_the_hand_lets_the_seat_play() -> None:
+    """The preview asks the presenter (what the hand's buttons enable), so it shows what Discord shows:
+    Mü's bidder may lay out any face-down card, and nobody else plays."""
     game = games.REGISTRY["mu"]
-    state = game.setup(3, game.default_options(), "s")
-    seat = next(iter(game.to_act(state)))
-    view = game.view(state, seat)
-    bids = {a.arg for a in game.legal_actions(state, seat) if a.kind == "bid"}
-    assert bids and playable_cards(game, state, seat, view.hand) == frozenset(bids)
-    assert playable_cards(game, state, (seat + 1) % 3, game.view(state, (seat + 1) % 3).hand) == frozenset()
+    pos = next(positions("mu", 3, count=1))
+    seat = next(iter(game.to_act(pos.state)))
+    bids = {a.arg for a in game.legal_actions(pos.state, seat) if a.kind == "bid"}
+    assert bids and playable(pos, seat) == frozenset(bids)
+    assert playable(pos, (seat + 1) % 3) == frozenset()

@@ -16,16 +16,18 @@ from dataclasses import dataclass, replace
 
 import games
 from bot import ids
-from bot.pictures import hand_png, table_png
-from bot.preview import own_cards, playable_cards
 from bot.seats import human
 from bot.sessions import Session, Status
 from bot.ui.base import Rendered
 from bot.ui.presenters import presenter
 from games.base import Action, Event
 from tests.double import custom_ids, option_values, view_body, visible_texts
+from tests.double.attachments import reference_problems
 from tests.double.validate import validate_message_body
 
+PNG = b"\x89PNG\r\n\x1a\n"
+#: DESIGN.md's size budget of a table picture.
+MAX_PICTURE = 200_000
 #: How far the path finder explores in-hand steps (states of ``ui``), per hand.
 MAX_STEPS = 4
 MAX_STATES = 600
@@ -233,47 +235,42 @@ def table_text(session: Session, lang: str = "en", last: str | None = None) -> s
 
 # -- checks -----------------------------------------------------------------------------------------
 def body(rendered: Rendered, *, ephemeral: bool = False) -> dict:
-    return view_body(rendered.view, content=rendered.content, ephemeral=ephemeral)
+    """The message body as sent, with the attachments its pictures become."""
+    out = view_body(rendered.view, content=rendered.content, ephemeral=ephemeral)
+    if rendered.pictures:
+        out["attachments"] = [{"id": str(i), "filename": p.name, "description": p.alt}
+                              for i, p in enumerate(rendered.pictures)]
+    return out
 
 
 def check_limits(rendered: Rendered, *, ephemeral: bool = False) -> None:
-    """Raises unless Discord would accept this message (OpenAPI schema plus the unstated limits)."""
-    validate_message_body(body(rendered, ephemeral=ephemeral))
+    """Raises unless Discord would accept this message (OpenAPI schema plus the unstated limits), its
+    pictures included: valid PNGs within the size a table picture may have, each gallery item
+    naming an attached picture."""
+    sent = body(rendered, ephemeral=ephemeral)
+    validate_message_body(sent)
+    assert not reference_problems(sent, sent.get("attachments", [])), "a gallery shows a picture not attached"
+    for picture in rendered.pictures:
+        assert picture.png.startswith(PNG) and len(picture.png) <= MAX_PICTURE, f"{picture.name} is no small PNG"
 
 
 def _seen(rendered: Rendered) -> tuple:
+    """What a user can tell from a message: its texts, ids and option values, its pictures and
+    their alt texts."""
     b = body(rendered)
-    return visible_texts(b), custom_ids(b), option_values(b)
-
-
-def table_picture(session: Session, lang: str = "en") -> bytes | None:
-    """The table picture, drawn from the public view as the host draws it."""
-    return table_png(session.game.key, session.game.view(session.state, None), lang)
-
-
-def hand_picture(session: Session, seat: int, lang: str = "en") -> bytes | None:
-    """The seat's hand picture, its playable cards taken from its own legal actions."""
-    game = session.game
-    view = game.view(session.state, seat)
-    playable = playable_cards(game, session.state, seat, own_cards(view)) if not game.is_over(session.state) \
-        else frozenset()
-    return hand_png(game.key, view, lang, playable)
+    return visible_texts(b), custom_ids(b), option_values(b), tuple((p.png, p.alt) for p in rendered.pictures)
 
 
 def check_private(session: Session, rng: random.Random, lang: str = "en") -> None:
-    """The public table (text and picture) is the same for every deal of the cards a seat cannot
-    see, and each hand (text and picture) is the same for every deal of the cards hidden from its
-    owner (in every in-hand step)."""
+    """The public table (text, pictures and alt texts) is the same for every deal of the cards a
+    seat cannot see, and each hand (likewise) is the same for every deal of the cards hidden from
+    its owner (in every in-hand step)."""
     show = presenter(session.game.key)
     table = [_seen(r) for r in show.table(session, lang, None)]
-    picture = table_picture(session, lang)
     for seat in range(len(session.seats)):
         other = resampled(session, seat, random.Random(rng.random()))
         assert [_seen(r) for r in show.table(other, lang, None)] == table, \
             f"the public table depends on cards hidden from seat {seat}"
-        assert table_picture(other, lang) == picture, f"the table picture depends on cards hidden from seat {seat}"
-        assert hand_picture(other, seat, lang) == hand_picture(session, seat, lang), \
-            f"seat {seat}'s hand picture depends on cards hidden from it"
         for ui in hand_states(session, seat, lang)[:40]:
             mine = _seen(show.hand(session, seat, lang, ui, None))
             assert _seen(show.hand(other, seat, lang, ui, None)) == mine, \

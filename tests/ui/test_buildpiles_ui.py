@@ -26,7 +26,7 @@ def at(key: str, players: int = 2, options: dict | None = None, lang: str = "en"
 
 def table_text(session, lang: str = "en", last: str | None = None) -> str:
     (rendered,) = presenter(session.game.key).table(session, lang, last)
-    return "\n".join(c["content"] for c in rendered.view.to_components() if c["type"] == 10)
+    return "\n".join(c["content"] for c in kit.components(rendered) if c["type"] == 10)
 
 
 def hand(session, seat: int = 0, ui: str = "", lang: str = "en"):

@@ -25,7 +25,7 @@ def at(state, lang: str = "en"):
 
 def table_text(session, lang: str = "en") -> str:
     (rendered,) = PRESENTER.table(session, lang, None)
-    return "\n".join(c["content"] for c in rendered.view.to_components() if c["type"] == 10)
+    return "\n".join(c["content"] for c in kit.components(rendered) if c["type"] == 10)
 
 
 def controls(rendered) -> list[dict]:

@@ -27,15 +27,23 @@ def test_the_fingerprint_of_a_rendering_changes_with_its_picture():
 
 def test_an_edit_uploads_only_pictures_the_message_does_not_show():
     old, new = media.Picture(png(colour=1), "old"), media.Picture(png(colour=2), "new")
-    assert media.edit_attachments((old,), {old.name: 7}) is None           # all there: send nothing
+    assert media.edit_attachments((old,), {(old.name, "old"): 7}) is None  # all there: send nothing
     assert media.edit_attachments((), {}) is None and media.edit_attachments((), None) is None
-    assert media.edit_attachments((), {old.name: 7}) == []                 # a picture to drop
-    [upload] = media.edit_attachments((new,), {old.name: 7})
+    assert media.edit_attachments((), {(old.name, "old"): 7}) == []        # a picture to drop
+    [upload] = media.edit_attachments((new,), {(old.name, "old"): 7})
     assert isinstance(upload, discord.File) and upload.filename == new.name and upload.description == "new"
-    kept, fresh = media.edit_attachments((old, new), {old.name: 7})
+    kept, fresh = media.edit_attachments((old, new), {(old.name, "old"): 7})
     assert kept.to_dict() == {"id": "7", "description": "old"} and isinstance(fresh, discord.File)
     [again] = media.edit_attachments((old,), None)                         # unknown (after a restart): upload
     assert isinstance(again, discord.File)
+
+
+def test_the_same_picture_with_a_new_alt_text_keeps_its_file_and_updates_the_description():
+    said = media.Picture(png(colour=1), "trumps: red, named by the Vize")
+    [kept] = media.edit_attachments((said,), {(said.name, "trumps: red"): 7})
+    assert kept.to_dict() == {"id": "7", "description": "trumps: red, named by the Vize"}
+    assert media.shown_on([{"filename": said.name, "id": "7", "description": said.alt}]) == {(said.name, said.alt): 7}
+    assert media.shown_by((said,)) == {(said.name, said.alt): None}
 
 
 def test_a_table_with_pictures_off_paints_nothing():

@@ -1,0 +1,92 @@
+"""Every game's pictures on its messages: the table's in a media gallery inside the table's container,
+the hand's on the legacy hand message (Discord shows it below the text, above the buttons).
+
+Both are pure functions of a view, so the PNG of a view drawn lately is taken from a small cache:
+redrawing an unchanged view (a step inside a hand, a table whose only news is its text line) paints
+nothing, and the content hash then finds the picture already on the message, so nothing is uploaded.
+The alt text is the text that says the same, without its markdown (a screen reader would read the
+asterisks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from bot.i18n import t
+from bot.pictures import hand_png, table_png
+from bot.ui import media
+from bot.ui.base import Rendered, StaticLayout
+from bot.ui.cards import label
+from bot.ui.media import Picture
+
+#: PNGs kept by (kind, game, lang, playable, view): a few tables' worth, so memory stays small.
+CACHE_SIZE = 64
+_drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
+_MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
+
+
+#: False while a click waits for its answer: a hand picture not drawn yet follows later (see ``later``).
+_painting: ContextVar[bool] = ContextVar("painting", default=True)
+
+
+@contextmanager
+def later() -> Iterator[None]:
+    """Hands rendered inside are answered at once: a hand picture not in the cache comes back as a
+    pending picture (the message keeps its old one), and the table writer's refresh of open hands,
+    which the move wakes, paints it and edits it in. So painting stays out of the click's answer."""
+    token = _painting.set(False)
+    try:
+        yield
+    finally:
+        _painting.reset(token)
+
+
+def _png(key: tuple, paint: Callable[[], bytes | None], *, may_wait: bool = False) -> bytes | None:
+    if key in _drawn:
+        _drawn.move_to_end(key)
+        return _drawn[key]
+    if may_wait and not _painting.get():
+        return b""  # pending: see ``later``
+    png = _drawn[key] = paint()
+    if len(_drawn) > CACHE_SIZE:
+        _drawn.popitem(last=False)
+    return png
+
+
+def plain(text: str) -> str:
+    """``text`` as a screen reader should read it: no bold, headings or small-print markers."""
+    return _MARKUP.sub("", text).strip()
+
+
+def table_picture(session, view, lang: str, alt: str) -> Picture | None:
+    """The public table's picture (``view`` is ``game.view(state, None)``); None with pictures off,
+    and None when ``alt`` is empty: nothing lies on the table that a picture would show."""
+    game = session.game.key
+    if not alt.strip():
+        return None
+    return media.draw(session, lambda: _png(("table", game, lang, repr(view)), lambda: table_png(game, view, lang)),
+                      plain(alt))
+
+
+def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
+                 name: Callable[[str], str] = label) -> Picture | None:
+    """The owner's cards (``view`` is the owner's view), ``playable`` ones standing up; the alt text
+    names those (by ``name``, in the order given) after ``alt``."""
+    order = tuple(dict.fromkeys(playable))
+    game, playable = session.game.key, frozenset(order)
+    shown = " ".join(name(card) for card in order)
+    said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
+    key = ("hand", game, lang, tuple(sorted(playable)), repr(view))
+    return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable), may_wait=True),
+                      plain("\n".join(said)), "hand")
+
+
+def framed(parts: list[dict], picture: Picture | None, at: int = 1) -> Rendered:
+    """A Components V2 table: one container holding ``parts`` with the picture's gallery after the
+    first ``at`` of them (the heading), so the picture sits under the title and above the details."""
+    inner = [*parts[:at], *media.galleries(picture), *parts[at:]]
+    return Rendered(StaticLayout([{"type": 17, "components": inner}]), pictures=media.pictures(picture))

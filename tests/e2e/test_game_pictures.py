@@ -1,0 +1,144 @@
+"""Every game with pictures, played on the double: the table carries its picture in a media gallery
+with the alt text, the picture follows the state (uploaded when it changed, and only then), the hand
+carries the player's own cards, and a table with pictures off sends no file at all."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+import games
+from bot.i18n import t
+from bot.pictures import GAMES_WITH_PICTURES, hand_png, table_png
+from bot.ui.cards import label as card_label
+from bot.ui.diabolo import label as diabolo_label
+from bot.ui.kapado import label as kapado_label
+from bot.ui.pictured import plain
+from bot.ui.presenters import presenter
+from tests.double import visible_texts
+from tests.e2e.game_driver import GameDriver
+
+PLAYERS = ("ann", "cem", "dia", "bob", "mod")
+#: Moves watched per game; some of them change what lies on the table.
+MOVES = 10
+_EDGE = ":·,()|┃→*\U0001f441\ufe0f"
+
+
+def players(key: str) -> list[str]:
+    return list(PLAYERS[:games.REGISTRY[key].min_players])
+
+
+def gallery_items(message) -> list[dict]:
+    stack, out = list(message.components), []
+    while stack:
+        comp = stack.pop(0)
+        out += comp.get("items", []) if comp.get("type") == 12 else []
+        stack[0:0] = comp.get("components") or []
+    return out
+
+
+def table_uploads(double, since: int) -> list[str]:
+    """Table pictures uploaded by the requests after the first ``since``."""
+    return [name.split(" (")[0] for r in list(double.requests)[since:] for name in r.files
+            if name.startswith("table-")]
+
+
+def png_ok(data: bytes) -> bool:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.format == "PNG" and image.width > 0 and len(data) <= 200_000
+
+
+def words(text: str) -> set[str]:
+    return {word.strip(_EDGE) for word in plain(text).split()} - {""}
+
+
+def alt_names(key: str, cards) -> str:
+    """The cards as the hand's text names them."""
+    name = {"kapado": kapado_label, "diabolo": diabolo_label}.get(key, card_label)
+    if key in ("dacapo", "skippo"):
+        return " ".join(presenter(key).card(games.REGISTRY[key], c) for c in cards)
+    return " ".join(name(c) for c in cards)
+
+
+def check_table(drive: GameDriver, table) -> dict:
+    """The table's one picture is the public view's, shown by the gallery with the alt text that the
+    table's own text says too; returns its attachment."""
+    session = drive.session
+    [attachment] = table.attachments
+    data = table.file(attachment["filename"])
+    assert png_ok(data) and data == table_png(session.game.key, session.game.view(session.state, None), session.lang)
+    [item] = gallery_items(table)
+    alt = attachment["description"]
+    assert item["description"] == alt and item["media"]["attachment_id"] == attachment["id"]
+    [rendered] = presenter(session.game.key).table(session, session.lang, drive.env.bot.tables.shown_line(session))
+    assert alt == rendered.pictures[0].alt and 0 < len(alt) <= 1024
+    assert words(alt) <= words(table.text), f"the alt text says what the table's text does not: {alt!r}"
+    return attachment
+
+
+@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> None:
+    d = env.double
+    drive = GameDriver(env, key)
+    session = await drive.start(players(key))
+    [table] = env.table_messages()
+    rng = random.Random(key)
+    # Mü's table has no picture until a card lies face up on it
+    await drive.play_out(rng, until=lambda s: bool(table.attachments), max_moves=40)
+    shown = check_table(drive, table)
+
+    changed = 0
+    for _ in range(MOVES):
+        if session.status != "playing":
+            break
+        before, old = len(d.requests), table.file(shown["filename"])
+        seat = rng.choice(sorted(session.to_act()))
+        await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+        if session.status == "playing":  # the hand answered the move at once; its new picture followed
+            hand = drive.hand_message(seat)
+            drawn = presenter(key).hand(session, seat, drive.lang_of(seat), "", None).pictures
+            assert [(hand.file(a["filename"]), a["description"]) for a in hand.attachments] == \
+                [(p.png, p.alt) for p in drawn]
+        if not table.attachments:
+            continue  # Mü between hands: nothing lies on the table
+        now = check_table(drive, table)
+        if now["filename"] == shown["filename"]:
+            assert table_uploads(d, before) == [], "an unchanged table picture was uploaded again"
+        else:
+            changed += 1
+            assert table.file(now["filename"]) != old and table_uploads(d, before) == [now["filename"]]
+        shown = now
+    assert changed, f"{key}: no move changed the table picture"
+    drive.check_channel_private(rng)
+
+    seat = next(iter(sorted(session.to_act())), 0)
+    hand = await drive.open_hand(seat)
+    lang = drive.lang_of(seat)
+    view = session.game.view(session.state, seat)
+    playable = presenter(key).playable(session, seat)
+    [attachment] = hand.attachments
+    data = hand.file(attachment["filename"])
+    assert attachment["filename"].startswith("hand-") and hand.ephemeral and png_ok(data)
+    assert data == hand_png(key, view, lang, frozenset(playable))
+    alt = attachment["description"].splitlines()
+    if playable:  # the last line names the cards standing up in the picture
+        assert alt.pop() == t(lang, "table.playable", cards=alt_names(key, playable))
+    assert alt and words("\n".join(alt)) <= words(" ".join(visible_texts(hand.payload)))
+    assert d.errors == []
+
+
+@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+async def test_with_pictures_off_no_file_is_sent(env, key: str) -> None:
+    d = env.double
+    drive = GameDriver(env, key)
+    session = await drive.start(players(key), pictures=False)
+    rng = random.Random(key)
+    await drive.play_out(rng, max_moves=6)
+    hand = await drive.open_hand(next(iter(sorted(session.to_act())), 0))
+    [table] = env.table_messages()
+    assert table.attachments == [] and gallery_items(table) == [] and hand.attachments == []
+    assert not any(r.files for r in d.requests) and d.errors == []
