@@ -70,8 +70,6 @@ class Spieltisch(commands.Bot):
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
-        if self.computers is not None:
-            self.computers.start()
         self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds, computers=self.computers)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
@@ -89,6 +87,8 @@ class Spieltisch(commands.Bot):
             self.tables.ended_on_restore(session)
         if self.settings.sync_commands:
             await self._sync_commands()
+        if self.computers is not None:
+            self.computers.start()      # after the rebuild and the sync, which people wait for
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.command_guild_id

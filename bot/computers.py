@@ -59,9 +59,8 @@ def _warm(niceness: int, started: multiprocessing.synchronize.Barrier) -> None:
     bot's process (a click waiting for a core matters more than a move a moment later), and ends
     itself when the bot's process is gone (killed, it cannot stop its pool; the worker would wait
     forever). Then it waits for its fellow workers, so once one of them runs a job, all are warm."""
+    os.nice(niceness)       # first: the imports, too, give way to the bot's start-up
     import games.ai  # noqa: F401
-
-    os.nice(niceness)
 
     parent = multiprocessing.parent_process()
     if parent is not None:
