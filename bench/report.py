@@ -10,11 +10,12 @@ OK, MISSED, INFO = "ok", "missed", "info"
 #: The rows every run prints, in order (the test checks each appears with a figure and a status).
 LATENCY_MEDIAN = "click latency, median"
 LATENCY_P99 = "click latency, p99"
+LATENCY_THINKING = "click latency p99 while two strong players think"
 THROUGHPUT = "actions/s, all games at once"
 RESTORE = "rebuild live sessions at start-up"
 MEMORY = "bot resident memory, live sessions"
 RAW_SQLITE = "raw SQLite commits/s"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY)
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTORE, MEMORY)
 
 
 @dataclass(frozen=True)
