@@ -7,10 +7,10 @@ import random
 
 from bot import ids
 from bot.autoplay import seed_of
-from bot.computers import decide
+from bot.computers import ComputerPool, decide
 from bot.seats import SeatKind
 from tests.e2e.game_driver import GameDriver
-from tests.host.dying import alive
+from tests.host.dying import alive, brain_fault
 
 
 async def test_the_host_seats_and_removes_computer_players_and_sets_the_pace_in_the_lobby(env):
@@ -117,6 +117,26 @@ async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monke
     assert await drive.let_computers_move() == 1
     assert any("a bug in a brain" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
     caplog.clear()          # the fault was logged, as it must be; the test's own log check is satisfied
+
+
+async def test_a_fault_in_a_strong_computer_player_in_a_worker_does_not_freeze_the_table(env, caplog):
+    await env.stop_bot()
+    env.computers = pool = ComputerPool(1, think=brain_fault, niceness=0)
+    try:
+        await env.start_bot()
+        drive = GameDriver(env, "safaru")
+        session = await drive.start(["ann"], computers=1, level="strong")
+        await env.settle()
+        if not drive.computers_to_act():
+            (seat,) = session.to_act()
+            await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
+        assert await drive.let_computers_move() == 1
+        assert pool.replaced == 0           # the worker lived on; the bot made a legal move instead
+        assert any("a bug in a brain, in a worker" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
+        caplog.clear()      # the fault was logged, as it must be; the test's own log check is satisfied
+        await env.stop_bot()
+    finally:
+        await pool.close()
 
 
 async def test_a_strong_computer_thinks_in_the_worker_pool_and_plays_what_it_would_in_process(pooled_env):

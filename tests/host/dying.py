@@ -1,5 +1,5 @@
-"""Worker functions that kill their worker process, for the tests of a computer pool's recovery,
-and a look at whether a process still runs.
+"""Worker functions that kill their worker process or fail in it, for the tests of a computer
+pool's recovery, and a look at whether a process still runs.
 
 They live in a module of their own (not a test file) because a worker imports them by name."""
 
@@ -32,3 +32,8 @@ def alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return "\nState:\tZ" not in status
+
+
+def brain_fault(key: str, state: Any, seat: int, level: str, seed: str) -> str:
+    """A bug in a brain, raised inside the worker (which lives on)."""
+    raise RuntimeError("a bug in a brain, in a worker")
