@@ -40,12 +40,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the bot under cProfile and keep its profiles "
                              "(bot-live.prof, bot-restore.prof) "
                              "in DIR; the figures are then slower than the real ones")
+    parser.add_argument("--computer-processes", type=int, default=None, metavar="N",
+                        help="the bot's computer_processes setting (default: the bot's own default; "
+                             "0 makes strong moves in a thread, as before the worker pool)")
     args = parser.parse_args(argv)
+    if args.computer_processes is not None and args.computer_processes < 0:
+        parser.error("--computer-processes must be 0 or more")
     if args.profile is not None:
         args.profile = args.profile.resolve()
         args.profile.mkdir(parents=True, exist_ok=True)
     try:
-        print(asyncio.run(_interruptible(run(QUICK if args.quick else FULL, args.tmpdir, args.profile))),
+        print(asyncio.run(_interruptible(run(QUICK if args.quick else FULL, args.tmpdir, args.profile,
+                                                     args.computer_processes))),
               flush=True)
     except BenchError as exc:
         print(f"bench: {exc}", file=sys.stderr)

@@ -23,7 +23,7 @@ STOP_GRACE = 10.0
 
 class BotProcess:
     def __init__(self, workdir: Path, name: str, *, database: Path, api_base: str, gateway_url: str,
-                 guild_id: str, profile: Path | None = None) -> None:
+                 guild_id: str, profile: Path | None = None, computer_processes: int | None = None) -> None:
         self.workdir = workdir
         self.profile = profile
         self.name = name
@@ -37,7 +37,9 @@ class BotProcess:
             f"command_guild_id = {int(guild_id)}\n"
             'log_level = "INFO"\n'
             "lobby_timeout_minutes = 60\n"
-            "[testing]\n"
+            "computer_delay_seconds = 0\n"       # computer players think without a pause
+            + (f"computer_processes = {computer_processes}\n" if computer_processes is not None else "")
+            + "[testing]\n"
             f'api_base_url = "{api_base}"\n'
             f'gateway_url = "{gateway_url}"\n'
         )

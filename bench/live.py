@@ -6,6 +6,8 @@ the players open their games through /start and the lobby, then:
 1. latency: one click at a time, table after table, while every game is in progress; each move's
    time runs from the double dispatching INTERACTION_CREATE to the bot's callback request arriving
    (the bot commits the move before it answers);
+1b. the same while strong computer players think without a pause at two other tables
+   (``bench.thinking``);
 2. throughput: every table's players click without think time, all at once, for a warm-up and then
    a measured window; the figure is the actions the bot committed in the window, counted in its
    database afterwards.
@@ -19,6 +21,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
+from bench import thinking
 from bench.botproc import BotProcess
 from bench.load import BenchError, LoadDouble
 from bench.players import Stats, TablePlayers
@@ -48,6 +51,8 @@ class Startup:
 class LiveResult:
     games: int
     latencies: list[float]
+    thinking_latencies: list[float]
+    strong_moves: int           # made at the thinking tables while those clicks were timed
     load_latencies: list[float]
     actions: int
     window: float
@@ -104,7 +109,7 @@ def count_actions(database, start: float, end: float) -> int:
 
 
 async def run_live(load: LoadDouble, workdir, *, games: int, players: int, latency_moves: int, warmup: float,
-                   window: float, profile=None) -> LiveResult:
+                   window: float, profile=None, computer_processes: int | None = None) -> LiveResult:
     d = load.double
     guild = d.add_guild("bench-live")
     stats = Stats()
@@ -118,7 +123,7 @@ async def run_live(load: LoadDouble, workdir, *, games: int, players: int, laten
     database = workdir / "live.sqlite3"
     load.requests.mark()
     bot = BotProcess(workdir, "bot-live", database=database, api_base=d.api_base, gateway_url=d.gateway_url,
-                     guild_id=guild.id, profile=profile)
+                     guild_id=guild.id, profile=profile, computer_processes=computer_processes)
     async with bot:
         startup = await wait_ready(load, bot, guild.id)
         gate = asyncio.Semaphore(OPENING_AT_ONCE)
@@ -135,6 +140,18 @@ async def run_live(load: LoadDouble, workdir, *, games: int, players: int, laten
             await tables[i % games].move()
             i += 1
         latencies = stats.latencies()
+
+        # 1b. the same while two strong computer players think
+        thinkers = await thinking.open_tables(load, guild)
+        thinking_stats = Stats()
+        for table in tables:
+            table.stats = thinking_stats
+        began = time.time()
+        while thinking_stats.moves < latency_moves:
+            await tables[i % games].move()
+            i += 1
+        strong = thinking.strong_moves(database, began, time.time())
+        await thinking.stop_tables(load, thinkers)
 
         # 2. throughput: every table at once
         load_stats = Stats()
@@ -163,7 +180,8 @@ async def run_live(load: LoadDouble, workdir, *, games: int, players: int, laten
         elapsed = end - start
         errors = bot.errors()
     return LiveResult(
-        games=games, latencies=latencies, load_latencies=load_stats.latencies(start, end),
+        games=games, latencies=latencies, thinking_latencies=thinking_stats.latencies(), strong_moves=strong,
+        load_latencies=load_stats.latencies(start, end),
         actions=count_actions(database, start, end), window=elapsed,
         bot_cpu=(bot_cpu1 - bot_cpu0) / elapsed, bench_cpu=(bench_cpu1 - bench_cpu0) / elapsed, rss=rss,
         startup=startup, stats=stats, load_stats=load_stats, guild_id=guild.id, errors=errors,

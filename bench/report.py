@@ -10,6 +10,7 @@ OK, MISSED, INFO = "ok", "missed", "info"
 #: The rows every run prints, in order (the test checks each appears with a figure and a status).
 LATENCY_MEDIAN = "click latency, median"
 LATENCY_P99 = "click latency, p99"
+LATENCY_THINKING = "click latency p99 while two strong players think"
 THROUGHPUT = "actions/s, all games at once"
 RESTORE = "rebuild live sessions at start-up"
 MEMORY = "bot resident memory, live sessions"
@@ -20,8 +21,8 @@ RAW_SQLITE = "raw SQLite commits/s"
 PICTURE_MEDIAN = "table picture, median"
 PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS, MOST_PLAYED,
-               PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS,
+               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
 
 
 @dataclass(frozen=True)

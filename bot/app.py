@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.autoplay import Autoplay
 from bot.clock import Clock, SystemClock, Timers
 from bot.commands_i18n import CatalogueTranslator
+from bot.computers import ComputerPool
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.sessions import SessionManager
@@ -41,7 +42,7 @@ class Spieltisch(commands.Bot):
     """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None,
-                 storage: Storage | None = None, **options) -> None:
+                 storage: Storage | None = None, computers: ComputerPool | None = None, **options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
@@ -61,6 +62,10 @@ class Spieltisch(commands.Bot):
         self._seed_source = seed_source
         #: Opened by ``python -m bot`` before connecting, so a bad database stops it at once.
         self.storage: Storage | None = storage
+        #: Where strong computer moves are made: given (and then closed by whoever gave it), or
+        #: started from ``computer_processes`` in ``setup_hook`` and closed with the bot.
+        self.computers: ComputerPool | None = computers
+        self._own_computers = False
         self.sessions: SessionManager
         self.timers: Timers
         self.tables = TableWriter(self)
@@ -75,7 +80,9 @@ class Spieltisch(commands.Bot):
         kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
         self.sessions = SessionManager(self.storage, self.clock, **kwargs)
         self.timers = self.sessions.timers
-        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds)
+        if self.computers is None and self.settings.computer_processes:
+            self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
+        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds, computers=self.computers)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()
@@ -92,6 +99,8 @@ class Spieltisch(commands.Bot):
             self.tables.ended_on_restore(session)
         if self.settings.sync_commands:
             await self._sync_commands()
+        if self.computers is not None:
+            self.computers.start()      # after the rebuild and the sync, which people wait for
 
     async def _sync_commands(self) -> None:
         """Register the commands in their scope, and remove the copies a change of scope left behind
@@ -153,6 +162,9 @@ class Spieltisch(commands.Bot):
                 self.autoplay.close()
             if getattr(self, "timers", None) is not None:
                 await self.timers.stop()
+            if self._own_computers and self.computers is not None:
+                await self.computers.close()
+                self.computers = None
             if self.storage is not None:
                 await self.storage.close()
                 self.storage = None

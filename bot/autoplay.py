@@ -28,6 +28,7 @@ from typing import Any
 import discord
 
 from bot.clock import Alarm
+from bot.computers import ComputerPool, decide
 from bot.seats import SeatKind
 from bot.sessions import PACES, Refusal, Session, Status
 from bot.storage import StorageFault
@@ -42,26 +43,23 @@ MISSED_LIMIT = 3
 REMIND_BEFORE = {"live": 30.0, "relaxed": 3600.0}
 
 
+def seed_of(session: Session, seat: int, seq: int) -> str:
+    """The computer's rng seed for one move: the session's secret seed and the move number, so a
+    replay makes the same choice."""
+    return f"{session.seed}:ai:{seq}:{seat}"
+
+
 def choose_move(session: Session, seat: int, level: str, seq: int) -> str:
-    """The computer's move for ``seat`` (run in a worker thread: a strong move may take a while).
-
-    Seeded by the session's secret seed and the move number, so a replay makes the same choice."""
-    from games.ai import choose
-
-    game = session.game
-    rng = random.Random(f"{session.seed}:ai:{seq}:{seat}")
-    try:
-        return choose(game, game.clone(session.state), seat, level, rng).key
-    except Exception:
-        # A fault in a computer player must not freeze the table: log it, and make a legal move.
-        log.exception("the %s computer player failed in session %s; it makes a random legal move", level, session.id)
-        return rng.choice(game.legal_actions(session.state, seat)).key
+    """The computer's move for ``seat``, made in the bot's process (run in a worker thread)."""
+    return decide(session.game, session.game.clone(session.state), seat, level, seed_of(session, seat, seq))
 
 
 class Autoplay:
-    def __init__(self, bot, *, delay: float) -> None:
+    def __init__(self, bot, *, delay: float, computers: ComputerPool | None = None) -> None:
         self.bot = bot
         self.delay = delay
+        #: Where strong moves are made; ``None``: in a thread of the bot's process.
+        self.computers = computers
         #: Each session's current deadline (memory cache of the stored timer, for the ping).
         self._deadlines: dict[int, float] = {}
         #: The timer kinds each session may have stored, so a move at a table without computers or
@@ -249,7 +247,7 @@ class Autoplay:
     async def _move_for(self, session: Session, seat: int, level: str) -> None:
         seq, counter = len(session.history), session.counters[seat]
         try:
-            key = await asyncio.to_thread(choose_move, session, seat, level, seq)
+            key = await self._decide(session, seat, level, seq)
             events = await self.sessions.act_for_seat(session, seat, counter, key)
         except StorageFault:
             raise       # NotSaved is a refusal too, but it is no reason to give up the turn
@@ -258,6 +256,21 @@ class Autoplay:
             log.info("computer move for seat %s of session %s refused: %s", seat, session.id, refusal.key)
             return
         self.bot.tables.moved(session, events)
+
+    async def _decide(self, session: Session, seat: int, level: str, seq: int) -> str:
+        """The computer's move: a strong one in the worker pool (if there is one), else in a thread."""
+        try:
+            if level == "strong" and self.computers is not None:
+                game = session.game
+                return await self.computers.choose(game.key, game.clone(session.state), seat, level,
+                                                   seed_of(session, seat, seq))
+            return await asyncio.to_thread(choose_move, session, seat, level, seq)
+        except Exception:
+            # A fault in a computer player must not freeze the table: log it, and make a legal move.
+            log.exception("the %s computer player failed in session %s; it makes a random legal move",
+                          level, session.id)
+            rng = random.Random(seed_of(session, seat, seq))
+            return rng.choice(session.game.legal_actions(session.state, seat)).key
 
     async def ended(self, session: Session) -> None:
         """The match is over: the Rejoin buttons of its away notices go, the notices stay."""

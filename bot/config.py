@@ -39,6 +39,9 @@ class Settings(BaseModel):
     lobby_timeout_minutes: int = Field(30, ge=1, le=24 * 60, description="Minutes before an unstarted lobby closes.")
     computer_delay_seconds: float = Field(
         2.0, ge=0, le=60, description="Seconds a computer player waits before its move, so people can follow.")
+    computer_processes: int = Field(
+        2, ge=0, le=64,
+        description="Worker processes for strong computer moves; 0 makes them in a thread of the bot's process.")
     sync_commands: bool = Field(True, description="Register the slash commands with Discord at start-up.")
     command_guild_id: int | None = Field(
         None, description="Register the commands in this one server only (instant, for development)."

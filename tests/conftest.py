@@ -87,3 +87,19 @@ def bot_errors():
 
 
 # ============================================================================ (end of the Discord double block)
+
+
+# ============================================================================ computer players' worker pool
+
+
+@pytest.fixture(scope="session")
+def computer_pool():
+    """One worker process for strong computer moves, shared by the tests that need one (starting a
+    worker costs a fraction of a second); it is stopped, and its process gone, at the end. It keeps
+    the test process's CPU priority: the tests wait for its moves, on a machine others share."""
+    from bot.computers import ComputerPool
+
+    pool = ComputerPool(1, niceness=0)
+    pool.start()
+    yield pool
+    pool.shutdown()

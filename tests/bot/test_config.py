@@ -141,3 +141,10 @@ def test_debug_logging_is_not_the_default_and_says_that_its_log_is_private(tmp_p
     example = (root_dir / "config.example.toml").read_text(encoding="utf-8")
     comment = example[example.index("# How much the bot writes to its log"):example.index('log_level = "INFO"')]
     assert "interaction's token, which is a credential" in " ".join(comment.replace("#", "").split())
+
+
+def test_computer_processes_default_to_two_and_zero_means_in_the_bots_own_process(tmp_path):
+    assert load_settings(write(tmp_path, 'token = "abc"\n'), env={}).computer_processes == 2
+    assert load_settings(write(tmp_path, 'token = "abc"\ncomputer_processes = 0\n'), env={}).computer_processes == 0
+    with pytest.raises(ConfigError, match="Setting `computer_processes` is invalid"):
+        load_settings(write(tmp_path, 'token = "abc"\ncomputer_processes = -1\n'), env={})

@@ -12,9 +12,23 @@ from tests.e2e.harness import Env, make_double
 
 @pytest.fixture
 async def env(tmp_path, monkeypatch, bot_errors):
+    """The bot against the double; strong computer moves are made in a thread."""
+    async for e in _env(tmp_path, monkeypatch, None):
+        yield e
+
+
+@pytest.fixture
+async def pooled_env(tmp_path, monkeypatch, bot_errors, computer_pool):
+    """``env`` with the session's worker pool for strong computer moves (the bot does not close it)."""
+    async for e in _env(tmp_path, monkeypatch, computer_pool):
+        yield e
+
+
+async def _env(tmp_path, monkeypatch, computers):
     double, guild, channel, thread, users = make_double()
     await double.start()
-    e = Env(double, guild, channel, thread, users, tmp_path / "bot.sqlite3", ManualClock(), monkeypatch)
+    e = Env(double, guild, channel, thread, users, tmp_path / "bot.sqlite3", ManualClock(), monkeypatch,
+            computers=computers)
     await e.start_bot()
     yield e
     if e.bot is not None:

@@ -42,12 +42,15 @@ class GameDriver:
 
     # -- lobby ---------------------------------------------------------------------------------
     async def start(self, players: list[str], options: dict | None = None, computers: int = 0,
-                    pictures: bool = True):
-        """`/start` by the first player (with ``computers`` computer players seated), the others
-        join, the host sets house rules (and turns pictures off unless ``pictures``) and starts."""
+                    level: str | None = None, pictures: bool = True):
+        """`/start` by the first player (with ``computers`` computer players seated, at ``level``),
+        the others join, the host sets house rules (and turns pictures off unless ``pictures``) and
+        starts."""
         env, double = self.env, self.env.double
         host = env.users[players[0]]
         extra = {"computers": computers} if computers else {}
+        if level is not None:
+            extra["level"] = level
         lobby = (await double.slash(host, self.channel, "start", game=self.key, **extra)).message
         session = self.session
         for name in players[1:]:

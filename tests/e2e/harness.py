@@ -14,6 +14,7 @@ import yarl
 
 from bot.app import Spieltisch
 from bot.clock import ManualClock
+from bot.computers import ComputerPool
 from bot.config import Settings
 from tests.double import DiscordDouble
 from tests.double import payloads as P
@@ -30,6 +31,10 @@ class Env:
     clock: ManualClock
     monkeypatch: object
     bot: Spieltisch | None = None
+    #: The worker pool for strong moves the bot is given; without one, the bot starts
+    #: ``computer_processes`` workers of its own (none: strong moves are made in a thread).
+    computers: ComputerPool | None = None
+    computer_processes: int = 0
     task: asyncio.Task | None = None
     seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
     seen: dict = field(default_factory=dict)
@@ -47,9 +52,10 @@ class Env:
         self.monkeypatch.setattr(discord.http.Route, "BASE", self.double.api_base)
         self.monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                                  yarl.URL(self.double.gateway_url))
-        settings = Settings(token=self.token, database=self.database, **self.settings)
+        settings = Settings(token=self.token, database=self.database,
+                            **{"computer_processes": self.computer_processes, **self.settings})
         self.bot = Spieltisch(settings, clock=self.clock, seed_source=lambda: f"seed-{next(self.seeds)}",
-                              guild_ready_timeout=0.01)
+                              computers=self.computers, guild_ready_timeout=0.01)
         self.task = asyncio.create_task(self.bot.start(self.token))
         await self.double.wait_for_bot()
         await asyncio.wait_for(self.bot.wait_until_ready(), 10)

@@ -6,8 +6,11 @@ from __future__ import annotations
 import random
 
 from bot import ids
+from bot.autoplay import seed_of
+from bot.computers import ComputerPool, decide
 from bot.seats import SeatKind
 from tests.e2e.game_driver import GameDriver
+from tests.host.dying import alive, brain_fault
 
 
 async def test_the_host_seats_and_removes_computer_players_and_sets_the_pace_in_the_lobby(env):
@@ -114,3 +117,61 @@ async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monke
     assert await drive.let_computers_move() == 1
     assert any("a bug in a brain" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
     caplog.clear()          # the fault was logged, as it must be; the test's own log check is satisfied
+
+
+async def test_a_fault_in_a_strong_computer_player_in_a_worker_does_not_freeze_the_table(env, caplog):
+    await env.stop_bot()
+    env.computers = pool = ComputerPool(1, think=brain_fault, niceness=0)
+    try:
+        await env.start_bot()
+        drive = GameDriver(env, "safaru")
+        session = await drive.start(["ann"], computers=1, level="strong")
+        await env.settle()
+        if not drive.computers_to_act():
+            (seat,) = session.to_act()
+            await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
+        assert await drive.let_computers_move() == 1
+        assert pool.replaced == 0           # the worker lived on; the bot made a legal move instead
+        assert any("a bug in a brain, in a worker" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
+        caplog.clear()      # the fault was logged, as it must be; the test's own log check is satisfied
+        await env.stop_bot()
+    finally:
+        await pool.close()
+
+
+async def test_a_strong_computer_thinks_in_the_worker_pool_and_plays_what_it_would_in_process(pooled_env):
+    env = pooled_env
+    pool = env.bot.computers
+    drive = GameDriver(env, "kapado")
+    session = await drive.start(["ann"], computers=1, level="strong")
+    (robot,) = [s for s, seat in enumerate(session.seats) if seat.played_by_computer]
+    assert session.seats[robot].level == "strong"
+    await env.settle()
+    rng = random.Random(5)
+    made, checked = pool.made, 0
+    while checked < 3 and session.status == "playing":
+        if drive.computers_to_act() == [robot]:
+            game, seq = session.game, len(session.history)
+            before = game.clone(session.state)
+            await drive.wait(env.bot.autoplay.delay)
+            assert len(session.history) == seq + 1
+            assert session.log[-1] == (robot, decide(game, before, robot, "strong", seed_of(session, robot, seq)))
+            checked += 1
+            continue
+        (seat,) = session.to_act()
+        await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+    assert checked == 3 and pool.made == made + 3       # every strong move came from the worker
+    assert session.seats[robot].name in env.table_messages()[0].text     # the table shows who played
+
+
+async def test_the_bot_starts_its_own_worker_pool_and_stops_it_when_it_closes(env):
+    await env.stop_bot()
+    env.computer_processes = 1
+    bot = await env.start_bot()
+    pool = bot.computers
+    await pool.ready()                       # warmed in the background since start-up
+    (worker,) = [p.pid for p in pool._pool._processes.values()]
+    assert alive(worker)
+    await env.stop_bot()
+    assert not alive(worker)
+    assert pool._pool is None
