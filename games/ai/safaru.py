@@ -31,6 +31,11 @@ UNICORN, FISH = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
 UNICORN_SHARE, FISH_SHARE = 3.0, -1.5
 #: How much a released card's worth counts against the play (the next player may catch it).
 RELEASE_WEIGHT = 0.6
+#: Catches a playout looks at per card: a crowded table has thousands, and a playout step that
+#: listed a hundred of each card cost a strong move seconds (the root still sees every listed move).
+PLAYOUT_CATCHES = 12
+#: Free cards up to which a strong move gets its whole budget of playouts.
+CROWD = 10
 
 
 def worth(card: str) -> float:
@@ -73,7 +78,12 @@ class SafaruBrain(Brain):
         return Action("play", best(options, rng, 0.05).arg)
 
     def policy(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> Action:
-        return Action("play", best(plays(state.hands[seat], state.table), rng, 1.0).arg)
+        return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, 1.0).arg)
+
+    def budget(self, game: Safaru, state: SafaruState, arms: int) -> int:
+        """Fewer playouts on a crowded table, where every playout step weighs more catches."""
+        crowd = max(CROWD, len(state.table))
+        return min(self.most * CROWD // crowd, max(self.least, self.per_arm * arms))
 
     def mark(self, game: Safaru, state: SafaruState) -> tuple[int, int]:
         return state.game_no, state.deal_no
