@@ -47,7 +47,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
         "SPIELTISCH_SYNC_COMMANDS": "false", "SPIELTISCH_COMMAND_GUILD_ID": "123456789012345678",
         "SPIELTISCH_LOG_LEVEL": "WARNING", "SPIELTISCH_LOG_FORMAT": "json", "SPIELTISCH_METRICS_PORT": "9108",
         "SPIELTISCH_METRICS_HOST": "0.0.0.0", "SPIELTISCH_TESTING_API_BASE_URL": "http://127.0.0.1:1/api/v10",
-        "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway",
+        "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway", "SPIELTISCH_COMPUTER_PROCESSES": "1",
     }
     assert set(env) == set(ENV_NAMES)       # one variable per setting, none forgotten
     assert {name for (name, *_) in ENV_NAMES.values()} == set(Settings.model_fields)
@@ -58,7 +58,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     assert settings.sync_commands is False and settings.command_guild_id == 123456789012345678
     assert (settings.log_level, settings.log_format, settings.metrics_port, settings.metrics_host) == (
         "WARNING", "json", 9108, "0.0.0.0")
-    assert settings.testing.gateway_url == "ws://127.0.0.1:1/gateway"
+    assert settings.testing.gateway_url == "ws://127.0.0.1:1/gateway" and settings.computer_processes == 1
     # DISCORD_TOKEN keeps working and wins; an empty variable is as good as unset.
     both = load_settings(write(tmp_path, ""), env={"SPIELTISCH_TOKEN": "a", "DISCORD_TOKEN": "b",
                                                    "SPIELTISCH_METRICS_PORT": ""})

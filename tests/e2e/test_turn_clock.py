@@ -47,7 +47,8 @@ async def test_a_missed_turn_is_reminded_then_played_by_the_computer(env):
     assert (await env.bot.storage.session(session.id)).seats[seat]["missed"] == 1
 
 
-async def test_three_missed_turns_hand_the_seat_to_the_computer_until_rejoin(env):
+async def _away_after_three_missed_turns(env):
+    """A live table where the first player to act misses three turns: the away notice with Rejoin."""
     drive, session = await _live_table(env)
     absent = next(iter(session.to_act()))
     while session.seats[absent].kind is SeatKind.HUMAN:
@@ -58,6 +59,11 @@ async def test_three_missed_turns_hand_the_seat_to_the_computer_until_rejoin(env
             await drive.play(other, session.game.legal_actions(session.state, other)[0].key)
     notice = next(m for m in env.public() if "missed three turns" in m.text)
     assert notice.has_component(ids.table(session.id, "rejoin"))
+    return drive, session, absent, notice
+
+
+async def test_three_missed_turns_hand_the_seat_to_the_computer_until_rejoin(env):
+    drive, session, absent, notice = await _away_after_three_missed_turns(env)
 
     # Away: the computer now moves for the seat after the short delay, not after the clock.
     if absent not in session.to_act():
@@ -107,16 +113,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_handled_once(env
 
 
 async def test_rejoin_is_no_longer_offered_once_the_match_is_over(env):
-    drive, session = await _live_table(env)
-    absent = next(iter(session.to_act()))
-    while session.seats[absent].kind is SeatKind.HUMAN:
-        if absent in session.to_act():
-            await drive.wait(120)
-        else:
-            other = next(iter(session.to_act()))
-            await drive.play(other, session.game.legal_actions(session.state, other)[0].key)
-    notice = next(m for m in env.public() if "missed three turns" in m.text)
-    assert notice.has_component(ids.table(session.id, "rejoin"))
+    _, session, _, _ = await _away_after_three_missed_turns(env)
 
     await env.double.slash(env.users["ann"], env.channel, "stop")        # the host ends the match
     await env.settle()
