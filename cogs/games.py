@@ -135,5 +135,25 @@ class Games(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True)
 
 
+    # -- where tables can no longer be: Discord's GUILD_DELETE, CHANNEL_DELETE and THREAD_DELETE --
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (an outage is ``on_guild_unavailable``, not this)."""
+        await self._gone(guild_id=guild.id, reason="removed")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._gone(channel_id=channel.id, reason="deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._gone(channel_id=payload.thread_id, reason="deleted")
+
+    async def _gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
+        for session in await self.bot.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
+            self.bot.tables.forget(session)
+            await self.bot.autoplay.after_change(session)
+
+
 async def setup(bot) -> None:
     await bot.add_cog(Games(bot))
