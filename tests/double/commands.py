@@ -69,7 +69,8 @@ def _described(path: Path, node: dict, what: str) -> list[Problem]:
     out = []
     if (why := name_problem(node.get("name"))) is not None:
         out.append(Problem((*path, "name"), f"{what}_NAME_INVALID", why))
-    out += _localized((*path, "name_localizations"), node.get("name_localizations"), name_problem)
+    out += _localized((*path, "name_localizations"), node.get("name_localizations"), name_problem,
+                      f"{what}_NAME_INVALID")
     out += _text((*path, "description"), node.get("description"), MAX_DESCRIPTION)
     out += _localized((*path, "description_localizations"), node.get("description_localizations"),
                       lambda v: _length(v, MAX_DESCRIPTION))
@@ -87,7 +88,7 @@ def _text(path: Path, value: Any, most: int) -> list[Problem]:
     return [] if why is None else [Problem(path, "BASE_TYPE_BAD_LENGTH", why)]
 
 
-def _localized(path: Path, table: Any, check) -> list[Problem]:
+def _localized(path: Path, table: Any, check, code: str = "BASE_TYPE_BAD_LENGTH") -> list[Problem]:
     if table is None:
         return []
     if not isinstance(table, dict):
@@ -97,7 +98,7 @@ def _localized(path: Path, table: Any, check) -> list[Problem]:
         if locale not in LOCALES:
             out.append(Problem((*path, locale), "LOCALE_INVALID", f"Invalid locale {locale!r}."))
         elif (why := check(value)) is not None:
-            out.append(Problem((*path, locale), "BASE_TYPE_BAD_LENGTH", why))
+            out.append(Problem((*path, locale), code, why))
     return out
 
 

@@ -204,3 +204,38 @@ async def test_the_bot_removed_from_a_server_ends_its_games_and_their_timers(env
     assert session.status is Status.STOPPED and await no_timers(env, session)
     assert env.double.requests[before:] == []
     assert env.bot.sessions.live() == []
+
+
+async def test_soak_many_tables_under_tight_limits_all_catch_up_and_lose_no_ping(env, caplog):
+    """Six tables play at once while every channel route is tightly limited per route, per
+    channel and globally: every table ends showing its position, every ping names whoever must
+    act, every finished game has its one summary."""
+    env.double.rate_limits = RateLimits(per_route=2, window=0.02, per_resource=3, global_per_second=6,
+                                        global_window=0.02)
+    players = [("ann", "bob"), ("cem", "dia"), ("mod", "ann"), ("bob", "cem"), ("dia", "mod"), ("ann", "cem")]
+    channels = [env.double.add_text_channel(env.guild, f"tisch-{n}") for n in range(len(players))]
+    await env.double.gateway.dispatch("GUILD_CREATE", env.double.world.guild_payload(env.guild))
+    drives = [GameDriver(env, "safaru", channel=ch) for ch in channels]
+    sessions = [await drive.start(list(names)) for drive, names in zip(drives, players, strict=True)]
+    rng = random.Random(13)
+
+    async def move(drive) -> None:
+        session = drive.session
+        if session.status is Status.PLAYING:
+            seat = rng.choice(sorted(session.to_act()))
+            await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+
+    def current(session, channel) -> bool:
+        return table_shows_now(env, session, channel) and (not session.is_live or pinged_now(env, session, channel))
+
+    for n in range(40):
+        await asyncio.gather(*(move(drive) for drive in drives))
+        await catch_up(env, lambda: all(current(s, ch) for s, ch in zip(sessions, channels, strict=True)))
+        lagging = [s.id for s, ch in zip(sessions, channels, strict=True) if not current(s, ch)]
+        assert not lagging, f"round {n}: tables {lagging} lag behind or lost a ping"
+    await catch_up(env, lambda: all(table_shows_now(env, s, ch) for s, ch in zip(sessions, channels, strict=True)))
+    for session, channel in zip(sessions, channels, strict=True):
+        assert session.status is Status.FINISHED and table_shows_now(env, session, channel)
+        assert len(summaries(env, channel)) == 1 and not O.pings(env.double, channel)
+    assert len(env.double.rate_limits.limited) > 20, "the limits were never tight"
+    claim(caplog, "could not redraw")
