@@ -125,6 +125,10 @@ class DiscordDouble(UsersMixin):
         """A public thread; it archives after ``auto_archive_duration`` minutes without a message."""
         return self.world.add_thread(parent, name, owner=owner, auto_archive_duration=auto_archive_duration)
 
+    def open_dm(self, user: User) -> Channel:
+        """The user's direct messages with the bot: slash commands there carry ``user``, not ``member``."""
+        return self.world.open_dm(user)
+
     def archive(self, thread: Channel) -> None:
         """A moderator (or Discord, after inactivity) archived the thread: edits answer 50083 until
         a message unarchives it."""

@@ -350,3 +350,20 @@ async def test_deleted_channels_and_a_removed_bot_reach_the_bot_and_the_wire(env
         assert bot.get_guild(int(env.guild.id)) is None, "GUILD_DELETE did not remove the guild"
         async with s.post(f"channels/{kept.id}/messages", json={"content": "x"}) as resp:
             assert (resp.status, (await resp.json())["code"]) == (403, 50001)
+
+
+async def test_a_slash_command_in_direct_messages_carries_user_instead_of_member(env):  # noqa: F811
+    d = env.double
+    dm = d.open_dm(env.bob)
+    r = await d.slash(env.bob, dm, "counter")
+    assert r.message.content == "Counter: 0" and r.message.channel is dm
+    assert r.payload["user"]["id"] == env.bob.id and "member" not in r.payload and "guild_id" not in r.payload
+    assert r.payload["context"] == 1 and r.payload["channel"]["type"] == P.DM
+    assert r.payload["authorizing_integration_owners"] == {"0": "0"}
+    with pytest.raises(AssertionError, match="someone else's direct messages"):
+        await d.slash(env.ann, dm, "counter")
+    with pytest.raises(AssertionError, match="not registered"):      # guild commands stay in their guild
+        await d.slash(env.bob, dm, "local")
+    d.commands[None]["counter"]["contexts"] = [0]
+    with pytest.raises(AssertionError, match="does not offer /counter in direct messages"):
+        await d.slash(env.bob, dm, "counter")

@@ -55,7 +55,7 @@ class Member:
 @dataclass(eq=False)
 class Channel:
     id: str
-    guild: Guild
+    guild: Guild | None
     name: str
     type: int = P.GUILD_TEXT
     parent: Channel | None = None
@@ -73,6 +73,11 @@ class Channel:
     @property
     def is_thread(self) -> bool:
         return self.type == P.PUBLIC_THREAD
+
+    @property
+    def is_dm(self) -> bool:
+        """A direct message channel between the bot and one user (``owner_id``); it has no guild."""
+        return self.type == P.DM
 
     def __repr__(self) -> str:
         return f"<Channel #{self.name}>"
@@ -242,6 +247,15 @@ class World:
         self.channels[ch.id] = ch
         return ch
 
+    def open_dm(self, user: User) -> Channel:
+        """The user's direct messages with the bot (one per user)."""
+        for ch in self.channels.values():
+            if ch.is_dm and ch.owner_id == user.id:
+                return ch
+        ch = Channel(self.snowflake(), None, user.name, type=P.DM, owner_id=user.id)
+        self.channels[ch.id] = ch
+        return ch
+
     def is_archived(self, ch: Channel) -> bool:
         """Whether a thread is archived now: by hand, or after its inactivity period (threads.md)."""
         if ch.is_thread and not ch.archived and self.clock() - ch.active_at >= ch.auto_archive_duration * 60:
@@ -288,6 +302,8 @@ class World:
 
     def permissions(self, channel: Channel, user: User) -> int:
         """The user's permissions in the channel (a thread has its parent's)."""
+        if channel.is_dm:
+            return P.DM_PERMISSIONS if user.id in (channel.owner_id, self.bot.id) else 0
         base = self.guild_permissions(channel.guild, user)
         if base == P.ALL_PERMISSIONS:          # administrators and the owner ignore overwrites
             return base
@@ -310,6 +326,8 @@ class World:
         return P.member(user.payload(), [m.role_id], joined_at=m.joined_at, permissions=perms)
 
     def channel_payload(self, ch: Channel) -> dict:
+        if ch.is_dm:
+            return P.dm_channel(ch.id, self.users[ch.owner_id].payload())
         if ch.is_thread:
             count = len([m for m in self.channel_messages.get(ch.id, ()) if not m.deleted])
             payload = P.thread(ch.id, ch.guild.id, ch.parent.id, ch.owner_id or self.bot.id, ch.name,
@@ -346,7 +364,8 @@ class World:
     def store_message(self, channel: Channel, body: dict, *, flags: int = 0, mtype: int = 0,
                       ephemeral_to: str | None = None, interaction: InteractionRecord | None = None,
                       files: Files | None = None) -> Message:
-        payload = P.message(self.snowflake(), channel.id, self.bot.payload(), guild_id=channel.guild.id,
+        payload = P.message(self.snowflake(), channel.id, self.bot.payload(),
+                            guild_id=channel.guild.id if channel.guild is not None else None,
                             timestamp=P.iso(self.clock()), flags=flags, mtype=mtype)
         if interaction is not None:
             source = interaction.source.id if interaction.source else None
