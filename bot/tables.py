@@ -41,6 +41,7 @@ RETRY_LONGEST = 300.0
 #: Discord's codes for a message that cannot be edited any more: too many edits to a message older
 #: than an hour (30046), an archived thread (50083).
 UNEDITABLE = frozenset({30046, 50083})
+UNKNOWN_CHANNEL = 10003
 
 
 class _Table:
@@ -72,6 +73,8 @@ class TableWriter:
         self._tables: dict[int, _Table] = {}
         #: The pictures each table message shows, by message id: an unchanged picture is not uploaded again.
         self._pictures: dict[int, media.Shown] = {}
+        #: Endings of sessions whose channel turned out to be gone (kept so the task is not collected).
+        self._gone: set[asyncio.Task] = set()
 
     # -- what the click path and the commands call ------------------------------------------
     def render(self, session) -> list[Rendered]:
@@ -176,6 +179,13 @@ class TableWriter:
                 return
             await asyncio.gather(*(table.idle.wait() for table in pending))
 
+    async def end_gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
+        """A channel, thread or server is gone for the bot: its games end without a result, their
+        timers with them, and nothing more is drawn there."""
+        for session in await self.bot.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
+            self.forget(session)
+            await self.bot.autoplay.after_change(session)
+
     def forget(self, session) -> None:
         """The table's channel is gone (deleted, or the bot left its server): nothing more to draw."""
         table = self._tables.pop(session.id, None)
@@ -217,6 +227,15 @@ class TableWriter:
             table.dirty.clear()
             try:
                 await self._redraw(session, table)
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_CHANNEL:
+                    raise
+                # deleted before its CHANNEL_DELETE arrived (or with a thread nobody reported)
+                log.info("the channel of session %s is gone: ending it", session.id)
+                ending = asyncio.create_task(self.end_gone(channel_id=session.channel_id, reason="deleted"))
+                self._gone.add(ending)
+                ending.add_done_callback(self._gone.discard)
+                break
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                 log.warning("could not redraw the table of session %s (trying again in %g s): %s",
                             session.id, table.backoff, exc)

@@ -187,6 +187,23 @@ async def test_a_deleted_thread_ends_its_game(env):
     assert session.status is Status.STOPPED and await no_timers(env, session)
 
 
+async def test_a_game_in_an_archived_thread_the_bot_never_saw_ends_with_its_deleted_channel(env):
+    """Archived threads are not synced at start-up, so discord.py cannot report them deleted with
+    their channel: the bot looks up the table's thread and ends the game."""
+    drive = GameDriver(env, "calcory", channel=env.thread)
+    session = await drive.start(["ann", "bob"])
+    env.double.archive(env.thread)
+    await env.stop_bot()
+    await env.start_bot()
+    session = env.session(env.thread)
+    assert session.is_live and env.bot.get_guild(int(env.guild.id)).get_thread(int(env.thread.id)) is None
+    await env.double.delete_channel(env.channel)
+    await ended(session)
+    await env.settle()
+    assert session.status is Status.STOPPED and await no_timers(env, session)
+    assert [r.path for r in env.double.requests if r.method == "GET"][-1] == f"/channels/{env.thread.id}"
+
+
 async def test_the_bot_removed_from_a_server_ends_its_games_and_their_timers(env):
     lobby = (await env.double.slash(env.ann, env.channel, "start", game="safaru")).message
     session = env.session()
