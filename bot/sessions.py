@@ -458,6 +458,31 @@ class SessionManager:
             session.votes = votes
             return len(votes), needed
 
+    async def end_gone(self, *, guild_id: int | None = None, channel_id: int | None = None,
+                       reason: str) -> list[Session]:
+        """The bot left a server, or a table's channel or thread was deleted: every live session
+        there ends without a result (a game stopped, a lobby cancelled), and its timers with it.
+        Returns the sessions it ended; one the storage refused stays live and is logged."""
+        ended = []
+        for session in self.live():
+            if session.guild_id != guild_id and session.channel_id != channel_id:
+                continue
+            async with session.lock:
+                if not session.is_live:
+                    continue
+                try:
+                    if session.status is Status.LOBBY:
+                        await self._end(session, Status.CANCELLED, reason)
+                    else:
+                        await self._end(session, Status.STOPPED, reason, results=self._stopped_rows(session))
+                except NotSaved:
+                    log.warning("could not end session %s (%s): the storage refused", session.id, reason)
+                    continue
+                except Refusal:
+                    continue                    # the database had already ended it
+            ended.append(session)
+        return ended
+
     async def expire_lobby(self, session: Session) -> bool:
         """Close a lobby nobody started in time; ``False`` if it is no longer a lobby."""
         async with session.lock:

@@ -38,6 +38,10 @@ log = logging.getLogger("spieltisch.tables")
 #: Seconds before a refused redraw is tried again; the wait doubles up to the longest.
 RETRY_FIRST = 5.0
 RETRY_LONGEST = 300.0
+#: Discord's codes for a message that cannot be edited any more: too many edits to a message older
+#: than an hour (30046), an archived thread (50083).
+UNEDITABLE = frozenset({30046, 50083})
+UNKNOWN_CHANNEL = 10003
 
 
 class _Table:
@@ -69,6 +73,8 @@ class TableWriter:
         self._tables: dict[int, _Table] = {}
         #: The pictures each table message shows, by message id: an unchanged picture is not uploaded again.
         self._pictures: dict[int, media.Shown] = {}
+        #: Endings of sessions whose channel turned out to be gone (kept so the task is not collected).
+        self._gone: set[asyncio.Task] = set()
 
     # -- what the click path and the commands call ------------------------------------------
     def render(self, session) -> list[Rendered]:
@@ -175,6 +181,25 @@ class TableWriter:
                 return
             await asyncio.gather(*(table.idle.wait() for table in pending))
 
+    async def end_gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
+        """A channel, thread or server is gone for the bot: its games end without a result, their
+        timers with them, and nothing more is drawn there."""
+        for session in await self.bot.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
+            self.forget(session)
+            await self.bot.autoplay.after_change(session)
+
+    def forget(self, session) -> None:
+        """The table's channel is gone (deleted, or the bot left its server): nothing more to draw."""
+        table = self._tables.pop(session.id, None)
+        if table is not None:
+            if table.retry is not None:
+                table.retry.cancel()
+            if table.task is not None:
+                table.task.cancel()
+            table.idle.set()
+        for message_id in session.messages.get("table", []):
+            self._pictures.pop(message_id, None)
+
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.flush(), 5)
@@ -204,6 +229,15 @@ class TableWriter:
             table.dirty.clear()
             try:
                 await self._redraw(session, table)
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_CHANNEL:
+                    raise
+                # deleted before its CHANNEL_DELETE arrived (or with a thread nobody reported)
+                log.info("the channel of session %s is gone: ending it", session.id)
+                ending = asyncio.create_task(self.end_gone(channel_id=session.channel_id, reason="deleted"))
+                self._gone.add(ending)
+                ending.add_done_callback(self._gone.discard)
+                break
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                 log.warning("could not redraw the table of session %s (trying again in %g s): %s",
                             session.id, table.backoff, exc)
@@ -244,21 +278,41 @@ class TableWriter:
             len(messages.get("table") or ()) != len(rendered) or bool(messages.get("posting")))
 
     async def _redraw(self, session, table: _Table) -> None:
+        """Draw the table, then the hands, announcements, ping and summary. A refused step never
+        stops the steps after it; the first refusal is raised at the end, so the whole redraw
+        (merged with whatever changed meanwhile) is tried again later."""
+        refused: Exception | None = None
+        for step in (self._draw_table, self._refresh_hands, self._announce, self._ping, self._close):
+            try:
+                await step(session, table)
+            except Refusal:
+                raise
+            except (discord.HTTPException, aiohttp.ClientError, OSError, StorageFault) as exc:
+                refused = refused or exc
+        if refused is not None:
+            raise refused
+
+    async def _draw_table(self, session, table: _Table) -> None:
+        """Edit the messages whose rendering changed; post a fresh table when Discord will not
+        let them be edited any more (an old message edited too often, an archived thread, a
+        deleted message), as ``/table`` does. A post in an archived thread unarchives it."""
         rendered = self.render(session)
-        if self._needs_post(session, table, rendered):
-            await self._post(session, table, rendered)
-            table.post = False
-        else:
+        if not self._needs_post(session, table, rendered):
             ids = list(session.messages.get("table", []))
             for index, (message_id, message) in enumerate(zip(ids, rendered, strict=False)):
                 fingerprint = message.fingerprint()
                 if table.drawn.get(index) == fingerprint:
                     continue
-                await self._edit(session.channel_id, message_id, message)
+                if not await self._edit(session.channel_id, message_id, message):
+                    table.post = True
+                    break
                 table.drawn[index] = fingerprint
-        await self._refresh_hands(session, table)
-        await self._announce(session, table)
-        await self._ping(session, table)
+            if not table.post:
+                return
+        await self._post(session, table, rendered)
+        table.post = False
+
+    async def _close(self, session, table: _Table) -> None:
         if not session.is_live and not session.messages.get("summary"):
             await self._summarise(session)
 
@@ -307,9 +361,9 @@ class TableWriter:
 
     async def _announce(self, session, table: _Table) -> None:
         channel = self.bot.get_partial_messageable(session.channel_id)
-        while table.announcements:
-            text = table.announcements.pop(0)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        while table.announcements:      # taken off the list once sent: a refused one is sent next time
+            await channel.send(table.announcements[0], allowed_mentions=discord.AllowedMentions.none())
+            table.announcements.pop(0)
 
     async def _ping(self, session, table: _Table) -> None:
         """A fresh message mentioning whoever must act now; the previous ping goes away."""
@@ -347,10 +401,12 @@ class TableWriter:
         with contextlib.suppress(discord.HTTPException):
             await self.bot.get_partial_messageable(channel_id).send(text)
 
-    async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> None:
+    async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> bool:
         """Straight to the HTTP route: ``PartialMessage.edit`` would parse the answer into a
         ``Message`` with every component (a sixth of the bot's time under load), and our views
-        are never stored (``bot.ui.base``), so nothing else of it is needed but its attachments."""
+        are never stored (``bot.ui.base``), so nothing else of it is needed but its attachments.
+
+        ``False`` when the message can no longer be edited (gone, archived, edited too often)."""
         content = message.content if message.content is not None else discord.utils.MISSING
         previous = self.bot.allowed_mentions if message.content is not None else None
         attachments = media.edit_attachments(message.pictures, self._pictures.get(message_id))
@@ -361,8 +417,13 @@ class TableWriter:
                 edited = await self.bot.http.edit_message(channel_id, message_id, params=params)
             if message.pictures or message_id in self._pictures:
                 self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
-        except discord.NotFound:
-            log.info("table message %s in channel %s is gone", message_id, channel_id)
+        except discord.HTTPException as exc:
+            if not (isinstance(exc, discord.NotFound) or exc.code in UNEDITABLE):
+                raise
+            log.info("table message %s in channel %s cannot be edited any more (%s %s): posting a fresh table",
+                     message_id, channel_id, exc.status, exc.code)
+            return False
+        return True
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)

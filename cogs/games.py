@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 import discord
@@ -30,6 +31,8 @@ def level_choices() -> list[app_commands.Choice[str]]:
 class Games(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
+        #: Threads whose THREAD_DELETE is being handled (a deleted channel need not look them up).
+        self._reported: set[int] = set()
 
     @app_commands.command(name=cmd("start.name"), description=cmd("start.description"))
     @app_commands.rename(game=cmd("start.game.name"), computers=cmd("start.computers.name"),
@@ -133,6 +136,40 @@ class Games(commands.Cog):
         lang = language(str(interaction.locale))
         text = t(lang, f"{game.value}.ui.rules")
         await interaction.response.send_message(text, ephemeral=True)
+
+
+    # -- where tables can no longer be: Discord's GUILD_DELETE, CHANNEL_DELETE and THREAD_DELETE --
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (an outage is ``on_guild_unavailable``, not this)."""
+        await self._gone(guild_id=guild.id, reason="removed")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await asyncio.sleep(0)      # the THREAD_DELETEs discord.py queued behind this event note theirs first
+        await self._gone(channel_id=channel.id, reason="deleted")
+        # Its threads went with it; discord.py reports only those it knew (archived ones are not
+        # synced), so a table in a thread nobody reported is looked up once.
+        for session in self.bot.sessions.live():
+            if (session.guild_id == channel.guild.id and session.channel_id not in self._reported
+                    and channel.guild.get_channel_or_thread(session.channel_id) is None):
+                try:
+                    await self.bot.fetch_channel(session.channel_id)
+                except discord.NotFound:
+                    await self._gone(channel_id=session.channel_id, reason="deleted")
+                except discord.HTTPException:
+                    pass                    # it may well exist; a later refusal says more
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self._reported.add(payload.thread_id)
+        try:
+            await self._gone(channel_id=payload.thread_id, reason="deleted")
+        finally:
+            self._reported.discard(payload.thread_id)
+
+    async def _gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
+        await self.bot.tables.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason)
 
 
 async def setup(bot) -> None:

@@ -7,6 +7,10 @@
     await double.start()            # then point the bot at double.api_base / double.gateway_url
     lobby = await double.slash(ann, table, "start", game="calcory")
     await double.click(ann, lobby.message, "lobby:join")
+
+Stricter, as Discord documents it: ``DiscordDouble(rate_limits=RateLimits(...))`` (buckets, headers,
+429s), ``old_message_edits=N`` (30046), ``double.archive(thread)`` / inactivity (50083),
+``double.delete_channel``, ``double.remove_bot``, ``double.open_dm``, command registration rules.
 """
 
 from .components import (
@@ -19,6 +23,7 @@ from .components import (
 )
 from .faults import Fault
 from .gateway import NoBotConnected
+from .ratelimits import RateLimits
 from .server import DiscordDouble, OffsetClock, RequestRecord
 from .validate import InvalidBody, Problem, validate_message_body, validate_request, view_body
 from .wire import DiscordError
@@ -37,6 +42,7 @@ __all__ = [
     "NoBotConnected",
     "OffsetClock",
     "Problem",
+    "RateLimits",
     "RequestRecord",
     "User",
     "custom_ids",

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 HELLO, HEARTBEAT, IDENTIFY, PRESENCE, RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION = 10, 1, 2, 3, 6, 7, 8, 9
 HEARTBEAT_ACK, DISPATCH = 11, 0
 HEARTBEAT_INTERVAL_MS = 41250
+GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
+PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+#: gateway.md's intents: GUILDS (1 << 0) to GUILD_SCHEDULED_EVENTS (1 << 16), auto moderation, polls.
+ALL_INTENTS = (1 << 17) - 1 | 1 << 20 | 1 << 21 | 1 << 24 | 1 << 25
+INVALID_INTENTS, DISALLOWED_INTENTS = 4013, 4014
 
 
 class NoBotConnected(AssertionError):
@@ -64,10 +69,18 @@ class Gateway:
                 if op == HEARTBEAT:
                     await self._send(session, ws, {"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
                 elif op == IDENTIFY:
+                    if (refused := self._refused_intents(d)) is not None:
+                        await ws.close(code=refused, message=b"Disallowed intent(s)." if refused == DISALLOWED_INTENTS
+                                       else b"Invalid intent(s).")
+                        break
                     session = await self._identify(ws, d)
                 elif op == RESUME:
                     session = await self._resume(ws, d)
                 elif op == REQUEST_MEMBERS and session is not None:
+                    if not self._may_request_members(session, d):
+                        # gateway-events.md: the whole member list needs GUILD_MEMBERS
+                        await ws.close(code=INVALID_INTENTS, message=b"Requesting members needs GUILD_MEMBERS.")
+                        break
                     await self._members(session, d)
         finally:
             self._sockets.discard(ws)
@@ -85,6 +98,20 @@ class Gateway:
         async with session.lock:
             await ws.send_str(json.dumps(frame))
 
+    def _refused_intents(self, d: dict) -> int | None:
+        """gateway.md: unknown bits close with 4013, privileged ones not enabled in the portal with 4014."""
+        intents = d.get("intents")
+        if not isinstance(intents, int) or intents < 0 or intents & ~ALL_INTENTS:
+            return INVALID_INTENTS
+        if intents & PRIVILEGED & ~self.double.privileged_intents:
+            return DISALLOWED_INTENTS
+        return None
+
+    @staticmethod
+    def _may_request_members(session: Session, d: dict) -> bool:
+        everyone = not d.get("user_ids") and not d.get("query")
+        return not everyone or bool(session.identify.get("intents", 0) & GUILD_MEMBERS)
+
     async def _identify(self, ws: web.WebSocketResponse, d: dict) -> Session:
         self.identifies.append(d)
         session = Session(id=self.double.snowflake(), identify=d, ws=ws)
@@ -98,8 +125,9 @@ class Gateway:
             "guilds": [{"id": g.id, "unavailable": True} for g in guilds], "private_channels": [],
             "relationships": [], "presences": [], "geo_ordered_rtc_regions": [], "auth": {},
             "application": {"id": self.double.app_id, "flags": 0}})
+        presences = bool(d.get("intents", 0) & GUILD_PRESENCES)
         for g in guilds:
-            await self._dispatch(session, "GUILD_CREATE", w.guild_payload(g))
+            await self._dispatch(session, "GUILD_CREATE", w.guild_payload(g, all_members=presences))
         self.current = session
         self.double.notify()
         return session

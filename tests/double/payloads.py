@@ -55,6 +55,7 @@ IS_COMPONENTS_V2 = 1 << 15
 
 # Channel types.
 GUILD_TEXT = 0
+DM = 1
 PUBLIC_THREAD = 11
 
 # Interaction types.
@@ -139,6 +140,15 @@ def guild(gid: str, name: str, *, owner_id: str, locale: str, roles: list[dict],
             "soundboard_sounds": [], "joined_at": joined_at}
 
 
+#: What a user and the bot may do in their direct messages (no guild, so no roles).
+DM_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | ADD_REACTIONS
+                  | USE_EXTERNAL_EMOJIS | USE_APPLICATION_COMMANDS)
+
+
+def dm_channel(cid: str, recipient: dict) -> dict:
+    return {"id": cid, "type": DM, "last_message_id": None, "flags": 0, "recipients": [recipient]}
+
+
 def message(mid: str, channel_id: str, author: dict, *, guild_id: str | None, timestamp: str,
             flags: int = 0, mtype: int = 0) -> dict:
     """An empty message; the body fields (content, embeds, components...) are merged in by the caller."""
@@ -162,15 +172,21 @@ def interaction_metadata(interaction: dict, invoker: dict, *, interacted_message
     return meta
 
 
-def interaction(*, iid: str, token: str, itype: int, app_id: str, data: dict, guild_id: str,
-                channel: dict, member_payload: dict, locale: str, guild_locale: str,
+def interaction(*, iid: str, token: str, itype: int, app_id: str, data: dict, guild_id: str | None,
+                channel: dict, member_payload: dict, locale: str, guild_locale: str | None,
                 app_permissions: int, message_payload: dict | None = None) -> dict:
+    """In a guild the user comes as ``member``; in a DM with the bot as ``user``, without any guild
+    field, in context BOT_DM (1), and GUILD_INSTALL's owner is "0" (receiving-and-responding.md)."""
     p = {"id": iid, "application_id": app_id, "type": itype, "data": data, "token": token, "version": 1,
-         "guild_id": guild_id, "guild": {"id": guild_id, "locale": guild_locale, "features": []},
-         "channel": channel, "channel_id": channel["id"], "member": member_payload, "locale": locale,
-         "guild_locale": guild_locale, "app_permissions": str(app_permissions), "entitlements": [],
-         "authorizing_integration_owners": {"0": guild_id}, "context": 0,
+         "channel": channel, "channel_id": channel["id"], "locale": locale,
+         "app_permissions": str(app_permissions), "entitlements": [],
          "attachment_size_limit": ATTACHMENT_SIZE_LIMIT}
+    if guild_id is None:
+        p.update(user=member_payload["user"], authorizing_integration_owners={"0": "0"}, context=1)
+    else:
+        p.update(guild_id=guild_id, guild={"id": guild_id, "locale": guild_locale, "features": []},
+                 member=member_payload, guild_locale=guild_locale,
+                 authorizing_integration_owners={"0": guild_id}, context=0)
     if message_payload is not None:
         p["message"] = message_payload
     return p

@@ -13,6 +13,7 @@ from aiohttp import web
 from . import attachments as A
 from . import payloads as P
 from . import validate as V
+from .commands import DAY, command_problems
 from .wire import BODY, FILES, DiscordError, json_response
 from .world import Channel, Files, InteractionRecord, Message, is_empty, merged
 
@@ -27,6 +28,11 @@ MESSAGE_TYPE_REPLY = 19
 
 def unknown_message() -> DiscordError:
     return DiscordError(404, 10008, "Unknown Message")
+
+
+def archived_thread() -> DiscordError:
+    """threads.md: nothing but deleting messages happens in an archived thread; a post unarchives it."""
+    return DiscordError(400, 50083, "Thread is archived")
 
 
 class Prepared(NamedTuple):
@@ -120,15 +126,14 @@ class MetaRoutes:
         scope = self._scope(request)
         body = request[BODY] or []
         if self.d.validate:
-            problems = [V.Problem((i, "name"), "APPLICATION_COMMAND_NAME_INVALID",
-                                  "Command names are lower case without spaces.")
-                        for i, c in enumerate(body) if c.get("name") != c.get("name", "").lower() or " " in c.get("name", "")]
+            problems = command_problems(body)
             names = [(c.get("type", 1), c.get("name")) for c in body]
             problems += [V.Problem((i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
                          for i, n in enumerate(names) if n in names[:i]]
             if problems:
                 raise DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody(problems).errors())
         old = self.d.commands.get(scope, {})
+        self._count_creates(scope, [c["name"] for c in body if c["name"] not in old])
         new: dict[str, dict] = {}
         for cmd in body:
             stored = {"type": 1, "default_member_permissions": None, "nsfw": False, "contexts": None,
@@ -142,6 +147,17 @@ class MetaRoutes:
             new[cmd["name"]] = stored
         self.d.commands[scope] = new
         return json_response(list(new.values()))
+
+
+    def _count_creates(self, scope: str | None, created: list[str]) -> None:
+        """application-commands.md: 200 command creates a day per scope; a bulk overwrite counts the
+        commands that did not exist. Over it: 429 with code 30034, which discord.py does not wait out."""
+        now = self.d.clock()
+        day = [t for t in self.d.command_creates.setdefault(scope, []) if now - t < DAY]
+        if len(day) + len(created) > self.d.command_creates_per_day:
+            raise DiscordError(429, 30034, "Max number of daily application command creates has been reached "
+                                           f"({self.d.command_creates_per_day})")
+        self.d.command_creates[scope] = day + [now] * len(created)
 
 
 class ChannelRoutes:
@@ -206,9 +222,16 @@ class ChannelRoutes:
     async def patch(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         msg = self._message(request, ch)
+        if ch.is_thread and self.d.world.is_archived(ch):
+            raise archived_thread()
+        old = self.d.old_message_edits is not None and self.d.world.age(msg) >= 3600
+        if old and msg.old_edits >= self.d.old_message_edits:
+            raise DiscordError(400, 30046, "Maximum number of edits to messages older than 1 hour reached. "
+                                           "Try again later")
         body = request[BODY]
         flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, uploads=request[FILES])
         self.d.world.edit_message(msg, body, flags, files)
+        msg.old_edits += old
         return json_response(msg.payload)
 
     async def delete(self, request: web.Request) -> web.Response:

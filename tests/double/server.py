@@ -24,6 +24,7 @@ from . import payloads as P
 from . import validate as V
 from .faults import Fault, Faults
 from .gateway import Gateway
+from .ratelimits import RateLimits
 from .rest import ChannelRoutes, InteractionRoutes, MetaRoutes
 from .users import UsersMixin
 from .wire import BODY, FILES, RECORD, DiscordError, json_response
@@ -42,10 +43,15 @@ class RequestRecord:
     error: dict | None = None      # the error answer
     unknown: bool = False          # no such route in the double
     files: list[str] = field(default_factory=list)
+    bucket: tuple[str, str] | None = None      # its rate limit bucket (when the double models them)
 
     def __repr__(self) -> str:
         tail = f" -> {self.status} {self.code}" if self.code is not None else f" -> {self.status}"
         return f"<{self.method} {self.path}{tail}>"
+
+
+#: Discord's 3 s for the first answer, less what the network takes on the way.
+RESPONSE_DEADLINE = 2.5
 
 
 class OffsetClock:
@@ -62,10 +68,24 @@ class OffsetClock:
 
 
 class DiscordDouble(UsersMixin):
-    def __init__(self, *, validate: bool = True, response_deadline: float = 3.0, token_lifetime: float = 15 * 60,
-                 clock: Callable[[], float] | None = None, bot_name: str = "Spieltisch",
-                 bot_permissions: int = P.BOT_PERMISSIONS, requests_maxlen: int | None = None):
+    def __init__(self, *, validate: bool = True, response_deadline: float = RESPONSE_DEADLINE,
+                 token_lifetime: float = 15 * 60, clock: Callable[[], float] | None = None,
+                 bot_name: str = "Spieltisch", bot_permissions: int = P.BOT_PERMISSIONS,
+                 requests_maxlen: int | None = None, rate_limits: RateLimits | None = None,
+                 old_message_edits: int | None = None, privileged_intents: int = 0,
+                 command_creates_per_day: int = 200):
+        """``response_deadline``: Discord allows 3 s for the first answer; the double checks at
+        2.5 s, since real Discord adds the network's time. ``rate_limits``: the bucket model
+        (ratelimits.py), off by default. ``old_message_edits``: after that many edits of a
+        message older than an hour, further edits are refused with 30046 (Discord publishes no
+        number; off by default). ``privileged_intents``: those enabled in the developer portal
+        (others close the gateway with 4014)."""
         self.validate = validate
+        self.rate_limits = rate_limits
+        self.old_message_edits = old_message_edits
+        self.privileged_intents = privileged_intents
+        self.command_creates_per_day = command_creates_per_day
+        self.command_creates: dict[str | None, list[float]] = {}   # scope -> when commands were created (30034)
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.clock = clock if clock is not None else OffsetClock()
@@ -100,8 +120,48 @@ class DiscordDouble(UsersMixin):
     def add_text_channel(self, guild: Guild, name: str = "spiele") -> Channel:
         return self.world.add_text_channel(guild, name)
 
-    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None) -> Channel:
-        return self.world.add_thread(parent, name, owner=owner)
+    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None,
+                   auto_archive_duration: int = 1440) -> Channel:
+        """A public thread; it archives after ``auto_archive_duration`` minutes without a message."""
+        return self.world.add_thread(parent, name, owner=owner, auto_archive_duration=auto_archive_duration)
+
+    def open_dm(self, user: User) -> Channel:
+        """The user's direct messages with the bot: slash commands there carry ``user``, not ``member``."""
+        return self.world.open_dm(user)
+
+    def archive(self, thread: Channel) -> None:
+        """A moderator (or Discord, after inactivity) archived the thread: edits answer 50083 until
+        a message unarchives it."""
+        self.world.set_archived(thread, True)
+        self.notify()
+
+    def age(self, seconds: float, channel: Channel | None = None) -> None:
+        """Make every message (of ``channel``) ``seconds`` older, without moving the clock (tokens live on)."""
+        for msg in self.world.messages.values():
+            if channel is None or msg.channel is channel:
+                msg.aged += seconds
+
+    async def delete_channel(self, channel: Channel) -> None:
+        """A moderator deleted the channel (its threads go with it) or the thread: CHANNEL_DELETE
+        or THREAD_DELETE reaches the bot, and requests to it answer 10003 Unknown Channel."""
+        home = self.world.channel_payload(channel)
+        self.world.remove_channel(channel)
+        if self.gateway.connected:
+            if channel.is_thread:
+                await self.gateway.dispatch("THREAD_DELETE", {
+                    "id": channel.id, "guild_id": channel.guild.id, "parent_id": channel.parent.id,
+                    "type": channel.type})
+            else:
+                await self.gateway.dispatch("CHANNEL_DELETE", home)
+        self.notify()
+
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot was kicked from the server: GUILD_DELETE without ``unavailable`` (an outage
+        carries ``unavailable: true``), and its channels answer 50001 Missing Access."""
+        self.world.remove_bot(guild)
+        if self.gateway.connected:
+            await self.gateway.dispatch("GUILD_DELETE", {"id": guild.id})
+        self.notify()
 
     async def set_permissions(self, channel: Channel, user: User, permissions: int) -> None:
         """The exact permissions `user` (or the bot: `double.bot`) has in `channel` from now on."""
@@ -272,6 +332,12 @@ class DiscordDouble(UsersMixin):
         self.requests.append(record)
         request[RECORD] = record
         request[FILES] = {}
+        response = await self._answer(request, handler, record)
+        if self.rate_limits is not None:
+            response.headers.update(self.rate_limits.headers(record, self.clock()))
+        return response
+
+    async def _answer(self, request: web.Request, handler, record: RequestRecord) -> web.StreamResponse:
         try:
             body = request[BODY] = record.body = await self._read_body(request, record)
             fault = self.faults.pick(record)
@@ -280,6 +346,9 @@ class DiscordDouble(UsersMixin):
                 await fault.wait()
                 if not fault.after and (answer := self._fault(request, fault, record)) is not None:
                     return answer
+            if self.rate_limits is not None and (limited := self.rate_limits.check(
+                    request.method, record.path, self.app_id, self.clock(), record)) is not None:
+                return limited
             if self.validate and body is not None:
                 problems = V.spec_problems(request.method, record.path, body)
                 if problems:

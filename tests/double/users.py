@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+BOT_DM = 1          # interaction context type
 
 
 def _named(options: Iterable[dict], name: str, locale: str) -> dict | None:
@@ -40,17 +41,24 @@ class UsersMixin:
         guild = channel.guild
         self._check_can_see(user, channel)
         parts = name.split()
-        scopes = (self.commands.get(guild.id, {}), self.commands.get(None, {}))
+        # a DM with the bot offers only global commands whose contexts include BOT_DM (1)
+        scopes = (self.commands.get(None, {}),) if channel.is_dm else (
+            self.commands.get(guild.id, {}), self.commands.get(None, {}))
         cmd = next((c for scope in scopes if (c := _named(
             [c for c in scope.values() if c.get("type", 1) == 1], parts[0], user.locale))), None)
         if cmd is None:
             known = sorted({n for scope in scopes for n in scope})
-            raise AssertionError(f"/{parts[0]} is not registered for {guild} (did the bot sync?); registered: {known}")
+            raise AssertionError(f"/{parts[0]} is not registered for {guild or channel} (did the bot sync?); "
+                                 f"registered: {known}")
+        if channel.is_dm and (cmd.get("dm_permission") is False or BOT_DM not in (cmd.get("contexts") or [BOT_DM])):
+            raise AssertionError(f"Discord does not offer /{cmd['name']} in direct messages (contexts "
+                                 f"{cmd.get('contexts')}, dm_permission {cmd.get('dm_permission')})")
         perms = self.world.permissions(channel, user)
         if not perms & P.USE_APPLICATION_COMMANDS:
             raise AssertionError(f"{user.name} may not use application commands in {channel}")
         needed = cmd.get("default_member_permissions")
-        if needed is not None and not perms & P.ADMINISTRATOR and (int(needed) == 0 or perms & int(needed) != int(needed)):
+        if needed is not None and not channel.is_dm and not perms & P.ADMINISTRATOR and (
+                int(needed) == 0 or perms & int(needed) != int(needed)):
             raise AssertionError(f"Discord does not offer /{cmd['name']} to {user.name}: it needs permissions "
                                  f"{needed}, the user has {perms} in {channel}")
         schema = cmd.get("options") or []
@@ -113,7 +121,7 @@ class UsersMixin:
 
     def _resolve_user(self: DiscordDouble, user: User, channel: Channel, resolved: dict) -> None:
         resolved.setdefault("users", {})[user.id] = user.payload()
-        if user.id in channel.guild.members:
+        if channel.guild is not None and user.id in channel.guild.members:
             member = self.world.member_payload(channel.guild, user, channel)
             member.pop("user")
             resolved.setdefault("members", {})[user.id] = member
@@ -217,9 +225,9 @@ class UsersMixin:
                           expect_ack: bool = True, **raw: Any) -> InteractionRecord:
         """`/name` with raw option values a normal client would not send (a choice that was never
         offered, a user id without its resolved data); option types come from the registered command."""
-        guild = channel.guild
         self._check_can_see(user, channel)
-        scopes = (self.commands.get(guild.id, {}), self.commands.get(None, {}))
+        scopes = (self.commands.get(None, {}),) if channel.is_dm else (
+            self.commands.get(channel.guild.id, {}), self.commands.get(None, {}))
         cmd = next((c for scope in scopes if (c := _named(scope.values(), name, user.locale))), None)
         if cmd is None:
             raise AssertionError(f"/{name} is not registered")
@@ -235,6 +243,10 @@ class UsersMixin:
     # ------------------------------------------------------------------ plumbing
 
     def _check_can_see(self: DiscordDouble, user: User, channel: Channel) -> None:
+        if channel.is_dm:
+            if user.id != channel.owner_id:
+                raise AssertionError(f"{user.name} cannot see someone else's direct messages {channel}")
+            return
         if user.id not in channel.guild.members:
             raise AssertionError(f"{user.name} is not a member of {channel.guild}")
         if not self.world.permissions(channel, user) & P.VIEW_CHANNEL:
@@ -259,9 +271,12 @@ class UsersMixin:
         iid = self.snowflake()
         payload = P.interaction(
             iid=iid, token=f"aW50ZXJhY3Rpb246{iid}", itype=itype, app_id=self.app_id, data=data,
-            guild_id=channel.guild.id, channel=self.world.interaction_channel(channel, user),
-            member_payload=self.world.member_payload(channel.guild, user, channel), locale=user.locale,
-            guild_locale=channel.guild.locale, app_permissions=self.world.app_permissions(channel),
+            guild_id=None if channel.is_dm else channel.guild.id,
+            channel=self.world.interaction_channel(channel, user),
+            member_payload={"user": user.payload()} if channel.is_dm else self.world.member_payload(
+                channel.guild, user, channel), locale=user.locale,
+            guild_locale=None if channel.is_dm else channel.guild.locale,
+            app_permissions=self.world.app_permissions(channel),
             message_payload=copy.deepcopy(source.payload) if source is not None else None)
         rec = InteractionRecord(payload, user, channel, self.clock(), source=source)
         self.world.interactions[rec.token] = rec

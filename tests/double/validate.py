@@ -355,11 +355,22 @@ def message_problems(body: dict, *, v2: bool, prefix: Path = ()) -> list[Problem
         if embeds:
             bad(("embeds",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
                 "The 'embeds' field cannot be used when using IS_COMPONENTS_V2 flag.")
+        for legacy in ("sticker_ids", "poll"):     # message.md: a V2 message is components only
+            if body.get(legacy):
+                bad((legacy,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"The '{legacy}' field cannot be used when using IS_COMPONENTS_V2 flag.")
     if len(embeds) > MAX_EMBEDS:
         bad(("embeds",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_EMBEDS} or fewer in length.")
     total = sum(len(t) for e in embeds if isinstance(e, dict) for t in C._embed_texts(e))
     if total > MAX_EMBED_TOTAL:
         bad(("embeds",), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+    mentions = body.get("allowed_mentions")
+    if isinstance(mentions, dict):
+        parse = mentions.get("parse") or ()
+        for kind in ("users", "roles"):     # message.md: `parse` is mutually exclusive with the lists
+            if kind in parse and mentions.get(kind):
+                bad(("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.')
     rows = body.get("components")
     if isinstance(rows, list):
         out.extend(component_problems(rows, v2=v2, prefix=prefix))

@@ -55,7 +55,7 @@ class Member:
 @dataclass(eq=False)
 class Channel:
     id: str
-    guild: Guild
+    guild: Guild | None
     name: str
     type: int = P.GUILD_TEXT
     parent: Channel | None = None
@@ -64,10 +64,20 @@ class Channel:
     created: str = ""
     # exact permissions of a user in this channel (a member overwrite); otherwise the guild-wide ones
     user_permissions: dict[str, int] = field(default_factory=dict)
+    # threads: archived after `auto_archive_duration` minutes without a message (threads.md)
+    archived: bool = False
+    auto_archive_duration: int = 1440
+    active_at: float = 0.0
+    archived_at: float = 0.0
 
     @property
     def is_thread(self) -> bool:
         return self.type == P.PUBLIC_THREAD
+
+    @property
+    def is_dm(self) -> bool:
+        """A direct message channel between the bot and one user (``owner_id``); it has no guild."""
+        return self.type == P.DM
 
     def __repr__(self) -> str:
         return f"<Channel #{self.name}>"
@@ -82,6 +92,8 @@ class Message:
     ephemeral_to: str | None = None          # user id: only this user sees it
     interaction: InteractionRecord | None = None
     deleted: bool = False
+    aged: float = 0.0                        # seconds a test made the message older than its snowflake says
+    old_edits: int = 0                       # edits since it was older than an hour (Discord's 30046)
     history: list[dict] = field(default_factory=list)   # earlier versions, oldest first
     blobs: dict[str, bytes] = field(default_factory=dict, repr=False)   # attachment id -> bytes uploaded
 
@@ -223,12 +235,61 @@ class World:
         self.channels[ch.id] = ch
         return ch
 
-    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None) -> Channel:
+    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None,
+                   auto_archive_duration: int = 1440) -> Channel:
+        if auto_archive_duration not in (60, 1440, 4320, 10080):
+            raise ValueError("auto_archive_duration is 60, 1440, 4320 or 10080 minutes (channel.md)")
+        now = self.clock()
         ch = Channel(self.snowflake(), parent.guild, name, type=P.PUBLIC_THREAD, parent=parent,
-                     owner_id=(owner or self.bot).id, created=P.iso(self.clock()))
+                     owner_id=(owner or self.bot).id, created=P.iso(now),
+                     auto_archive_duration=auto_archive_duration, active_at=now, archived_at=now)
         parent.guild.channels.append(ch)
         self.channels[ch.id] = ch
         return ch
+
+    def open_dm(self, user: User) -> Channel:
+        """The user's direct messages with the bot (one per user)."""
+        for ch in self.channels.values():
+            if ch.is_dm and ch.owner_id == user.id:
+                return ch
+        ch = Channel(self.snowflake(), None, user.name, type=P.DM, owner_id=user.id)
+        self.channels[ch.id] = ch
+        return ch
+
+    def is_archived(self, ch: Channel) -> bool:
+        """Whether a thread is archived now: by hand, or after its inactivity period (threads.md)."""
+        if ch.is_thread and not ch.archived and self.clock() - ch.active_at >= ch.auto_archive_duration * 60:
+            ch.archived, ch.archived_at = True, ch.active_at + ch.auto_archive_duration * 60
+        return ch.archived
+
+    def set_archived(self, ch: Channel, archived: bool) -> None:
+        now = self.clock()
+        ch.archived, ch.archived_at = archived, now
+        if not archived:
+            ch.active_at = now          # unarchiving counts as activity (threads.md)
+
+    def remove_channel(self, ch: Channel) -> list[Channel]:
+        """Delete a channel (with its threads); the channels that went, the channel first."""
+        gone = [ch] + [c for c in ch.guild.channels if c.parent is ch]
+        for c in gone:
+            self.channels.pop(c.id, None)
+            if c in c.guild.channels:
+                c.guild.channels.remove(c)
+        return gone
+
+    def remove_bot(self, guild: Guild) -> None:
+        """The bot was kicked or left: the guild and its channels are out of its reach."""
+        guild.members.pop(self.bot.id, None)
+        self.guilds.pop(guild.id, None)
+        for c in guild.channels:
+            c.user_permissions.pop(self.bot.id, None)
+
+    # ------------------------------------------------------------------ message age
+
+    def age(self, msg: Message) -> float:
+        """Seconds since the message was sent: its snowflake's time, plus what a test added."""
+        created = ((int(msg.id) >> 22) + P.DISCORD_EPOCH_MS) / 1000
+        return self.clock() - created + msg.aged
 
     # ------------------------------------------------------------------ permissions
 
@@ -241,6 +302,8 @@ class World:
 
     def permissions(self, channel: Channel, user: User) -> int:
         """The user's permissions in the channel (a thread has its parent's)."""
+        if channel.is_dm:
+            return P.DM_PERMISSIONS if user.id in (channel.owner_id, self.bot.id) else 0
         base = self.guild_permissions(channel.guild, user)
         if base == P.ALL_PERMISSIONS:          # administrators and the owner ignore overwrites
             return base
@@ -263,10 +326,15 @@ class World:
         return P.member(user.payload(), [m.role_id], joined_at=m.joined_at, permissions=perms)
 
     def channel_payload(self, ch: Channel) -> dict:
+        if ch.is_dm:
+            return P.dm_channel(ch.id, self.users[ch.owner_id].payload())
         if ch.is_thread:
             count = len([m for m in self.channel_messages.get(ch.id, ()) if not m.deleted])
-            return P.thread(ch.id, ch.guild.id, ch.parent.id, ch.owner_id or self.bot.id, ch.name,
-                            created=ch.created, message_count=count)
+            payload = P.thread(ch.id, ch.guild.id, ch.parent.id, ch.owner_id or self.bot.id, ch.name,
+                               created=ch.created, message_count=count)
+            payload["thread_metadata"].update(archived=self.is_archived(ch), archive_timestamp=P.iso(ch.archived_at),
+                                              auto_archive_duration=ch.auto_archive_duration)
+            return payload
         overwrites = []
         for uid, perms in ch.user_permissions.items():
             base = self.guild_permissions(ch.guild, self.users[uid])
@@ -276,22 +344,28 @@ class World:
     def interaction_channel(self, ch: Channel, user: User) -> dict:
         return {**self.channel_payload(ch), "permissions": str(self.permissions(ch, user))}
 
-    def guild_payload(self, g: Guild) -> dict:
+    def guild_payload(self, g: Guild, *, all_members: bool = True) -> dict:
+        """GUILD_CREATE's guild. Without the GUILD_PRESENCES intent Discord sends only the bot's own
+        member (no one is in voice here); only active threads are synced up-front (threads.md)."""
         roles = [P.role(g.id, "@everyone", g.everyone_permissions, 0)]
         roles += [P.role(m.role_id, f"member-{m.user.name}", m.permissions, i + 1)
                   for i, m in enumerate(g.members.values())]
-        members = [self.member_payload(g, m.user) for m in g.members.values()]
+        members = [self.member_payload(g, m.user) for m in g.members.values()
+                   if all_members or m.user is self.bot]
         channels = [self.channel_payload(c) for c in g.channels if not c.is_thread]
-        threads = [self.channel_payload(c) for c in g.channels if c.is_thread]
-        return P.guild(g.id, g.name, owner_id=g.owner_id, locale=g.locale, roles=roles, channels=channels,
-                       threads=threads, members=members, joined_at=g.joined_at)
+        threads = [self.channel_payload(c) for c in g.channels if c.is_thread and not self.is_archived(c)]
+        payload = P.guild(g.id, g.name, owner_id=g.owner_id, locale=g.locale, roles=roles, channels=channels,
+                          threads=threads, members=members, joined_at=g.joined_at)
+        payload["member_count"] = len(g.members)
+        return payload
 
     # ------------------------------------------------------------------ messages
 
     def store_message(self, channel: Channel, body: dict, *, flags: int = 0, mtype: int = 0,
                       ephemeral_to: str | None = None, interaction: InteractionRecord | None = None,
                       files: Files | None = None) -> Message:
-        payload = P.message(self.snowflake(), channel.id, self.bot.payload(), guild_id=channel.guild.id,
+        payload = P.message(self.snowflake(), channel.id, self.bot.payload(),
+                            guild_id=channel.guild.id if channel.guild is not None else None,
                             timestamp=P.iso(self.clock()), flags=flags, mtype=mtype)
         if interaction is not None:
             source = interaction.source.id if interaction.source else None
@@ -300,6 +374,10 @@ class World:
             payload["application_id"] = interaction.payload["application_id"]
             payload["webhook_id"] = interaction.payload["application_id"]
         msg = Message(payload, channel, ephemeral_to=ephemeral_to, interaction=interaction)
+        if channel.is_thread and ephemeral_to is None:
+            channel.active_at = self.clock()      # a message is activity, and unarchives the thread
+            if channel.archived:
+                self.set_archived(channel, False)
         apply_body(msg, body, files)
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg)

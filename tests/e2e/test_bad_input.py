@@ -307,7 +307,7 @@ async def test_join_on_a_cancelled_lobby(env):
 
 async def test_a_move_after_the_table_message_was_deleted_still_counts(env, caplog):
     """A moderator deleted the table message: its redraw answers 404, the bot logs it, the move
-    counts and the game goes on; ``/table`` posts the table again."""
+    counts, a fresh table is posted and the game goes on; ``/table`` posts the table again."""
     drive = GameDriver(env, "safaru")
     session = await drive.start(["ann", "bob"])
     seat = min(session.to_act())
@@ -321,6 +321,7 @@ async def test_a_move_after_the_table_message_was_deleted_still_counts(env, capl
     await drive.attempt(seat, path, fresh=False)
     assert len(session.log) == before + 1 and session.log[-1] == (seat, key)
     assert (await env.bot.storage.session(session.id, with_actions=True)).actions == session.log
-    assert any("is gone" in r.getMessage() for r in caplog.records)
+    assert any("cannot be edited any more (404 10008)" in r.getMessage() for r in caplog.records)
+    await settled(env, lambda: env.table_messages(), "a fresh table")
     await env.double.slash(env.ann, env.channel, "table")
     await settled(env, lambda: env.table_messages(), "a new table")
