@@ -1,4 +1,7 @@
-"""``python -m bot``: read the settings and run the bot until Ctrl+C or SIGTERM."""
+"""``python -m bot [config]``: read the settings and run the bot until Ctrl+C or SIGTERM.
+
+``python -m bot rebuild-ratings [config]`` recomputes every rating from the result rows instead.
+"""
 
 from __future__ import annotations
 
@@ -47,8 +50,35 @@ def configure_logging(level: str) -> None:
                     "for 15 minutes each, so keep this log private")
 
 
+async def _rebuild(database: Path) -> tuple[int, int]:
+    storage = await Storage.open(str(database))
+    try:
+        return await storage.rebuild_ratings()
+    finally:
+        await storage.close()
+
+
+def rebuild_ratings(settings) -> int:
+    """Recompute every rating from the result rows, in one transaction (the bot's own writes wait for
+    it, so run it while the bot is stopped or quiet); prints what it did."""
+    try:
+        matches, ratings = asyncio.run(_rebuild(settings.database))
+    except StorageOpenError as exc:
+        print(f"spieltisch: {exc}", file=sys.stderr)
+        return 1
+    except StorageFault as exc:
+        print(f"spieltisch: The database {settings.database} took no write ({exc}); no rating changed.",
+              file=sys.stderr)
+        return 1
+    print(f"Rebuilt {ratings} ratings from {matches} rated matches in {settings.database}.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    command = args[0] if args and args[0] == "rebuild-ratings" else None
+    if command is not None:
+        args = args[1:]
     config = Path(args[0]) if args else None
     try:
         settings = load_settings(config)
@@ -56,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"spieltisch: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    if command == "rebuild-ratings":
+        return rebuild_ratings(settings)
     try:
         asyncio.run(_run(settings))
     except StorageOpenError as exc:

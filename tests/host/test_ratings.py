@@ -3,6 +3,7 @@ the results' transaction, rebuild == incremental, and a restart in the middle of
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from dataclasses import replace
@@ -255,3 +256,53 @@ async def test_forget_ratings_removes_a_users_ratings_and_history(storage):
     assert await storage.forget_ratings(7) == 1
     ratings, log = await dump(storage)
     assert [row[3] for row in ratings] == [8] and [row[5] for row in log] == [8]
+
+
+async def test_migration_gives_old_computer_rows_their_level_and_rebuild_rates_them(tmp_path):
+    from bot.migrations import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as raw:       # a database as schema 3 left it, with one finished match
+        raw.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    "applied_at TEXT NOT NULL)")
+        for version, name, statements in MIGRATIONS[:3]:
+            for statement in statements:
+                raw.execute(statement)
+            raw.execute("INSERT INTO schema_migrations VALUES (?, ?, 'then')", (version, name))
+        raw.execute("INSERT INTO sessions (id, guild_id, channel_id, game, host_id, lang, status, seats, "
+                    "rules_version, created_at) VALUES (1, 1, 1, 'toy', 7, 'en', 'finished', ?, 1, 0)",
+                    ('[{"user_id": 7, "name": "A"}, {"user_id": null, "name": "R", "kind": "computer", '
+                     '"level": "strong"}]',))
+        raw.executemany("INSERT INTO results VALUES (1, 1, 'toy', ?, ?, ?, 0, ?, ?, 0, 1, 0, 5.0)",
+                        [(0, 7, "A", 2, 0), (1, None, "R", 1, 1)])
+    storage = await Storage.open(path)
+    try:
+        assert [row.level for row in await storage.results(1)] == [None, "strong"]
+        assert (await storage.rating_board(1, "toy", include_computers=True)).rows == ()
+        assert await storage.rebuild_ratings() == (1, 2)
+        board = await storage.rating_board(1, "toy", include_computers=True)
+        assert [(row.user_id, row.level) for row in board.rows] == [(None, "strong"), (7, None)]
+    finally:
+        await storage.close()
+
+
+async def test_python_m_bot_rebuild_ratings_recomputes_them(tmp_path, capsys):
+    from bot.__main__ import main
+
+    path = tmp_path / "db.sqlite3"
+    storage = await Storage.open(path)
+    for n, rows in enumerate(series(3, 12)):
+        await play(storage, rows, 100 + n)
+    expected = await dump(storage)
+    await storage._db.execute("DELETE FROM ratings")
+    await storage.close()
+    config = tmp_path / "config.toml"
+    config.write_text(f'token = "x"\ndatabase = "{path}"\n', encoding="utf-8")
+
+    assert await asyncio.to_thread(main, ["rebuild-ratings", str(config)]) == 0
+    assert capsys.readouterr().out == f"Rebuilt {len(expected[0])} ratings from 12 rated matches in {path}.\n"
+    again = await Storage.open(path)
+    try:
+        assert await dump(again) == expected
+    finally:
+        await again.close()
