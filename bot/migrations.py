@@ -130,6 +130,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             PRIMARY KEY (session_id, seat)
         ) WITHOUT ROWID
         """,
+        "CREATE INDEX ratings_board ON ratings (guild_id, game, ordinal, games, user_id)",
+        "CREATE INDEX ratings_user ON ratings (user_id)",
         "CREATE INDEX rating_log_player ON rating_log (guild_id, user_id, game, ended_at)",
     )),
 )

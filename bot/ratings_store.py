@@ -42,7 +42,7 @@ class RatingBoard:
 
     @property
     def me_outside(self) -> bool:
-        return self.me is not None and all(row.pos != self.me.pos for row in self.rows)
+        return self.me is not None and all(row.user_id != self.me.user_id for row in self.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,34 +156,69 @@ async def rebuild(db: aiosqlite.Connection) -> tuple[int, int]:
     return matches, len(state)
 
 
+_BOARD = """
+    SELECT player, user_id, level, name, ordinal, games FROM ratings
+    WHERE guild_id = :guild AND game = :game AND (:computers OR user_id IS NOT NULL)
+          AND (games >= :provisional) = :established
+    ORDER BY ordinal DESC LIMIT :limit
+"""
+
+
 async def board(
     db: aiosqlite.Connection, guild_id: int, game: str, *, computers: bool, limit: int, user_id: int | None,
 ) -> RatingBoard:
-    """The best ratings of one guild and game: established players by ordinal, then provisional ones."""
-    sql = """
-        WITH ranked AS (
-            SELECT user_id, level, name, ordinal, games, games < :provisional AS provisional,
-                   RANK() OVER (PARTITION BY games < :provisional ORDER BY ordinal DESC) AS rank,
-                   ROW_NUMBER() OVER (ORDER BY games < :provisional, ordinal DESC, games DESC, player) AS pos
-            FROM ratings
-            WHERE guild_id = :guild AND game = :game AND (:computers OR user_id IS NOT NULL)
-        )
-        SELECT pos, rank, provisional, user_id, level, name, ordinal, games FROM ranked
-        WHERE pos <= :limit OR user_id = :user ORDER BY pos
-    """
-    params = {"guild": guild_id, "game": game, "computers": int(computers), "limit": limit, "user": user_id,
-              "provisional": PROVISIONAL}
-    async with db.execute(sql, params) as cur:
-        fetched = await cur.fetchall()
+    """The best ratings of one guild and game: established players by ordinal, then provisional ones.
+
+    Reads walk the index ``ratings_board`` from the top and stop after ``limit`` rows (the ordinal
+    puts the established first anyway: a new player's σ keeps it low); the caller's rank, if they
+    are not shown, is one count over the same index."""
+    params = {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
+              "limit": limit, "established": 1}
+    async with db.execute(_BOARD, params) as cur:
+        fetched = [(True, *row) for row in await cur.fetchall()]
+    if len(fetched) < limit:
+        params.update(established=0, limit=limit - len(fetched))
+        async with db.execute(_BOARD, params) as cur:
+            fetched += [(False, *row) for row in await cur.fetchall()]
     rows: list[RatingRow] = []
-    me: RatingRow | None = None
-    for pos, rank, provisional, uid, level, name, ordinal, games in fetched:
-        row = RatingRow(pos, None if provisional else rank, uid, level, name, ordinal, games)
-        if pos <= limit:
-            rows.append(row)
-        if user_id is not None and uid == user_id:
-            me = row
+    for pos, (established, _, uid, level, name, ordinal, games) in enumerate(fetched, start=1):
+        rank = None
+        if established:
+            tied = rows and rows[-1].ordinal == ordinal
+            rank = rows[-1].rank if tied else pos
+        rows.append(RatingRow(pos, rank, uid, level, name, ordinal, games))
+    me = next((row for row in rows if user_id is not None and row.user_id == user_id), None)
+    if me is None and user_id is not None:
+        me = await _me(db, guild_id, game, user_id, computers)
     return RatingBoard(tuple(rows), me)
+
+
+async def _me(db: aiosqlite.Connection, guild_id: int, game: str, user_id: int, computers: bool) -> RatingRow | None:
+    """The caller's own line, ranked among everyone shown before them."""
+    async with db.execute("SELECT name, ordinal, games FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
+                          (guild_id, game, player_key(user_id, None))) as cur:
+        found = await cur.fetchone()
+    if found is None:
+        return None
+    name, ordinal, games = found
+    established = games >= PROVISIONAL
+    async with db.execute(
+        "SELECT COUNT(*), SUM(ordinal > :ordinal) FROM ratings WHERE guild_id = :guild AND game = :game "
+        "AND (:computers OR user_id IS NOT NULL) AND (games >= :provisional) = 1 AND ordinal >= :floor",
+        {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
+         "ordinal": ordinal, "floor": ordinal if established else -1e300},
+    ) as cur:
+        everyone, better = await cur.fetchone()
+    if established:
+        return RatingRow(better + 1, better + 1, user_id, None, name, ordinal, games)
+    async with db.execute(
+        "SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND game = :game AND (:computers OR user_id IS NOT NULL) "
+        "AND games < :provisional AND ordinal > :ordinal",
+        {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
+         "ordinal": ordinal},
+    ) as cur:
+        (before,) = await cur.fetchone()
+    return RatingRow(everyone + before + 1, None, user_id, None, name, ordinal, games)
 
 
 async def trends(db: aiosqlite.Connection, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
