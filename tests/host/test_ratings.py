@@ -229,6 +229,11 @@ async def test_board_ranks_established_players_then_provisional_ones_and_finds_t
     assert board.me is not None and board.me.provisional and board.me.games == 1 and board.me_outside
     full = await storage.rating_board(1, "toy", limit=20)
     assert [row.user_id for row in full.rows][-1] == 20        # provisional: below everyone, despite its win
+    assert [row.pos for row in full.rows] == list(range(1, 14))
+    last = full.rows[-2]                                       # the weakest established player, 12th
+    mine = await storage.rating_board(1, "toy", limit=10, user_id=last.user_id)
+    assert mine.me_outside and (mine.me.rank, mine.me.ordinal, mine.me.games) == (12, last.ordinal, last.games)
+    assert (board.me.pos, board.me.ordinal) == (13, full.rows[-1].ordinal)
 
 
 async def test_computer_levels_are_listed_only_on_request(storage):
