@@ -216,7 +216,8 @@ def _rating_rows(w: Workload, r: RatingResult) -> list[Row]:
             f"{where}; top 10 and the caller's own rank, n={len(r.boards)}, p99 {ms(percentile(r.boards, 99))}"),
         Row("/stats rating trends, median", ms(median(r.trends)), "-", INFO,
             f"every game's rating and its change over the last 10 games, n={len(r.trends)}"),
-        Row("rebuild-ratings", f"{r.rebuild:.2f} s", "-", INFO, f"python -m bot rebuild-ratings over {where}"),
+        Row("rebuild-ratings", f"{r.rebuild:.2f} s", "-", INFO,
+            f"python -m bot rebuild-ratings over {where}; the write lock held for {r.locked:.2f} s of it"),
     ]
 
 

@@ -1,7 +1,7 @@
 """The SQL of the ratings (bot/ratings.py): derived data kept beside the result rows for speed.
 
 ``apply_match`` runs inside the transaction that writes a finished match's result rows, so the
-results and their rating update commit together or not at all. ``rebuild`` recomputes both tables
+results and their rating update commit together or not at all. ``Rebuild`` recomputes both tables
 from the result rows alone, in the order the matches ended: the same arithmetic on the same
 inputs, so a rebuild equals the incremental updates (``python -m bot rebuild-ratings``). Called by
 ``bot.storage.Storage`` with its connection; nothing else uses these functions.
@@ -117,43 +117,61 @@ class _Row:
     stopped: bool = False
 
 
-async def rebuild(db: aiosqlite.Connection) -> tuple[int, int]:
-    """Recompute every rating from the result rows (inside the caller's transaction); returns
-    (matches rated, ratings written)."""
-    await db.execute("DELETE FROM ratings")
-    await db.execute("DELETE FROM rating_log")
-    state: dict[tuple[int, str, str], tuple[Skill, tuple]] = {}
-    logs: list[tuple] = []
-    matches = 0
+class Rebuild:
+    """Every rating derived afresh from the result rows, in the order the matches ended.
 
-    def rate(match: list[_Row]) -> None:
-        nonlocal matches
+    ``read`` does the long part (openskill's arithmetic for every match) without holding the write
+    lock; ``finish`` then, inside the write transaction, rates the matches that ended meanwhile and
+    replaces both tables, so a running bot waits only for the writing."""
+
+    def __init__(self) -> None:
+        self.state: dict[tuple[int, str, str], tuple[Skill, tuple]] = {}
+        self.logs: list[tuple] = []
+        self.matches = 0
+        self.seen: set[int] = set()
+        self.last = float("-inf")
+
+    def _rate(self, match: list[_Row]) -> None:
+        self.seen.add(match[0].session_id)
+        self.last = max(self.last, match[0].ended_at)
         if len(match) < 2:
             return
         guild_id, game = match[0].guild_id, match[0].game
-        current = {key: state[(guild_id, game, key)][0] for row in match
-                   if (key := player_key(row.user_id, row.level)) and (guild_id, game, key) in state}
-        upserts, match_logs = _writes(match, rate_match(match, current))
+        current = {key: self.state[(guild_id, game, key)][0] for row in match
+                   if (key := player_key(row.user_id, row.level)) and (guild_id, game, key) in self.state}
+        upserts, logs = _writes(match, rate_match(match, current))
         for upsert in upserts:
-            state[(upsert[0], upsert[1], upsert[2])] = (Skill(upsert[6], upsert[7], upsert[9]), upsert)
-        logs.extend(match_logs)
-        matches += bool(upserts)
+            self.state[(upsert[0], upsert[1], upsert[2])] = (Skill(upsert[6], upsert[7], upsert[9]), upsert)
+        self.logs.extend(logs)
+        self.matches += bool(upserts)
 
-    match: list[_Row] = []
-    async with db.execute(
-        "SELECT session_id, guild_id, game, seat, user_id, name, rank, team, level, ended_at FROM results "
-        "WHERE stopped = 0 AND rank IS NOT NULL ORDER BY ended_at, session_id, seat"
-    ) as cur:
-        async for raw in cur:
-            row = _Row(*raw)
-            if match and match[0].session_id != row.session_id:
-                rate(match)
-                match = []
-            match.append(row)
-    rate(match)
-    await db.executemany(_UPSERT, [upsert for _, upsert in state.values()])
-    await db.executemany(_LOG, logs)
-    return matches, len(state)
+    async def read(self, db: aiosqlite.Connection) -> None:
+        """Rate every finished match not rated yet that ended no earlier than the last one rated."""
+        match: list[_Row] = []
+        async with db.execute(
+            "SELECT session_id, guild_id, game, seat, user_id, name, rank, team, level, ended_at FROM results "
+            "WHERE stopped = 0 AND rank IS NOT NULL AND ended_at >= ? ORDER BY ended_at, session_id, seat",
+            (self.last,),
+        ) as cur:
+            async for raw in cur:
+                row = _Row(*raw)
+                if row.session_id in self.seen:
+                    continue
+                if match and match[0].session_id != row.session_id:
+                    self._rate(match)
+                    match = []
+                match.append(row)
+        if match:
+            self._rate(match)
+
+    async def finish(self, db: aiosqlite.Connection) -> tuple[int, int]:
+        """Inside the write transaction: catch up, replace both tables; (matches rated, ratings)."""
+        await self.read(db)
+        await db.execute("DELETE FROM ratings")
+        await db.execute("DELETE FROM rating_log")
+        await db.executemany(_UPSERT, [upsert for _, upsert in self.state.values()])
+        await db.executemany(_LOG, self.logs)
+        return self.matches, len(self.state)
 
 
 _BOARD = """
