@@ -217,7 +217,7 @@ def _rating_rows(w: Workload, r: RatingResult) -> list[Row]:
         Row("/stats rating trends, median", ms(median(r.trends)), "-", INFO,
             f"every game's rating and its change over the last 10 games, n={len(r.trends)}"),
         Row("rebuild-ratings", f"{r.rebuild:.2f} s", "-", INFO,
-            f"python -m bot rebuild-ratings over {where}; the write lock held for {r.locked:.2f} s of it"),
+            f"python -m bot rebuild-ratings over {where}, one transaction"),
     ]
 
 

@@ -59,8 +59,8 @@ async def _rebuild(database: Path) -> tuple[int, int]:
 
 
 def rebuild_ratings(settings) -> int:
-    """Recompute every rating from the result rows, in one transaction (the bot's own writes wait for
-    it, so run it while the bot is stopped or quiet); prints what it did."""
+    """Recompute every rating from the result rows in one transaction (it holds the write lock, so run
+    it while the bot is stopped); prints what it did. A subcommand parser can call this as it is."""
     try:
         matches, ratings = asyncio.run(_rebuild(settings.database))
     except StorageOpenError as exc:

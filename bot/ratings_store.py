@@ -15,7 +15,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.ratings import PROVISIONAL, TREND, Skill, player_key, rate_match
+from bot.ratings import PROVISIONAL, TREND, Rated, Skill, player_key, rate_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ _LOG = ("INSERT OR REPLACE INTO rating_log (session_id, seat, guild_id, game, pl
         "after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
-def _writes(rows: Sequence[Any], rated) -> tuple[list[tuple], list[tuple]]:
+def _writes(rows: Sequence[Any], rated: Rated) -> tuple[list[tuple], list[tuple]]:
     """The ratings and rating_log rows of one rated match."""
     first = rows[0]
     upserts, logs, seen = [], [], set()
@@ -120,20 +120,15 @@ class _Row:
 class Rebuild:
     """Every rating derived afresh from the result rows, in the order the matches ended.
 
-    ``read`` does the long part (openskill's arithmetic for every match) without holding the write
-    lock; ``finish`` then, inside the write transaction, rates the matches that ended meanwhile and
-    replaces both tables, so a running bot waits only for the writing."""
+    All of it runs in one write transaction (``Storage.rebuild_ratings``): a result row that changes
+    meanwhile (a new match, a forgotten user) can never be missed or written back."""
 
     def __init__(self) -> None:
         self.state: dict[tuple[int, str, str], tuple[Skill, tuple]] = {}
         self.logs: list[tuple] = []
         self.matches = 0
-        self.seen: set[int] = set()
-        self.last = float("-inf")
 
     def _rate(self, match: list[_Row]) -> None:
-        self.seen.add(match[0].session_id)
-        self.last = max(self.last, match[0].ended_at)
         if len(match) < 2:
             return
         guild_id, game = match[0].guild_id, match[0].game
@@ -145,28 +140,21 @@ class Rebuild:
         self.logs.extend(logs)
         self.matches += bool(upserts)
 
-    async def read(self, db: aiosqlite.Connection) -> None:
-        """Rate every finished match not rated yet that ended no earlier than the last one rated."""
+    async def run(self, db: aiosqlite.Connection) -> tuple[int, int]:
+        """Replace both tables (inside the caller's transaction); returns (matches rated, ratings)."""
         match: list[_Row] = []
         async with db.execute(
             "SELECT session_id, guild_id, game, seat, user_id, name, rank, team, level, ended_at FROM results "
-            "WHERE stopped = 0 AND rank IS NOT NULL AND ended_at >= ? ORDER BY ended_at, session_id, seat",
-            (self.last,),
+            "WHERE stopped = 0 AND rank IS NOT NULL ORDER BY ended_at, session_id, seat"
         ) as cur:
             async for raw in cur:
                 row = _Row(*raw)
-                if row.session_id in self.seen:
-                    continue
                 if match and match[0].session_id != row.session_id:
                     self._rate(match)
                     match = []
                 match.append(row)
         if match:
             self._rate(match)
-
-    async def finish(self, db: aiosqlite.Connection) -> tuple[int, int]:
-        """Inside the write transaction: catch up, replace both tables; (matches rated, ratings)."""
-        await self.read(db)
         await db.execute("DELETE FROM ratings")
         await db.execute("DELETE FROM rating_log")
         await db.executemany(_UPSERT, [upsert for _, upsert in self.state.values()])

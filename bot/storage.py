@@ -595,13 +595,11 @@ class Storage:
         return await ratings_store.trends(self._db, guild_id, user_id)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
-        """Recompute every rating from the result rows: (matches, ratings). The arithmetic runs on a
-        read, without the write lock; the matches that ended meanwhile and the new tables are one
-        transaction. Meant for ``python -m bot rebuild-ratings``, on a connection of its own."""
-        rebuild = ratings_store.Rebuild()
-        await rebuild.read(self._db)
+        """Recompute every rating from the result rows in one transaction: (matches, ratings). It holds
+        the write lock throughout (about 45 s per million result rows), so it is meant for
+        ``python -m bot rebuild-ratings`` while the bot is stopped."""
         async with self._transaction() as db:
-            return await rebuild.finish(db)
+            return await ratings_store.Rebuild().run(db)
 
     async def forget_ratings(self, user_id: int) -> int:
         """Delete a user's ratings and rating history in every guild; returns the ratings deleted."""

@@ -171,20 +171,6 @@ async def test_rebuild_equals_the_incremental_updates(storage):
     assert await dump(storage) == incremental             # equal to the last bit: same arithmetic, same order
 
 
-async def test_matches_that_end_while_a_rebuild_reads_are_rated_when_it_writes(storage):
-    matches = series(5, 30)
-    for n, rows in enumerate(matches[:25]):
-        await play(storage, rows, 100 + n)
-    rebuild = ratings_store.Rebuild()
-    await rebuild.read(storage._db)                  # the long part, no write lock held
-    for n, rows in enumerate(matches[25:], start=25):
-        await play(storage, rows, 100 + n)
-    expected = await dump(storage)
-    async with storage._transaction() as db:
-        assert await rebuild.finish(db) == (30, len(expected[0]))
-    assert await dump(storage) == expected
-
-
 async def test_a_restart_in_the_middle_of_a_series_changes_no_rating(tmp_path):
     matches = series(11, 40)
     straight = await Storage.open(":memory:")
