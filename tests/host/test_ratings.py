@@ -311,3 +311,13 @@ async def test_python_m_bot_rebuild_ratings_recomputes_them(tmp_path, capsys):
         assert await dump(again) == expected
     finally:
         await again.close()
+
+
+async def test_equal_ratings_share_a_rank(storage):
+    for n in range(1, PROVISIONAL + 1):           # five shared places: the same rating to the last bit
+        await play(storage, [seat(0, 1, user=7, at=n), seat(1, 1, user=8, at=n), seat(2, 3, user=9, at=n)], n)
+    board = await storage.rating_board(1, "toy")
+    assert {row.user_id: row.rank for row in board.rows} == {7: 1, 8: 1, 9: 3}
+    assert board.rows[0].ordinal == board.rows[1].ordinal > board.rows[2].ordinal
+    nine = await storage.rating_board(1, "toy", limit=2, user_id=9)
+    assert nine.me_outside and nine.me.rank == 3
