@@ -21,8 +21,10 @@ RAW_SQLITE = "raw SQLite commits/s"
 PICTURE_MEDIAN = "table picture, median"
 PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
+RATING_UPDATE = "rating update per finished match, median"
+RATING_BOARD = "/leaderboard by rating, median"
 TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS,
-               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
+               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ from bench.pictures import PictureResult
 from bench.pictures import measure as measure_pictures
 from bench.playouts import Playouts
 from bench.playouts import measure as measure_playouts
+from bench.ratings import RatingResult
+from bench.ratings import measure as measure_ratings
 from bench.report import (
     INFO,
     LATENCY_MEDIAN,
@@ -26,6 +28,8 @@ from bench.report import (
     PICTURE_MEDIAN,
     PICTURE_P99,
     PICTURE_SIZE,
+    RATING_BOARD,
+    RATING_UPDATE,
     RAW_SQLITE,
     RESTORE,
     STATS,
@@ -52,6 +56,7 @@ from games import REGISTRY
 MEDIAN_MS, P99_MS, THINKING_P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 20.0, 10.0, 500.0, 2.0, 250
 READ_MS = 20.0
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
+RATING_UPDATE_MS, RATING_BOARD_MS = 2.0, 20.0
 
 
 @dataclass(frozen=True)
@@ -69,15 +74,17 @@ class Workload:
     playout_seconds: float      # per game
     picture_rounds: int         # timed passes over every game's seeded positions
     safaru_positions: int       # seeded positions per count of free cards
-    result_rows: int            # result rows under /leaderboard and /stats, half in one server
+    result_rows: int            # result rows under /leaderboard, /stats and the rating board
+    rated_players: int          # people the rated rows are spread over (one guild, eight games)
+    rating_updates: int         # finished matches whose rating update is timed
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
                 sessions=1000, moves=(200, 200), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
-                safaru_positions=20, result_rows=1_000_000)
+                safaru_positions=20, result_rows=1_000_000, rated_players=5000, rating_updates=500)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
-                 safaru_positions=4, result_rows=20_000)
+                 safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None,
@@ -107,6 +114,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
     playouts = measure_playouts(w.playout_seconds)
     pictures = measure_pictures(w.picture_rounds)
     safaru = measure_safaru(w.safaru_positions)
+    ratings = await measure_ratings(workdir, w.result_rows, w.rated_players, w.rating_updates, w.rating_updates // 2)
     load = LoadDouble()
     await load.start()
     try:
@@ -134,7 +142,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
     rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts, computer_processes)
-            + _picture_rows(w, pictures) + _safaru_rows(w, safaru))
+            + _picture_rows(w, pictures) + _safaru_rows(w, safaru) + _rating_rows(w, ratings))
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -253,6 +261,24 @@ def _safaru_rows(w: Workload, measured: list[FreeCards]) -> list[Row]:
                             f"{len(m.samples)} seeded positions, half of them free cards 0-4 only; "
                             "legal_actions + the slowest hand rendering, in process"))
     return rows
+
+
+def _rating_rows(w: Workload, r: RatingResult) -> list[Row]:
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    update, board = median(r.updates), median(r.boards)
+    where = f"{r.rows:,} result rows of one guild, {r.players:,} ratings (players x games)"
+    return [
+        Row(RATING_UPDATE, ms(update), f"<= {RATING_UPDATE_MS:g} ms",
+            mark(check(update * 1000, RATING_UPDATE_MS, at_most=True)),
+            f"4 seats, inside the match's own transaction, n={len(r.updates)}, p99 {ms(percentile(r.updates, 99))}; "
+            f"the whole end of a match (results, rating, commit): median {ms(median(r.ends))}"),
+        Row(RATING_BOARD, ms(board), f"<= {RATING_BOARD_MS:g} ms", mark(check(board * 1000, RATING_BOARD_MS, at_most=True)),
+            f"{where}; top 10 and the caller's own rank, n={len(r.boards)}, p99 {ms(percentile(r.boards, 99))}"),
+        Row("/stats rating trends, median", ms(median(r.trends)), "-", INFO,
+            f"every game's rating and its change over the last 10 games, n={len(r.trends)}"),
+        Row("rebuild-ratings", f"{r.rebuild:.2f} s", "-", INFO,
+            f"python -m bot rebuild-ratings over {where}, one transaction"),
+    ]
 
 
 def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:

@@ -2,7 +2,8 @@
 
 ``run`` (the default) connects to Discord until Ctrl+C or SIGTERM; ``check-config`` reads the settings
 and says whether they are usable; ``backup PATH`` copies the database with SQLite's online backup
-API, safe while the bot runs. ``python -m bot config.toml`` (a bare path) still means
+API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating from the result rows
+(while the bot is stopped). ``python -m bot config.toml`` (a bare path) still means
 ``python -m bot --config config.toml run``. Every mistake is one sentence on stderr, never a traceback:
 exit code 2 for the settings and the command line, 1 for the database.
 """
@@ -26,7 +27,7 @@ from bot.storage import Storage, StorageFault, StorageOpenError
 
 log = logging.getLogger("spieltisch")
 
-COMMANDS = ("run", "check-config", "backup")
+COMMANDS = ("run", "check-config", "backup", "rebuild-ratings")
 
 
 async def _run(settings: Settings) -> None:
@@ -65,6 +66,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("check-config", help="read the settings and report whether they are usable")
     copy = sub.add_parser("backup", help="copy the database to PATH, safely while the bot runs")
     copy.add_argument("path", type=Path, metavar="PATH", help="the new file (must not exist yet)")
+    sub.add_parser("rebuild-ratings", help="recompute every rating from the result rows (stop the bot first)")
     return top
 
 
@@ -81,10 +83,34 @@ def _fail(text: str, code: int) -> int:
     return code
 
 
+async def _rebuild(database: Path) -> tuple[int, int]:
+    storage = await Storage.open(str(database))
+    try:
+        return await storage.rebuild_ratings()
+    finally:
+        await storage.close()
+
+
+def rebuild_ratings(settings) -> int:
+    """Recompute every rating from the result rows in one transaction (it holds the write lock, so run
+    it while the bot is stopped); prints what it did."""
+    try:
+        matches, ratings = asyncio.run(_rebuild(settings.database))
+    except StorageOpenError as exc:
+        print(f"spieltisch: {exc}", file=sys.stderr)
+        return 1
+    except StorageFault as exc:
+        print(f"spieltisch: The database {settings.database} took no write ({exc}); no rating changed.",
+              file=sys.stderr)
+        return 1
+    print(f"Rebuilt {ratings} ratings from {matches} rated matches in {settings.database}.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(sys.argv[1:] if argv is None else argv)
     try:
-        settings = load_settings(args.config, need_token=args.command != "backup")
+        settings = load_settings(args.config, need_token=args.command not in ("backup", "rebuild-ratings"))
     except ConfigError as exc:
         return _fail(str(exc), 2)
     if args.command == "check-config":
@@ -100,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(str(exc), 1)
         print(f"spieltisch: Copied {settings.database} to {args.path} ({copied}).")
         return 0
+    if args.command == "rebuild-ratings":
+        return rebuild_ratings(settings)
     return _run_bot(settings)
 
 

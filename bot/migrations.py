@@ -182,6 +182,53 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "DROP INDEX results_player",
         "CREATE INDEX results_player_name ON results (guild_id, user_id, ended_at, name)",
     )),
+    # OpenSkill ratings (bot/ratings.py): derived from the result rows, which now say a seat's team
+    # and a computer seat's level; `python -m bot rebuild-ratings` recomputes both rating tables.
+    (6, "ratings", (
+        "ALTER TABLE results ADD COLUMN team INTEGER",
+        "ALTER TABLE results ADD COLUMN level TEXT",
+        # Older computer rows learn their level from the seats stored with their session.
+        """
+        UPDATE results SET level = (
+            SELECT json_extract(s.seats, '$[' || results.seat || '].level') FROM sessions s
+            WHERE s.id = results.session_id)
+        WHERE user_id IS NULL
+        """,
+        # The current rating of a player (`u<user id>`) or computer level (`c<level>`) per guild and game.
+        """
+        CREATE TABLE ratings (
+            guild_id  INTEGER NOT NULL,
+            game      TEXT    NOT NULL,
+            player    TEXT    NOT NULL,
+            user_id   INTEGER,
+            level     TEXT,
+            name      TEXT    NOT NULL,
+            mu        REAL    NOT NULL,
+            sigma     REAL    NOT NULL,
+            ordinal   REAL    NOT NULL,
+            games     INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, player)
+        ) WITHOUT ROWID
+        """,
+        # Each rated seat's ordinal before and after its match: the trend /stats shows.
+        """
+        CREATE TABLE rating_log (
+            session_id INTEGER NOT NULL,
+            seat       INTEGER NOT NULL,
+            guild_id   INTEGER NOT NULL,
+            game       TEXT    NOT NULL,
+            player     TEXT    NOT NULL,
+            user_id    INTEGER,
+            ended_at   REAL    NOT NULL,
+            before     REAL    NOT NULL,
+            after      REAL    NOT NULL,
+            PRIMARY KEY (session_id, seat)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX ratings_board ON ratings (guild_id, game, ordinal, games, user_id)",
+        "CREATE INDEX ratings_user ON ratings (user_id)",
+        "CREATE INDEX rating_log_player ON rating_log (guild_id, user_id, game, ended_at)",
+    )),
 )
 
 #: The newest schema this version of the bot knows.

@@ -705,6 +705,8 @@ class SessionManager:
                 None if seat.kind is SeatKind.COMPUTER else seat.user_id, seat.name,
                 result.scores[index], ranks[index], index in result.winners,
                 index in result.winners and result.shared, with_computers, False, now,
+                team=result.sides[index] if result.sides else None,
+                level=seat.level if seat.kind is SeatKind.COMPUTER else None,
             )
             for index, seat in enumerate(session.seats)
         ]
@@ -722,6 +724,7 @@ def _stopped_rows(session_id: int, guild_id: int, game: str, seats: tuple[Seat, 
     with_computers = any(seat.played_by_computer for seat in seats)
     return [
         ResultRow(session_id, guild_id, game, index, None if seat.kind is SeatKind.COMPUTER else seat.user_id,
-                  seat.name, None, None, False, False, with_computers, True, now)
+                  seat.name, None, None, False, False, with_computers, True, now,
+                  level=seat.level if seat.kind is SeatKind.COMPUTER else None)
         for index, seat in enumerate(seats)
     ]

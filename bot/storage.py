@@ -31,7 +31,9 @@ from typing import Any
 
 import aiosqlite
 
+from bot import ratings_store
 from bot.migrations import LATEST, MIGRATIONS
+from bot.ratings_store import RatingBoard, RatingTrend
 
 log = logging.getLogger("spieltisch.storage")
 
@@ -144,8 +146,9 @@ def live_actions_sql(sessions: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer, and for a
-    person who asked to be forgotten (``name`` is then empty)."""
+    """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer, whose
+    ``level`` says how strong it played, and for a person who asked to be forgotten (``name`` is then
+    empty); ``team`` is the seat's side when partners share a score."""
 
     session_id: int
     guild_id: int
@@ -160,11 +163,13 @@ class ResultRow:
     with_computers: bool
     stopped: bool
     ended_at: float
+    team: int | None = None
+    level: str | None = None
 
 
 _RESULT_COLUMNS = (
     "session_id, guild_id, game, seat, user_id, name, score, rank, won, shared, with_computers, "
-    "stopped, ended_at"
+    "stopped, ended_at, team, level"
 )
 
 
@@ -444,7 +449,7 @@ class Storage:
         results: Iterable[ResultRow] = (), action: tuple[int, int, str, float] | None = None,
     ) -> None:
         """End a live session in one transaction: the last action ``(seq, seat, key, at)`` if any,
-        the result rows, the new status; its timers go with it."""
+        the result rows, the new status, a finished match's rating update; its timers go with it."""
         if status not in ENDED:
             raise ValueError(status)
         async with self._transaction() as db:
@@ -460,15 +465,18 @@ class Storage:
             )
             if cur.rowcount != 1:
                 raise SessionGone(session_id)
+            results = list(results)
             rows = [
                 (r.session_id, r.guild_id, r.game, r.seat, r.user_id, r.name, r.score, r.rank, int(r.won),
-                 int(r.shared), int(r.with_computers), int(r.stopped), r.ended_at)
+                 int(r.shared), int(r.with_computers), int(r.stopped), r.ended_at, r.team, r.level)
                 for r in results
             ]
             if rows:
                 await db.executemany(
-                    f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 13)})", rows
+                    f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 15)})", rows
                 )
+            if status == "finished":
+                await ratings_store.apply_match(db, results)
             await db.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
 
     async def session(self, session_id: int, *, with_actions: bool = False) -> SessionRow | None:
@@ -518,7 +526,7 @@ class Storage:
             rows = await cur.fetchall()
         return [
             ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), bool(r[10]),
-                      bool(r[11]), r[12])
+                      bool(r[11]), r[12], r[13], r[14])
             for r in rows
         ]
 
@@ -635,12 +643,13 @@ class Storage:
         """Remove a person's id and name from every result row and every ended session, in one
         transaction. The rows stay, anonymous (``user_id`` NULL, name empty), so everyone else's
         records hold; an anonymous row ranks for nobody. Live sessions are left alone: the caller
-        refuses while the person is at a table. The running totals (derived from the results) lose
-        the person's line: an anonymous row counts for nobody."""
+        refuses while the person is at a table. The running totals and the ratings (derived from the
+        results) lose the person's lines: an anonymous row counts for nobody."""
         async with self._transaction() as db:
             cur = await db.execute("UPDATE results SET user_id = NULL, name = '' WHERE user_id = ?", (user_id,))
             results = cur.rowcount
             await db.execute("DELETE FROM player_totals WHERE user_id = ?", (user_id,))
+            await ratings_store.forget_user(db, user_id)
             async with db.execute(
                 "SELECT id, host_id, seats FROM sessions s WHERE status NOT IN ('lobby', 'playing') AND "
                 "(host_id = :user OR EXISTS (SELECT 1 FROM json_each(s.seats) "
@@ -662,3 +671,24 @@ class Storage:
 
     async def remember(self, key: str, value: str) -> None:
         await self._write1("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- ratings (bot/ratings.py, SQL in bot/ratings_store.py) -----------------------------------
+    async def rating_board(
+        self, guild_id: int, game: str, *, include_computers: bool = False, limit: int = 10,
+        user_id: int | None = None,
+    ) -> RatingBoard:
+        """One guild's ratings in one game: established players by rating, provisional ones below;
+        computer levels only when asked for. ``me`` is the caller's row wherever it ranks."""
+        return await ratings_store.board(self._db, guild_id, game, computers=include_computers, limit=limit,
+                                         user_id=user_id)
+
+    async def rating_trends(self, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
+        """Per game: a player's rating and its change over their latest rated games."""
+        return await ratings_store.trends(self._db, guild_id, user_id)
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """Recompute every rating from the result rows in one transaction: (matches, ratings). It holds
+        the write lock throughout (about 45 s per million result rows), so it is meant for
+        ``python -m bot rebuild-ratings`` while the bot is stopped."""
+        async with self._transaction() as db:
+            return await ratings_store.Rebuild().run(db)

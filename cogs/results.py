@@ -1,4 +1,4 @@
-"""/leaderboard and /stats: read-only views of the result rows in storage."""
+"""/leaderboard (by rating or wins) and /stats: read-only views of the results and ratings in storage."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import games
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
 from bot.tree import ResolvedUser
-from bot.ui.results import render_leaderboard, render_stats
+from bot.ui.results import render_leaderboard, render_rating_board, render_stats
 from cogs.games import game_choices
+
+BY = ("rating", "wins")
 
 
 class Results(commands.Cog):
@@ -19,14 +21,16 @@ class Results(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=cmd("leaderboard.name"), description=cmd("leaderboard.description"))
-    @app_commands.rename(game=cmd("leaderboard.game.name"), computers=cmd("leaderboard.computers.name"))
+    @app_commands.rename(game=cmd("leaderboard.game.name"), computers=cmd("leaderboard.computers.name"),
+                         by=cmd("leaderboard.by.name"))
     @app_commands.describe(game=cmd("leaderboard.game.description"),
-                           computers=cmd("leaderboard.computers.description"))
-    @app_commands.choices(game=game_choices())
+                           computers=cmd("leaderboard.computers.description"), by=cmd("leaderboard.by.description"))
+    @app_commands.choices(game=game_choices(),
+                          by=[app_commands.Choice(name=cmd(f"leaderboard.by.{b}"), value=b) for b in BY])
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None,
-        computers: bool = False,
+        computers: bool = False, by: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = language(str(interaction.locale))
         storage = self.bot.storage
@@ -34,9 +38,15 @@ class Results(commands.Cog):
         if key is None or key not in games.REGISTRY:
             await interaction.response.send_message(t(lang, "results.no_results"), ephemeral=True)
             return
-        board = await storage.leaderboard(interaction.guild_id, key, include_computer_matches=computers,
-                                          user_id=interaction.user.id)
-        text = render_leaderboard(board, games.REGISTRY[key].name, lang, computers)
+        name = games.REGISTRY[key].name
+        if by is not None and by.value == "wins":
+            board = await storage.leaderboard(interaction.guild_id, key, include_computer_matches=computers,
+                                              user_id=interaction.user.id)
+            text = render_leaderboard(board, name, lang, computers)
+        else:
+            ratings = await storage.rating_board(interaction.guild_id, key, include_computers=computers,
+                                                 user_id=interaction.user.id)
+            text = render_rating_board(ratings, name, lang, computers)
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=cmd("stats.name"), description=cmd("stats.description"))
@@ -48,7 +58,8 @@ class Results(commands.Cog):
         lang = language(str(interaction.locale))
         who = user or interaction.user
         rows = await self.bot.storage.stats(interaction.guild_id, who.id)
-        text = render_stats(rows, who.display_name, lang)
+        ratings = await self.bot.storage.rating_trends(interaction.guild_id, who.id)
+        text = render_stats(rows, who.display_name, lang, ratings)
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
 

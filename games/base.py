@@ -106,11 +106,14 @@ class Result:
     """Final standing of a finished match.
 
     ``winners`` is empty when a game ends without a winner (a stalled Skippo game, say).
+    ``sides`` names, per seat, the team whose score the seat shares for the whole match (Safarü's
+    and Rummü's partners); empty when every seat plays for itself (Mü's partnerships last one hand).
     """
 
     scores: tuple[int, ...]
     winners: frozenset[int]
     breakdown: tuple[HandScore, ...] = ()
+    sides: tuple[int, ...] = ()
 
     @property
     def shared(self) -> bool:

@@ -1,9 +1,12 @@
-"""Text of /leaderboard and /stats."""
+"""Text of /leaderboard (by rating or by wins) and /stats."""
 
 from __future__ import annotations
 
+from babel.numbers import format_decimal
+
 import games
-from bot.i18n import t
+from bot.i18n import has, t
+from bot.ratings import PROVISIONAL
 
 
 def _percent(rate: float) -> str:
@@ -26,7 +29,53 @@ def render_leaderboard(board, game_name: str, lang: str, computers: bool) -> str
     return "\n".join(lines)
 
 
-def render_stats(rows, name: str, lang: str) -> str:
+def rating(value: float, lang: str) -> str:
+    """A rating with one decimal in the reader's notation (23.4, 23,4)."""
+    return format_decimal(round(value, 1), "0.0", locale=lang)
+
+
+def _change(value: float, lang: str) -> str:
+    sign = "+" if round(value, 1) >= 0 else "−"
+    return sign + rating(abs(value), lang)
+
+
+def player_name(row, lang: str) -> str:
+    """A person's latest name, or a computer level's ("Computer (easy)")."""
+    if row.user_id is not None:
+        return row.name
+    level = t(lang, f"lobby.level_{row.level}") if has(f"lobby.level_{row.level}") else str(row.level)
+    return t(lang, "results.computer_name", level=level)
+
+
+def _rating_line(row, lang: str) -> str:
+    name, value = player_name(row, lang), rating(row.ordinal, lang)
+    if row.provisional:
+        return t(lang, "results.provisional_row", name=name, rating=value, games=row.games)
+    return t(lang, "results.rating_row", rank=row.rank, name=name, rating=value, games=row.games)
+
+
+def render_rating_board(board, game_name: str, lang: str, computers: bool) -> str:
+    """Established players by rating, then the provisional ones, the caller below if outside, and a
+    line on what the rating means."""
+    scope = t(lang, "results.rating_computers" if computers else "results.rating_people")
+    lines = [t(lang, "results.rating_title", game=game_name, scope=scope)]
+    if not board.rows:
+        lines.append(t(lang, "results.no_results"))
+    headed = False
+    for row in board.rows:
+        if row.provisional and not headed:
+            lines.append(t(lang, "results.provisional_head", min=PROVISIONAL))
+            headed = True
+        lines.append(_rating_line(row, lang))
+    if board.me_outside:
+        lines += ["…", _rating_line(board.me, lang)]
+    lines.append(t(lang, "results.rating_help"))
+    return "\n".join(lines)
+
+
+def render_stats(rows, name: str, lang: str, ratings=None) -> str:
+    """Per game: matches, wins, win rate, last played, and the rating with its recent change."""
+    ratings = ratings or {}
     lines = [t(lang, "results.stats_title", name=name)]
     if not rows:
         lines.append(t(lang, "results.no_stats"))
@@ -34,4 +83,10 @@ def render_stats(rows, name: str, lang: str) -> str:
         game = games.REGISTRY[row.game].name if row.game in games.REGISTRY else row.game
         lines.append(t(lang, "results.stats_row", game=game, games=row.games, wins=row.wins,
                        rate=_percent(row.win_rate), last=f"<t:{int(row.last_played)}:D>"))
+        trend = ratings.get(row.game)
+        if trend is not None and trend.over:
+            lines.append(t(lang, "results.stats_rating", rating=rating(trend.ordinal, lang),
+                           change=_change(trend.change, lang), over=trend.over))
+        elif trend is not None:
+            lines.append(t(lang, "results.stats_rating_none", rating=rating(trend.ordinal, lang)))
     return "\n".join(lines)

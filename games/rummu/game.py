@@ -384,7 +384,8 @@ class Rummu(Game[RummuState]):
 
     def result(self, state: RummuState) -> Result:
         scores = tuple(state.totals[self.side(state, s)] for s in range(state.players))
-        return Result(scores, top_scorers(scores), tuple(state.history))
+        sides = tuple(self.side(state, s) for s in range(state.players)) if state.sides < state.players else ()
+        return Result(scores, top_scorers(scores), tuple(state.history), sides)
 
     def clone(self, state: RummuState) -> RummuState:
         return RummuState(

@@ -256,7 +256,8 @@ class Safaru(Game[SafaruState]):
 
     def result(self, state: SafaruState) -> Result:
         scores = tuple(state.totals[self.side(state, s)] for s in range(state.players))
-        return Result(scores, top_scorers(scores), tuple(state.history))
+        sides = tuple(self.side(state, s) for s in range(state.players)) if state.sides < state.players else ()
+        return Result(scores, top_scorers(scores), tuple(state.history), sides)
 
     def clone(self, state: SafaruState) -> SafaruState:
         return SafaruState(

@@ -53,10 +53,13 @@ async def test_whole_game_three_players_then_leaderboard(env):
     assert all(not m.custom_ids or all("flip" not in c for c in m.custom_ids if not m.component(c).get("disabled"))
                for m in env.table_messages())
 
-    board = (await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory")).message
+    board = (await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory", by="wins")).message
     lines = board.text.splitlines()
     assert f"**1.** {names[first]}: 1 of 1 won (100 %)" in lines
     assert any(f"{names[second]}: 0 of 1 won (0 %)" in line for line in lines)
+    rated = (await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory")).message
+    lines = rated.text.splitlines()           # one game each: all provisional, the winner on top
+    assert lines[1] == "Provisional, fewer than 5 rated games:" and lines[2].startswith(f"· {names[first]}: ")
 
 
 async def test_an_open_hand_follows_the_game_through_the_newest_token(env):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import games
 from bot import ids
+from bot.ratings import MODEL
 from bot.storage import ResultRow
 from tests.double import payloads as P
 from tests.e2e.calcory_driver import (
@@ -40,7 +41,10 @@ async def test_stop_by_host_ends_without_result_and_table_shows_it(env):
     nothing = await env.double.slash(env.cem, env.channel, "leaderboard")
     assert nothing.ephemeral and nothing.message.text == "No finished games here yet. Start one with /start!"
     board = await env.double.slash(env.cem, env.channel, "leaderboard", game="calcory")
-    assert board_lines(board.message)[1:] == ["No finished games here yet. Start one with /start!"]
+    assert board_lines(board.message)[1:-1] == ["No finished games here yet. Start one with /start!"]
+    assert board_lines(board.message)[-1].startswith("-# Rating: an OpenSkill estimate of skill")
+    rated = await env.bot.storage.rating_board(int(env.guild.id), "calcory", include_computers=True)
+    assert rated.rows == ()          # a stopped match rates nobody
     stats = await env.double.slash(env.ann, env.channel, "stats")
     assert "No finished games yet." in stats.message.text
 
@@ -125,18 +129,26 @@ async def test_stats_after_a_finished_game_for_oneself_and_another_user(env):
     when = int(env.clock.now())
     win_user, lose_user = drive.user_of(winner), drive.user_of(loser)
 
+    # One two-player match from fresh ratings, as openskill's Plackett–Luce model rates it.
+    (won,), (lost,) = MODEL.rate([[MODEL.rating()], [MODEL.rating()]])
+    up, down = won.ordinal(), lost.ordinal()
+    assert up > 0 > down
+
     mine = await env.double.slash(win_user, env.channel, "stats")
     assert not mine.ephemeral
     lines = board_lines(mine.message)
     assert lines[0] == f"## 📊 {win_user.name.title()}"
     if win_user is env.bob:
         assert lines[1] == f"**Calcory**: 1 gespielt, 1 gewonnen (100 %), zuletzt gespielt <t:{when}:D>"
+        assert lines[2] == f"  ↳ Wertung {up:.1f} (+{up:.1f} in der letzten Partie)".replace(".", ",")
     else:
         assert lines[1] == f"**Calcory**: 1 played, 1 won (100 %), last played <t:{when}:D>"
+        assert lines[2] == f"  ↳ rating {up:.1f} (+{up:.1f} in the last game)"
 
     theirs = await env.double.slash(env.cem, env.channel, "stats", user=lose_user)
     assert board_lines(theirs.message) == [
-        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 played, 0 won (0 %), last played <t:{when}:D>"]
+        f"## 📊 {lose_user.name.title()}", f"**Calcory**: 1 played, 0 won (0 %), last played <t:{when}:D>",
+        f"  ↳ rating {down:.1f} (−{-down:.1f} in the last game)"]
     nobody = await env.double.slash(env.cem, env.channel, "stats", user=env.dia)
     assert board_lines(nobody.message) == ["## 📊 Dia", "No finished games yet."]
 
@@ -167,7 +179,7 @@ async def test_leaderboard_top_ten_and_the_callers_own_rank_below(env):
     fake[3] = (int(env.ann.id), "ann")
     await seed_board(env, [*fake, (int(env.dia.id), "dia")])
 
-    board = await env.double.slash(env.dia, env.channel, "leaderboard")
+    board = await env.double.slash(env.dia, env.channel, "leaderboard", by="wins")
     lines = board_lines(board.message)
     assert not board.ephemeral
     assert lines[0] == "## 🏆 Calcory leaderboard (matches among people)"
@@ -177,8 +189,50 @@ async def test_leaderboard_top_ten_and_the_callers_own_rank_below(env):
     assert lines[11:] == ["…", "**12.** dia: 0 of 11 won (0 %)"]
     assert "player10" not in board.message.text
 
-    inside = await env.double.slash(env.ann, env.channel, "leaderboard", game="calcory")
+    inside = await env.double.slash(env.ann, env.channel, "leaderboard", game="calcory", by="wins")
     assert board_lines(inside.message)[1:] == expected            # ann is 4th: no extra line
+
+
+async def seed_ratings(env, matches: list[list[tuple[int | None, str, str | None, int]]]) -> None:
+    """Finished Calcory matches, each a list of seats ``(user id, name, computer level, rank)``."""
+    storage = env.bot.storage
+    guild = int(env.guild.id)
+    for m, seats in enumerate(matches):
+        at = 2_000.0 + m
+        session_id = await storage.create_session(
+            guild_id=guild, channel_id=800 + m, game="calcory", host_id=1, lang="en", options={}, seats=[],
+            rules_version=1, created_at=at)
+        rows = [ResultRow(session_id, guild, "calcory", k, uid, name, 0, rank, rank == 1, False, level is not None,
+                          False, at, level=level) for k, (uid, name, level, rank) in enumerate(seats)]
+        await storage.end_session(session_id, "finished", ended_at=at, results=rows)
+
+
+async def test_leaderboard_by_rating_lists_provisional_players_below_and_computers_on_request(env):
+    ann, bob, dia = int(env.ann.id), int(env.bob.id), int(env.dia.id)
+    # Ann beats Bob five times, and the easy computer level twice; Dia plays once and loses.
+    await seed_ratings(env, [[(ann, "ann", None, 1), (bob, "bob", None, 2)]] * 5
+                       + [[(ann, "ann", None, 1), (None, "🤖 Robo", "easy", 2)]] * 2
+                       + [[(bob, "bob", None, 1), (dia, "dia", None, 2)]])
+    board = await env.bot.storage.rating_board(int(env.guild.id), "calcory", include_computers=True)
+    ordinal = {row.name or row.level: row.ordinal for row in board.rows}
+    assert ordinal["ann"] > ordinal["bob"] > ordinal["dia"]
+
+    record = await env.double.slash(env.dia, env.channel, "leaderboard")      # by rating is the default
+    assert not record.ephemeral
+    assert board_lines(record.message)[:-1] == [
+        "## 🏆 Calcory ratings (people)",
+        f"**1.** ann: **{ordinal['ann']:.1f}** (7 games)",
+        f"**2.** bob: **{ordinal['bob']:.1f}** (6 games)",
+        "Provisional, fewer than 5 rated games:",
+        f"· dia: {ordinal['dia']:.1f} (1 game)",
+    ]
+    with_computers = await env.double.slash(env.bob, env.channel, "rangliste", computer=True, nach="rating")
+    lines = board_lines(with_computers.message)
+    assert lines[0] == "## 🏆 Wertung Calcory (mit Computerspielern)"
+    assert lines[3:6] == ["Vorläufig, weniger als 5 gewertete Partien:",
+                          f"· Computer (leicht): {ordinal['easy']:.1f} (2 Partien)".replace(".", ","),
+                          f"· dia: {ordinal['dia']:.1f} (1 Partie)".replace(".", ",")]
+    assert lines[-1].startswith("-# Wertung: eine OpenSkill-Schätzung")
 
 
 # ------------------------------------------------------------------------------------ command names
@@ -194,6 +248,10 @@ async def test_german_command_names_are_registered(env):
     game = next(o for o in synced["start"]["options"] if o["name"] == "game")
     assert game["name_localizations"] == {"de": "spiel"}
     assert {c["value"] for c in game["choices"]} == set(games.REGISTRY)   # every game has its table
+    by = next(o for o in synced["leaderboard"]["options"] if o["name"] == "by")
+    assert by["name_localizations"] == {"de": "nach"}
+    assert [(c["value"], c["name"], c["name_localizations"]) for c in by["choices"]] == [
+        ("rating", "rating", {"de": "wertung"}), ("wins", "wins", {"de": "siege"})]
     user = next(o for o in synced["stats"]["options"] if o["name"] == "user")
     assert user["name_localizations"] == {"de": "nutzer"} and user["type"] == 6
 

@@ -95,10 +95,18 @@ async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
     assert session.status == "finished"
     rows = await env.bot.storage.results(session.id)
     assert all(row.with_computers for row in rows)
-    without = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru")
+    without = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru", by="wins")
     assert "Ann" not in without.message.text
-    with_computers = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru", computers=True)
+    with_computers = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru", computers=True,
+                                            by="wins")
     assert "**1.** Ann" in with_computers.message.text and "computer players included" in with_computers.message.text
+    # The rating counts the match either way; `computers:` only decides whether the level is listed.
+    level = next(seat.level for seat in session.seats if seat.level)
+    assert [row.level for row in rows if row.user_id is None] == [level]
+    rated = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru")
+    assert "· Ann: " in rated.message.text and "Computer (" not in rated.message.text
+    listed = await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru", computers=True)
+    assert f"· Computer ({level}): " in listed.message.text and "· Ann: " in listed.message.text
 
 
 async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monkeypatch, caplog):

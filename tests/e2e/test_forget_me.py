@@ -65,6 +65,8 @@ async def test_forget_me_makes_a_players_rows_anonymous_and_keeps_the_others(env
     first = json.loads(sessions[0][2])
     with sqlite3.connect(env.database) as db:               # no derived data keeps her id either
         assert [row[0] for row in db.execute("SELECT user_id FROM player_totals")] == [bob]
+        assert [row[0] for row in db.execute("SELECT user_id FROM ratings")] == [bob]
+        assert {row[0] for row in db.execute("SELECT user_id FROM rating_log")} == {bob}
     assert [seat["user_id"] for seat in first].count(None) == 1 and bob in [s["user_id"] for s in first]
 
     board = await env.double.slash(env.bob, env.channel, "leaderboard", game="calcory")

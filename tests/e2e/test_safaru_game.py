@@ -44,3 +44,17 @@ async def test_four_players_in_teams_see_each_game_of_a_match_scored(env) -> Non
     table = env.table_messages()[0].text
     assert "game 2 · round 1 of 3" in table and "🏆 **Match to 300:**" in table
     assert all(f"**{team}**" in table for team in teams)
+
+
+async def test_partners_of_a_finished_team_game_are_rated_as_a_team(env) -> None:
+    drive = GameDriver(env, "safaru")
+    session = await drive.start(["ann", "bob", "cem", "dia"])
+    await drive.play_out(random.Random(6))
+    assert session.status == "finished"
+    rows = await env.bot.storage.results(session.id)
+    assert [row.team for row in rows] == [0, 1, 0, 1]
+    board = await env.bot.storage.rating_board(int(env.guild.id), "safaru")
+    rating = {row.user_id: row.ordinal for row in board.rows}
+    ours, theirs = ([rating[rows[k].user_id] for k in side] for side in ((0, 2), (1, 3)))
+    assert ours[0] == ours[1] and theirs[0] == theirs[1]      # partners move together
+    assert (ours[0] > theirs[0]) == (rows[0].rank < rows[1].rank) and rows[0].rank != rows[1].rank

@@ -17,6 +17,7 @@ from bot.i18n import catalogue
 from bot.seats import Seat, SeatKind
 from bot.sessions import LOBBY_EXPIRY, Refusal, Session, SessionManager, Status, seat_order
 from bot.storage import Storage
+from games.base import Result
 from tests.games.invariants import check_playouts
 from tests.host.toy_game import GAME, ToyGameV2
 
@@ -342,6 +343,14 @@ async def test_a_finished_game_writes_one_result_row_per_seat(manager, storage):
     assert sum(r.wins for r in board.rows) == len(result.winners) and all(r.games == 1 for r in board.rows)
 
 
+async def test_result_rows_carry_the_team_of_partners_who_share_a_score(manager):
+    session = await playing(manager, 4)
+    teams = Result((30, 12, 30, 12), frozenset({0, 2}), (), sides=(0, 1, 0, 1))
+    assert [(r.team, r.rank) for r in manager._result_rows(session, teams, 5.0)] == [(0, 1), (1, 3), (0, 1), (1, 3)]
+    alone = Result((30, 12, 30, 12), frozenset({0, 2}))
+    assert [r.team for r in manager._result_rows(session, alone, 5.0)] == [None] * 4
+
+
 async def test_a_match_with_a_computer_player_is_flagged(manager, storage):
     session = await lobby(manager, 1)
     await manager.add_computer(session, HOST, "Robo", "easy")
@@ -353,7 +362,9 @@ async def test_a_match_with_a_computer_player_is_flagged(manager, storage):
         else:
             await manager.act(session, HOST, session.counters[seat], "pass")
     rows = await storage.results(session.id)
-    assert sorted((r.user_id or 0, r.with_computers) for r in rows) == [(0, True), (HOST, True)]
+    assert sorted((r.user_id or 0, r.with_computers, r.level) for r in rows) == [(0, True, "easy"), (HOST, True, None)]
+    rated = await storage.rating_board(GUILD, "toy", include_computers=True)
+    assert sorted((r.user_id or 0, r.level, r.games) for r in rated.rows) == [(0, "easy", 1), (HOST, None, 1)]
     assert (await storage.leaderboard(GUILD, "toy")).rows == ()
     assert len((await storage.leaderboard(GUILD, "toy", include_computer_matches=True)).rows) == 1
 
