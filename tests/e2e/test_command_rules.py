@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from bot import ids
 from bot.i18n import t
 from tests.double.commands import MAX_TOTAL, command_problems, command_size
 
@@ -30,7 +31,9 @@ async def test_commands_that_allow_direct_messages_work_there_and_the_others_are
         texts[user.locale] = record.message.text
     assert texts["en-US"] == t("en", "calcory.ui.rules") and texts["de"] == t("de", "calcory.ui.rules")
     allowed = {name for name, c in env.double.commands[None].items() if 1 in (c.get("contexts") or [1])}
-    assert allowed == {"rules"}
+    assert allowed == {"rules", "forget-me"}            # /forget-me reaches every server's results
+    asked = await env.double.slash(env.ann, env.double.open_dm(env.ann), "forget-me")
+    assert asked.ephemeral and asked.message.custom_ids == [ids.user(int(env.ann.id), "forget")]
     for name in env.double.commands[None].keys() - allowed:
         with pytest.raises(AssertionError, match="does not offer"):
             await env.double.slash(env.ann, env.double.open_dm(env.ann), name)
