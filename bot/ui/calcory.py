@@ -115,7 +115,7 @@ class CalcoryPresenter:
         playing = _playing(session) and view.phase == "flip"
         second.append(row(
             button(t(lang, "calcory.ui.stop"), ids.move(session.id, active, session.counters[active], "stop"),
-                   style=Style.danger, disabled=not playing),
+                   style=Style.success, disabled=not playing),
             hand_button(session, lang),
         ))
         return [Rendered(StaticLayout(first)), Rendered(StaticLayout(second))]

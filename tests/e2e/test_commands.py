@@ -409,7 +409,7 @@ async def test_lobby_language_select_switches_the_table_to_german(env):
     assert lobby.text.splitlines()[1].startswith("Das Spiel läuft mit ")
     first, second = env.table_messages()
     assert first.text.splitlines()[1].startswith("Karten auf der Hand:")
-    assert "Aufhören" in second.labels and "Spalten F–J:" in second.text
+    assert "📌 Aufhören und markieren" in second.labels and "Spalten F–J:" in second.text
     assert "🎲 Calcory · <@" in env.public()[-1].text and "du bist am Zug." in env.public()[-1].text
     drive = CalcoryDriver(env)
     hand_id = ids.table(session.id, "hand")

@@ -92,3 +92,14 @@ def test_a_table_with_a_failed_turn_open_reveals_nothing_else() -> None:
     kit.check_private(session, random.Random(16))
     for rendered in PRESENTER.table(session, "en", None):
         kit.check_limits(rendered)
+
+
+def test_the_button_that_ends_a_turn_says_it_marks_and_does_not_look_like_ending_the_game() -> None:
+    """It shared its name and red colour with /stop, which ends the whole match."""
+    session = rigged({"A1": "y2", "B1": "r4"}, active=0)
+    kit.play(session, 0, "flip:A1")
+    kit.play(session, 0, "flip:B1")
+    for lang, label in (("en", "📌 Stop and mark"), ("de", "📌 Aufhören und markieren")):
+        (stop,) = [comp for rendered in PRESENTER.table(session, lang, None) for comp in kit.components(rendered)
+                   if comp.get("custom_id", "").endswith(":stop")]
+        assert stop["label"] == label and stop["style"] != 4 and not stop["disabled"]     # 4: Discord's red
