@@ -24,8 +24,10 @@ from bot.pictures.sprites import (
     arrow,
     badge,
     card,
+    crossed,
     lock_mark,
     pill,
+    side_mark,
     slot,
     text,
     token,
@@ -75,12 +77,16 @@ def _trump(name: str) -> Face:
 
 
 def mu_table(v) -> Sheet:
-    """Trumps named so far (hexagons, the Chef's first), each seat's face-up bid cards, the trick in
+    """Trumps named so far (hexagons, the Chef's first) and the colours out of this hand (struck out),
+    each seat's face-up bid cards, the trick in
     play order with its players' badges and an empty place for the seat to play next, and the last
     trick faded with the winner's card in full colour."""
     sheet = Sheet()
-    trumps = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
-    sheet.row([piece(token(_trump(t))) for t in trumps], gap=0)
+    trumps = [piece(token(_trump(t))) for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
+    if trumps:
+        trumps[-1].gap_after = WIDE_GAP
+    out = [piece(crossed(coloured("", c))) for c in v.removed_colours]  # three players: out of this hand
+    sheet.row(trumps + out, gap=0)
     for seat, shown in enumerate(v.shown):
         if shown:
             sheet.row([_seat(seat, v.to_act), *_cards(faces.mu, shown)])
@@ -181,11 +187,14 @@ def kapado_table(v) -> Sheet:
 # -- Diabolo ------------------------------------------------------------------------------------------
 def diabolo_table(v) -> Sheet:
     """The five colour rows: devils' cards and sum left of the colour's symbol, angels' sum and cards
-    right of it, as around the real table; a closed row fades."""
+    right of it, as around the real table, under a horned head (devils) and a haloed one (angels);
+    a closed row fades."""
     sheet = Sheet()
     width = WIDTH - 2 * MARGIN
     centre = MARGIN + width // 2
     mini_w, mini_h = MINI_ROW
+    devil, angel = side_mark("devil"), side_mark("angel")  # over the sums: whose side is whose
+    sheet.place([(devil, centre - mini_w // 2 - 10 - devil.width, 0), (angel, centre + mini_w // 2 + 10, 0)])
     for row in v.rows:
         name = DIABOLO[row.colour]
         state = "dim" if row.closed else "plain"

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import games
 from bot.pictures import GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
+from bot.pictures.palette import PAPER
 from bot.pictures.sheet import LIFT, WIDTH, Sheet
 from bot.preview import playable, positions
+from games.kapado import cards as kapado_cards
 
 MAX_BYTES = 200_000
 PHONE = 360
@@ -185,8 +188,8 @@ def test_diabolo_rows_show_each_side_and_its_sum() -> None:
     view = max((game.view(pos.state, None) for pos in positions("diabolo", 3, count=6)),
                key=lambda v: sum(len(r.devil) + len(r.angel) for r in v.rows))
     sheet = layouts.diabolo_table(view)
-    assert len(sheet.rows) == len(view.rows)
-    for (pieces, _, _), row in zip(sheet.rows, view.rows, strict=True):
+    assert len(sheet.rows) == 1 + len(view.rows), "the sides' header, then one row per colour"
+    for (pieces, _, _), row in zip(sheet.rows[1:], view.rows, strict=True):
         images = pieces[0].images
         assert sprites.pill(str(row.devil_sum)) in images and sprites.pill(str(row.angel_sum)) in images
         assert len(images) == 3 + len(row.devil) + len(row.angel)
@@ -202,3 +205,93 @@ def test_the_preview_marks_the_cards_the_hand_lets_the_seat_play() -> None:
     bids = {a.arg for a in game.legal_actions(pos.state, seat) if a.kind == "bid"}
     assert bids and playable(pos, seat) == frozenset(bids)
     assert playable(pos, (seat + 1) % 3) == frozenset()
+
+
+# -- issue 13 polish: numbers that fit, Diabolo's sides, Mü's colours out -----------------------------
+def _label_box(face: faces.Face) -> tuple[int, int, int, int]:
+    """Where a card's number lies, from pixels: the card with its number against the same card without."""
+    plain = replace(face, mark=None, slash=False)
+    with_label = sprites.card(plain).convert("RGB")
+    without = sprites.card(replace(plain, label="")).convert("RGB")
+    diff = Image.eval(ImageChops.difference(with_label, without).convert("L"), lambda v: 255 if v > 60 else 0)
+    box = diff.getbbox()
+    assert box is not None
+    return box
+
+
+def _two_digit_faces():
+    kapado = {faces.kapado(c) for c, value in kapado_cards.VALUE.items() if value >= 10}
+    assert max(int(f.label) for f in kapado) >= 28
+    yield from (pytest.param(f, id=f"kapado-{f.label}-{f.mark}") for f in sorted(kapado, key=repr))
+    yield pytest.param(faces.build_top("dacapo", "Xc", 10), id="dacapo-joker-10")
+    yield pytest.param(faces.Face("10", PAPER, sprites.DARK), id="dacapo-10")
+    yield pytest.param(faces.skippo("10ha"), id="skippo-10")
+    yield pytest.param(faces.back(108), id="draw-pile-108")
+
+
+@pytest.mark.parametrize("face", list(_two_digit_faces()))
+def test_numbers_of_two_digits_keep_clear_of_the_card_edges_and_stay_phone_high(face: faces.Face) -> None:
+    left, top, right, bottom = _label_box(face)
+    width = sprites.CARD[0]
+    assert left >= sprites.LABEL_INSET - 1 and right <= width - sprites.LABEL_INSET + 1, (left, right)
+    assert (bottom - top) * PHONE / WIDTH >= MIN_DIGIT_PX
+
+
+def test_a_single_digit_keeps_its_natural_width_and_sits_centred() -> None:
+    left, _, right, _ = _label_box(faces.mu("r2"))
+    assert abs((left + right) / 2 - sprites.CARD[0] / 2) <= 1
+    narrow = _label_box(faces.Face("10", PAPER, sprites.DARK))
+    assert right - left < narrow[2] - narrow[0], "only numbers too wide for the card are condensed"
+
+
+def _diabolo_view():
+    game = games.REGISTRY["diabolo"]
+    return game.view(list(positions("diabolo", 3, count=3))[-1].state, None)
+
+
+def test_diabolo_marks_the_devils_side_left_and_the_angels_side_right_once() -> None:
+    view = _diabolo_view()
+    sheet = layouts.diabolo_table(view)
+    header = sheet.rows[0][0][0].images
+    assert header == (sprites.side_mark("devil"), sprites.side_mark("angel"))
+    assert all(sprites.side_mark(side) not in _sprites(sheet)[2:] for side in ("devil", "angel")), "once per picture"
+    image = _image(table_png("diabolo", view, "en")).convert("RGB")
+    assert image.width <= 640
+    band = image.crop((0, 0, image.width, sprites.side_mark("devil").height + 20))
+    centre = image.width // 2
+
+    def columns(rgb: tuple[int, int, int]) -> list[int]:
+        return [x for x in range(band.width) for y in range(band.height) if band.getpixel((x, y)) == rgb]
+
+    red, yellow = columns(sprites.INKS["red"].rgb), columns(sprites.INKS["yellow"].rgb)
+    assert red and max(red) < centre, "the horned head left, over the devils' cards"
+    assert yellow and min(yellow) > centre, "the halo right, over the angels' cards"
+
+
+def test_mu_shows_the_colours_out_of_the_hand_only_with_three_players() -> None:
+    game = games.REGISTRY["mu"]
+    for players in (3, 4, 5):
+        for pos in positions("mu", players, count=3):
+            view = game.view(pos.state, None)
+            sheet = layouts.mu_table(view)
+            shown = _sprites(sheet)
+            out = [sprites.crossed(faces.coloured("", c)) for c in ("red", "yellow", "green", "blue", "black")]
+            if players == 3:
+                assert len(view.removed_colours) == 2
+                for colour in view.removed_colours:
+                    assert sprites.crossed(faces.coloured("", colour)) in shown
+                assert sum(image in out for image in shown) == 2
+                assert any(image in out for p in sheet.rows[0][0] for image in p.images), "beside the trumps"
+            else:
+                assert not any(image in out for image in shown)
+
+
+def test_a_colour_out_is_faint_and_struck_through() -> None:
+    full = sprites.card(faces.coloured("", "blue"), sprites.OUT_CARD).convert("RGB")
+    out = sprites.crossed(faces.coloured("", "blue")).convert("RGB")
+    corner = (10, 14)  # away from the symbol and the stroke
+    assert full.getpixel(corner) == sprites.INKS["blue"].rgb
+    assert out.getpixel(corner) != sprites.INKS["blue"].rgb, "faded"
+    diagonal = [out.getpixel((x, round(sprites.OUT_CARD[1] * (1 - x / sprites.OUT_CARD[0]))))
+                for x in range(10, sprites.OUT_CARD[0] - 10)]
+    assert all(sum(px) < 3 * 90 for px in diagonal), "a dark stroke corner to corner"
