@@ -144,7 +144,8 @@ def test_safaru_shows_every_free_card() -> None:
     game = games.REGISTRY["safaru"]
     state = game.setup(2, game.default_options(), "s")
     view = game.view(state, None)
-    shown = _sprites(layouts.safaru_table(view))
+    sheet = layouts.safaru_table(view)
+    shown = [image for p in sheet.rows[0][0] for image in p.images]
     assert shown == [sprites.card(faces.back(view.deck_size)), *(sprites.card(faces.mu(c)) for c in view.table)]
 
 
@@ -295,3 +296,31 @@ def test_a_colour_out_is_faint_and_struck_through() -> None:
     diagonal = [out.getpixel((x, round(sprites.OUT_CARD[1] * (1 - x / sprites.OUT_CARD[0]))))
                 for x in range(10, sprites.OUT_CARD[0] - 10)]
     assert all(sum(px) < 3 * 90 for px in diagonal), "a dark stroke corner to corner"
+
+
+# -- the seat to act is always in the picture -----------------------------------------------------------
+def _badges(sheet: Sheet) -> list[Image.Image]:
+    badges = {id(sprites.badge(seat, current)) for seat in range(6) for current in (False, True)}
+    return [image for image in _sprites(sheet) if id(image) in badges]
+
+
+@pytest.mark.parametrize(("key", "players", "layout", "turn"), [
+    ("mu", 3, layouts.mu_table, "to_act"), ("mu", 6, layouts.mu_table, "to_act"),
+    ("rummu", 3, layouts.rummu_table, "turn"), ("rummu", 6, layouts.rummu_table, "turn"),
+    ("safaru", 2, layouts.safaru_table, "turn"), ("safaru", 4, layouts.safaru_table, "turn"),
+])
+def test_the_seat_to_act_shows_its_filled_badge_even_before_it_has_cards_out(key, players, layout, turn) -> None:
+    game = games.REGISTRY[key]
+    checked = 0
+    for pos in positions(key, players, count=6):
+        view = game.view(pos.state, None)
+        current = getattr(view, turn)
+        if current is None:
+            continue
+        badges = _badges(layout(view))
+        assert sprites.badge(current, True) in badges
+        assert not any(sprites.badge(seat, True) in badges for seat in range(players) if seat != current)
+        if key != "mu" or view.phase != "tricks":
+            assert all(sprites.badge(seat, seat == current) in badges for seat in range(players)), "every seat"
+        checked += 1
+    assert checked
