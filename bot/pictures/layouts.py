@@ -24,8 +24,10 @@ from bot.pictures.sprites import (
     arrow,
     badge,
     card,
+    crossed,
     lock_mark,
     pill,
+    side_mark,
     slot,
     text,
     token,
@@ -75,14 +77,18 @@ def _trump(name: str) -> Face:
 
 
 def mu_table(v) -> Sheet:
-    """Trumps named so far (hexagons, the Chef's first), each seat's face-up bid cards, the trick in
+    """Trumps named so far (hexagons, the Chef's first) and the colours out of this hand (struck out),
+    each seat's face-up bid cards (before the tricks every seat, its badge alone when it shows none), the trick in
     play order with its players' badges and an empty place for the seat to play next, and the last
     trick faded with the winner's card in full colour."""
     sheet = Sheet()
-    trumps = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
-    sheet.row([piece(token(_trump(t))) for t in trumps], gap=0)
-    for seat, shown in enumerate(v.shown):
-        if shown:
+    trumps = [piece(token(_trump(t))) for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
+    if trumps:
+        trumps[-1].gap_after = WIDE_GAP
+    out = [piece(crossed(coloured("", c))) for c in v.removed_colours]  # three players: out of this hand
+    sheet.row(trumps + out, gap=0)
+    for seat, shown in enumerate(v.shown):  # before the tricks every seat, so the one to act shows
+        if shown or v.phase != "tricks":
             sheet.row([_seat(seat, v.to_act), *_cards(faces.mu, shown)])
     if v.phase == "tricks":
         trick = _played(v.trick, None)
@@ -108,23 +114,24 @@ def _played(trick, winner: int | None) -> list[Piece]:
 
 # -- Safarü and Rummü ---------------------------------------------------------------------------------
 def safaru_table(v) -> Sheet:
-    """The draw pile with its count, then the free cards in the middle, in the order they lie."""
+    """The draw pile with its count, then the free cards in the middle, in the order they lie; under
+    them the seats, the one to act filled."""
     sheet = Sheet()
     deck = [piece(card(back(v.deck_size)), gap_after=WIDE_GAP)] if v.deck_size else []
     sheet.row(deck + (_cards(faces.mu, v.table) or [piece(slot())]), centre=True)
+    sheet.row([piece(badge(seat, seat == v.turn)) for seat in range(v.players)], centre=True)
     return sheet
 
 
 def rummu_table(v) -> Sheet:
-    """The draw pile (with its count) and the discard pile's top, then each player's displays."""
+    """The draw pile (with its count) and the discard pile's top, then each player's displays (its
+    badge alone before it opens)."""
     sheet = Sheet()
     top = card(faces.mu(v.discard_top)) if v.discard_top else slot()
     sheet.row([piece(card(back(v.stock_size))), piece(top)])
     for seat in range(v.players):
         combos = [c for c in v.combos if c.owner == seat]
-        if not combos:
-            continue
-        pieces = [_seat(seat, v.turn)]
+        pieces = [_seat(seat, v.turn)]  # a badge alone until the seat opens: whose turn always shows
         pieces += [strip([card(faces.mu(c)) for c in combo.cards], 4, WIDE_GAP) for combo in combos]
         sheet.row(pieces)
     return sheet
@@ -181,11 +188,14 @@ def kapado_table(v) -> Sheet:
 # -- Diabolo ------------------------------------------------------------------------------------------
 def diabolo_table(v) -> Sheet:
     """The five colour rows: devils' cards and sum left of the colour's symbol, angels' sum and cards
-    right of it, as around the real table; a closed row fades."""
+    right of it, as around the real table, under a horned head (devils) and a haloed one (angels);
+    a closed row fades."""
     sheet = Sheet()
     width = WIDTH - 2 * MARGIN
     centre = MARGIN + width // 2
     mini_w, mini_h = MINI_ROW
+    devil, angel = side_mark("devil"), side_mark("angel")  # over the sums: whose side is whose
+    sheet.place([(devil, centre - mini_w // 2 - 10 - devil.width, 0), (angel, centre + mini_w // 2 + 10, 0)])
     for row in v.rows:
         name = DIABOLO[row.colour]
         state = "dim" if row.closed else "plain"

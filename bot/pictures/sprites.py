@@ -22,6 +22,7 @@ SS = 3  # supersampling factor
 TEXT_SIZE = 62
 CARD = (80, 112)  # full card, width × height
 MINI_ROW = (46, 66)  # a Diabolo row card: the row shows its colour and symbol once
+OUT_CARD = (54, 76)  # a Mü colour out of the hand, beside the trumps' hexagons
 BADGE = 64
 
 BG: RGB = (0xE9, 0xE5, 0xDC)  # the table
@@ -134,8 +135,27 @@ class Face:
     back: bool = False  # face down: the label is a count drawn on the back
 
 
-def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, fill: RGB, size: int, anchor: str) -> None:
-    d.text(xy, s, font=font(size * SS), fill=fill, anchor=anchor)
+#: The room a card leaves its number on each side, so two digits never touch the card's edges.
+LABEL_INSET = 9
+
+
+def _label(img: Image.Image, s: str, fill: RGB, centre_x: float, y: float, anchor: str) -> None:
+    """A number on a card at full height, condensed sideways when it is wider than the card allows
+    (two-digit numbers): narrower digits keep it readable where a smaller size would not."""
+    f = font(TEXT_SIZE * SS)
+    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor="ls")
+    ink = mask.getbbox()
+    if ink is None:
+        return
+    mask = mask.crop(ink)
+    room = img.width - 2 * LABEL_INSET * SS
+    if mask.width > room:
+        mask = mask.resize((room, mask.height), Image.Resampling.LANCZOS)
+    x = round(centre_x - mask.width / 2)
+    top_y = round(y if anchor == "top" else y - mask.height / 2)
+    img.paste(fill, (x, top_y, x + mask.width, top_y + mask.height), mask)
 
 
 def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
@@ -149,12 +169,12 @@ def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
             d.line((x, h - line, x + h, line), fill=BACK_LINE, width=3 * SS)
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius, outline=DARK, width=line)
         if face.label:
-            _text(d, (w / 2, h / 2), face.label, WHITE, TEXT_SIZE, "mm")
+            _label(img, face.label, WHITE, w / 2, h / 2, "middle")
         return img
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=face.fill, outline=DARK, width=line)
     full = h > 80 * SS  # full cards carry their number on top, so a cascade still shows it
     if face.label:
-        _text(d, (w / 2, 6 * SS if full else h / 2), face.label, face.ink, TEXT_SIZE, "mt" if full else "mm")
+        _label(img, face.label, face.ink, w / 2, 7 * SS if full else h / 2, "top" if full else "middle")
     if face.slash:
         d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=WHITE, width=11 * SS)
         d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=INKS["red"].rgb, width=7 * SS)
@@ -279,7 +299,50 @@ def token(face: Face) -> Image.Image:
     return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
 
 
+@cache
+def side_mark(side: str) -> Image.Image:
+    """Diabolo's two sides, drawn rather than written: a horned head for the devils, a haloed head
+    for the angels."""
+    size = 56
+    s = size * SS
+    img = Image.new("RGB", (s, s), BG)
+    d = ImageDraw.Draw(img)
+    head = (s * 0.24, s * 0.34, s * 0.76, s * 0.92)
+    if side == "devil":
+        red = INKS["red"].rgb
+        d.polygon([(s * 0.27, s * 0.5), (s * 0.16, s * 0.04), (s * 0.47, s * 0.38)], fill=red, outline=DARK,
+                  width=2 * SS)
+        d.polygon([(s * 0.73, s * 0.5), (s * 0.84, s * 0.04), (s * 0.53, s * 0.38)], fill=red, outline=DARK,
+                  width=2 * SS)
+        d.ellipse(head, fill=red, outline=DARK, width=3 * SS)
+    elif side == "angel":
+        d.ellipse(head, fill=PAPER, outline=DARK, width=3 * SS)
+        d.ellipse((s * 0.18, s * 0.02, s * 0.82, s * 0.27), fill=DARK)  # the halo: a yellow ring, outlined
+        d.ellipse((s * 0.2, s * 0.04, s * 0.8, s * 0.25), fill=INKS["yellow"].rgb)
+        d.ellipse((s * 0.32, s * 0.1, s * 0.68, s * 0.19), fill=BG, outline=DARK, width=2 * SS)
+    else:
+        raise ValueError(f"no such side: {side}")
+    for sign in (-1, 1):
+        _circle(d, s / 2 + sign * s * 0.1, s * 0.6, s * 0.045, DARK)
+    d.arc((s * 0.36, s * 0.56, s * 0.64, s * 0.8), 20, 160, fill=DARK, width=2 * SS)
+    return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
+
+
+@cache
+def crossed(face: Face) -> Image.Image:
+    """A colour that sits out this hand (Mü with three players): a card of it as tall as a trump's
+    hexagon, faded and struck out."""
+    w, h = OUT_CARD
+    img = _card_rgb(face, OUT_CARD)
+    img = Image.blend(img, Image.new("RGB", img.size, BG), 0.5)
+    d = ImageDraw.Draw(img)
+    inset = 4 * SS
+    d.line((inset, h * SS - inset, w * SS - inset, inset), fill=BG, width=9 * SS)
+    d.line((inset, h * SS - inset, w * SS - inset, inset), fill=DARK, width=4 * SS)
+    return to_palette(img.resize(OUT_CARD, Image.Resampling.LANCZOS))
+
+
 def forget() -> None:
     """Drop every cached sprite (the benchmark measures a cold start with it)."""
-    for cached in (_card, slot, text, badge, arrow, lock_mark, pill, token):
+    for cached in (_card, slot, text, badge, arrow, lock_mark, pill, token, side_mark, crossed):
         cached.cache_clear()

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import games
 from bot.pictures import GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
+from bot.pictures.palette import PAPER
 from bot.pictures.sheet import LIFT, WIDTH, Sheet
 from bot.preview import playable, positions
+from games.kapado import cards as kapado_cards
 
 MAX_BYTES = 200_000
 PHONE = 360
@@ -141,7 +144,8 @@ def test_safaru_shows_every_free_card() -> None:
     game = games.REGISTRY["safaru"]
     state = game.setup(2, game.default_options(), "s")
     view = game.view(state, None)
-    shown = _sprites(layouts.safaru_table(view))
+    sheet = layouts.safaru_table(view)
+    shown = [image for p in sheet.rows[0][0] for image in p.images]
     assert shown == [sprites.card(faces.back(view.deck_size)), *(sprites.card(faces.mu(c)) for c in view.table)]
 
 
@@ -185,8 +189,8 @@ def test_diabolo_rows_show_each_side_and_its_sum() -> None:
     view = max((game.view(pos.state, None) for pos in positions("diabolo", 3, count=6)),
                key=lambda v: sum(len(r.devil) + len(r.angel) for r in v.rows))
     sheet = layouts.diabolo_table(view)
-    assert len(sheet.rows) == len(view.rows)
-    for (pieces, _, _), row in zip(sheet.rows, view.rows, strict=True):
+    assert len(sheet.rows) == 1 + len(view.rows), "the sides' header, then one row per colour"
+    for (pieces, _, _), row in zip(sheet.rows[1:], view.rows, strict=True):
         images = pieces[0].images
         assert sprites.pill(str(row.devil_sum)) in images and sprites.pill(str(row.angel_sum)) in images
         assert len(images) == 3 + len(row.devil) + len(row.angel)
@@ -202,3 +206,121 @@ def test_the_preview_marks_the_cards_the_hand_lets_the_seat_play() -> None:
     bids = {a.arg for a in game.legal_actions(pos.state, seat) if a.kind == "bid"}
     assert bids and playable(pos, seat) == frozenset(bids)
     assert playable(pos, (seat + 1) % 3) == frozenset()
+
+
+# -- issue 13 polish: numbers that fit, Diabolo's sides, Mü's colours out -----------------------------
+def _label_box(face: faces.Face) -> tuple[int, int, int, int]:
+    """Where a card's number lies, from pixels: the card with its number against the same card without."""
+    plain = replace(face, mark=None, slash=False)
+    with_label = sprites.card(plain).convert("RGB")
+    without = sprites.card(replace(plain, label="")).convert("RGB")
+    diff = Image.eval(ImageChops.difference(with_label, without).convert("L"), lambda v: 255 if v > 60 else 0)
+    box = diff.getbbox()
+    assert box is not None
+    return box
+
+
+def _two_digit_faces():
+    kapado = {faces.kapado(c) for c, value in kapado_cards.VALUE.items() if value >= 10}
+    assert max(int(f.label) for f in kapado) >= 28
+    yield from (pytest.param(f, id=f"kapado-{f.label}-{f.mark}") for f in sorted(kapado, key=repr))
+    yield pytest.param(faces.build_top("dacapo", "Xc", 10), id="dacapo-joker-10")
+    yield pytest.param(faces.Face("10", PAPER, sprites.DARK), id="dacapo-10")
+    yield pytest.param(faces.skippo("10ha"), id="skippo-10")
+    yield pytest.param(faces.back(108), id="draw-pile-108")
+
+
+@pytest.mark.parametrize("face", list(_two_digit_faces()))
+def test_numbers_of_two_digits_keep_clear_of_the_card_edges_and_stay_phone_high(face: faces.Face) -> None:
+    left, top, right, bottom = _label_box(face)
+    width = sprites.CARD[0]
+    assert left >= sprites.LABEL_INSET - 1 and right <= width - sprites.LABEL_INSET + 1, (left, right)
+    assert (bottom - top) * PHONE / WIDTH >= MIN_DIGIT_PX
+
+
+def test_a_single_digit_keeps_its_natural_width_and_sits_centred() -> None:
+    left, _, right, _ = _label_box(faces.mu("r2"))
+    assert abs((left + right) / 2 - sprites.CARD[0] / 2) <= 1
+    narrow = _label_box(faces.Face("10", PAPER, sprites.DARK))
+    assert right - left < narrow[2] - narrow[0], "only numbers too wide for the card are condensed"
+
+
+def _diabolo_view():
+    game = games.REGISTRY["diabolo"]
+    return game.view(list(positions("diabolo", 3, count=3))[-1].state, None)
+
+
+def test_diabolo_marks_the_devils_side_left_and_the_angels_side_right_once() -> None:
+    view = _diabolo_view()
+    sheet = layouts.diabolo_table(view)
+    header = sheet.rows[0][0][0].images
+    assert header == (sprites.side_mark("devil"), sprites.side_mark("angel"))
+    assert all(sprites.side_mark(side) not in _sprites(sheet)[2:] for side in ("devil", "angel")), "once per picture"
+    image = _image(table_png("diabolo", view, "en")).convert("RGB")
+    assert image.width <= 640
+    band = image.crop((0, 0, image.width, sprites.side_mark("devil").height + 20))
+    centre = image.width // 2
+
+    def columns(rgb: tuple[int, int, int]) -> list[int]:
+        return [x for x in range(band.width) for y in range(band.height) if band.getpixel((x, y)) == rgb]
+
+    red, yellow = columns(sprites.INKS["red"].rgb), columns(sprites.INKS["yellow"].rgb)
+    assert red and max(red) < centre, "the horned head left, over the devils' cards"
+    assert yellow and min(yellow) > centre, "the halo right, over the angels' cards"
+
+
+def test_mu_shows_the_colours_out_of_the_hand_only_with_three_players() -> None:
+    game = games.REGISTRY["mu"]
+    for players in (3, 4, 5):
+        for pos in positions("mu", players, count=3):
+            view = game.view(pos.state, None)
+            sheet = layouts.mu_table(view)
+            shown = _sprites(sheet)
+            out = [sprites.crossed(faces.coloured("", c)) for c in ("red", "yellow", "green", "blue", "black")]
+            if players == 3:
+                assert len(view.removed_colours) == 2
+                for colour in view.removed_colours:
+                    assert sprites.crossed(faces.coloured("", colour)) in shown
+                assert sum(image in out for image in shown) == 2
+                assert any(image in out for p in sheet.rows[0][0] for image in p.images), "beside the trumps"
+            else:
+                assert not any(image in out for image in shown)
+
+
+def test_a_colour_out_is_faint_and_struck_through() -> None:
+    full = sprites.card(faces.coloured("", "blue"), sprites.OUT_CARD).convert("RGB")
+    out = sprites.crossed(faces.coloured("", "blue")).convert("RGB")
+    corner = (10, 14)  # away from the symbol and the stroke
+    assert full.getpixel(corner) == sprites.INKS["blue"].rgb
+    assert out.getpixel(corner) != sprites.INKS["blue"].rgb, "faded"
+    diagonal = [out.getpixel((x, round(sprites.OUT_CARD[1] * (1 - x / sprites.OUT_CARD[0]))))
+                for x in range(10, sprites.OUT_CARD[0] - 10)]
+    assert all(sum(px) < 3 * 90 for px in diagonal), "a dark stroke corner to corner"
+
+
+# -- the seat to act is always in the picture -----------------------------------------------------------
+def _badges(sheet: Sheet) -> list[Image.Image]:
+    badges = {id(sprites.badge(seat, current)) for seat in range(6) for current in (False, True)}
+    return [image for image in _sprites(sheet) if id(image) in badges]
+
+
+@pytest.mark.parametrize(("key", "players", "layout", "turn"), [
+    ("mu", 3, layouts.mu_table, "to_act"), ("mu", 6, layouts.mu_table, "to_act"),
+    ("rummu", 3, layouts.rummu_table, "turn"), ("rummu", 6, layouts.rummu_table, "turn"),
+    ("safaru", 2, layouts.safaru_table, "turn"), ("safaru", 4, layouts.safaru_table, "turn"),
+])
+def test_the_seat_to_act_shows_its_filled_badge_even_before_it_has_cards_out(key, players, layout, turn) -> None:
+    game = games.REGISTRY[key]
+    checked = 0
+    for pos in positions(key, players, count=6):
+        view = game.view(pos.state, None)
+        current = getattr(view, turn)
+        if current is None:
+            continue
+        badges = _badges(layout(view))
+        assert sprites.badge(current, True) in badges
+        assert not any(sprites.badge(seat, True) in badges for seat in range(players) if seat != current)
+        if key != "mu" or view.phase != "tricks":
+            assert all(sprites.badge(seat, seat == current) in badges for seat in range(players)), "every seat"
+        checked += 1
+    assert checked
