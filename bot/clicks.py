@@ -363,7 +363,7 @@ class Clicks:
                     tables.drawn(session, index, rendered)
         await self.bot.autoplay.moved_by_person(session, seat)
         await self.bot.autoplay.after_change(session)
-        tables.moved(session, events)
+        tables.moved(session, events, interaction)
 
     @staticmethod
     def _replaced(session, message) -> bool:
