@@ -59,9 +59,13 @@ class _Table:
         self.token: tuple[discord.Interaction, float] | None = None
         self.ping_via: tuple[discord.Interaction, float] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
-        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its pictures).
+        #: Per table message, the newest click acknowledged on it and when (bot clock): its token
+        #: edits that message through the interaction's webhook route while it lasts.
+        self.editors: dict[int, tuple[discord.Interaction, float]] = {}
+        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its
+        #: pictures, the hand's message id when it is a follow-up rather than the original response).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple, media.Shown]] = {}
+        self.hands: dict[int, tuple[discord.Interaction, str, str, tuple, media.Shown, int | None]] = {}
         self.post = False
         #: The next try after a refused redraw: its alarm and the wait after that one.
         self.retry = None
@@ -121,11 +125,18 @@ class TableWriter:
         self._table(session).drawn[index] = rendered.fingerprint()
         self._pictures[session.messages["table"][index]] = media.shown_by(rendered.pictures)
 
-    def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered) -> None:
-        """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
+    def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered,
+                   message_id: int | None = None) -> None:
+        """Remember the seat's newest hand, so the writer can keep it current while its token lasts
+        (``message_id``: the hand is a follow-up of that interaction, not its original response)."""
         self.clicked(session, reply.interaction)
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
-                                            media.shown_by(rendered.pictures))
+                                            media.shown_by(rendered.pictures), message_id)
+
+    def table_clicked(self, session, index: int, interaction: discord.Interaction) -> None:
+        """A click on table message ``index`` was acknowledged on that message: its token may edit
+        it (the interaction's original response) while it lasts."""
+        self._table(session).editors[index] = (interaction, self.bot.clock.now())
 
     def clicked(self, session, interaction: discord.Interaction) -> None:
         """A player clicked in this session: the writer's public messages may go through its token
@@ -266,7 +277,7 @@ class TableWriter:
                 fingerprint = message.fingerprint()
                 if table.drawn.get(index) == fingerprint:
                     continue
-                await self._edit(session.channel_id, message_id, message)
+                await self._edit_table(session, table, index, message_id, message)
                 table.drawn[index] = fingerprint
         await self._refresh_hands(session, table)
         await self._announce(session, table)
@@ -294,6 +305,7 @@ class TableWriter:
             raise
         await self.bot.sessions.set_messages(session, table=new, posting=False)
         table.drawn = {index: message.fingerprint() for index, message in enumerate(rendered)}
+        table.editors.clear()
         for message_id in old:
             self._pictures.pop(message_id, None)
             await self._delete(session.channel_id, message_id)
@@ -301,7 +313,7 @@ class TableWriter:
     async def _refresh_hands(self, session, table: _Table) -> None:
         """Redraw open hands that another player's move changed, through each seat's newest token."""
         hands = presenter(session.game.key)
-        for seat, (interaction, lang, ui, drawn, shown) in list(table.hands.items()):
+        for seat, (interaction, lang, ui, drawn, shown, message_id) in list(table.hands.items()):
             if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
                 # The token ran out, or the seat's player is no longer the one who opened the hand
                 # (replaced by a computer): it stops following the seat's cards.
@@ -310,12 +322,17 @@ class TableWriter:
             rendered = hands.hand(session, seat, lang, ui, None)
             if rendered.fingerprint() == drawn:
                 continue
+            kwargs = media.edit_kwargs(rendered, shown)
             try:
-                edited = await interaction.edit_original_response(**media.edit_kwargs(rendered, shown))
+                if message_id is None:
+                    edited = await interaction.edit_original_response(**kwargs)
+                else:
+                    edited = await interaction.followup.edit_message(message_id, **kwargs)
             except discord.HTTPException:
                 del table.hands[seat]       # dismissed by the player, or the token ran out
                 continue
-            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(), media.shown_on(edited.attachments))
+            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(), media.shown_on(edited.attachments),
+                                 message_id)
 
     async def _announce(self, session, table: _Table) -> None:
         while table.announcements:
@@ -414,6 +431,23 @@ class TableWriter:
                 self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
         except discord.NotFound:
             log.info("table message %s in channel %s is gone", message_id, channel_id)
+
+    async def _edit_table(self, session, table: _Table, index: int, message_id: int, message: Rendered) -> None:
+        """Edit table message ``index`` through the newest click's token on it while that lasts
+        (a webhook route, outside the global limit), else through the channel route."""
+        interaction = self._valid(table.editors.get(index))
+        if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
+            try:
+                edited = await interaction.edit_original_response(
+                    **media.edit_kwargs(message, self._pictures.get(message_id)))
+            except discord.HTTPException as exc:
+                log.info("editing table message %s through a click's token was refused, using the channel: %s",
+                         message_id, exc)
+                table.editors.pop(index, None)
+            else:
+                self._pictures[message_id] = media.shown_on(edited.attachments)
+                return
+        await self._edit(session.channel_id, message_id, message)
 
     async def _delete(self, channel_id: int, message_id: int, via: discord.Interaction | None = None) -> None:
         """Delete a message; one posted as a follow-up through the webhook route of its token."""
