@@ -17,7 +17,9 @@ RAW_SQLITE = "raw SQLite commits/s"
 PICTURE_MEDIAN = "table picture, median"
 PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE)
+CHANNEL_ROUTES = "Discord channel-route requests per move"
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, THROUGHPUT, RESTORE, MEMORY, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE,
+               CHANNEL_ROUTES)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import envinfo
+from bench.budget import GameCount, count_games
 from bench.live import LiveResult, run_live
 from bench.load import BenchError, LoadDouble
 from bench.pictures import PictureResult
@@ -16,6 +17,7 @@ from bench.pictures import measure as measure_pictures
 from bench.playouts import Playouts
 from bench.playouts import measure as measure_playouts
 from bench.report import (
+    CHANNEL_ROUTES,
     INFO,
     LATENCY_MEDIAN,
     LATENCY_P99,
@@ -41,6 +43,7 @@ from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
 # The budget of DESIGN.md.
 MEDIAN_MS, P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 20.0, 500.0, 2.0, 250
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
+CHANNEL_PER_MOVE = 1.0
 
 
 @dataclass(frozen=True)
@@ -57,12 +60,13 @@ class Workload:
     sqlite_seconds: float
     playout_seconds: float      # per game
     picture_rounds: int         # timed passes over every game's seeded positions
+    budget_moves: int           # moves per game (at most) whose Discord requests are counted
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
-                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20)
+                sessions=1000, moves=(5, 40), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20, budget_moves=150)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
-                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2)
+                 sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2, budget_moves=10)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None) -> str:
@@ -89,6 +93,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     via_aiosqlite = await aiosqlite_commit_rate(workdir, w.sqlite_seconds)
     playouts = measure_playouts(w.playout_seconds)
     pictures = measure_pictures(w.picture_rounds)
+    budget = await count_games(w.budget_moves, workdir)
     load = LoadDouble()
     await load.start()
     try:
@@ -112,7 +117,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None) -> str:
     if w.quick:
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
-    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures)
+    rows = _rows(w, live, restored, raw, via_aiosqlite, playouts) + _picture_rows(w, pictures) + _budget_rows(w, budget)
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -189,6 +194,22 @@ def _picture_rows(w: Workload, p: PictureResult) -> list[Row]:
         Row("table pictures, cold sprite cache", ms(p.cold), "-", INFO,
             f"the first pass over all {p.positions} positions after dropping every cached card face"),
     ]
+
+
+def _budget_rows(w: Workload, games: list[GameCount]) -> list[Row]:
+    """Discord requests per accepted move: the target over all games, then each game by route class."""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    mean = sum(g.channel_per_move for g in games) / len(games)
+    rows = [Row(CHANNEL_ROUTES, f"{mean:.2f}/move", f"<= {CHANNEL_PER_MOVE:g}/move",
+                mark(check(mean, CHANNEL_PER_MOVE, at_most=True)),
+                f"mean of the {len(games)} games' own figures; up to {w.budget_moves} moves each, computer moves "
+                "included; channel routes share Discord's global 50/s limit")]
+    for g in games:
+        rows.append(Row(f"requests per move, {g.game}", f"{g.channel_per_move:.2f}/move", "-", INFO,
+                        f"channel routes; {g.interaction_per_move:.2f}/move on exempt interaction routes; "
+                        f"{g.seats} seats (2 people opening their hand for each move), {g.moves} moves, "
+                        f"{g.computer_moves} by computers"))
+    return rows
 
 
 def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:
