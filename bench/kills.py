@@ -263,9 +263,12 @@ class Table:
         if holder is None:
             return False
         opened = await self.click(user, holder, hand_id)
-        if opened is None or opened.message is None:
+        if opened is None:
             return False
-        hand = opened.message
+        try:
+            hand = await O.hand_of(self.run.d, opened)
+        except AssertionError:      # killed before the hand was sent
+            return False
         card_select = ids.hand_step(sid, seat, counter, "card")
         if hand.has_component(card_select):
             picked = await self.select(user, hand, card_select, [card])

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from bench.load import BenchError, LoadDouble
 from tests.double import components as C
 from tests.double.world import Channel, Message, User
+from tests.e2e import outside as O
 
 PRIMARY = 1             # a card turned face up this turn
 DEFERRED_UPDATE = 6     # the session was busy for a while: the bot answers first, moves after
@@ -196,7 +197,7 @@ class TablePlayers:
 
     async def _put_back(self, user: User, table: _Table):
         message, custom_id, _ = table.hand
-        hand = (await self.load.click(user, message, custom_id)).original
+        hand = await O.hand_of(self.load.double, await self.load.click(user, message, custom_id))
         self.stats.interactions += 1
         card, slots = self._hand_selects(hand)
         if all(s.get("disabled") for s in slots):

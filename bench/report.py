@@ -23,8 +23,9 @@ PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
 RATING_UPDATE = "rating update per finished match, median"
 RATING_BOARD = "/leaderboard by rating, median"
+CHANNEL_ROUTES = "Discord channel-route requests per move"
 TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS,
-               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD)
+               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD, CHANNEL_ROUTES)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import envinfo
+from bench.budget import GameCount, count_games
 from bench.live import LiveResult, run_live
 from bench.load import BenchError, LoadDouble
 from bench.pictures import PictureResult
@@ -18,6 +19,7 @@ from bench.playouts import measure as measure_playouts
 from bench.ratings import RatingResult
 from bench.ratings import measure as measure_ratings
 from bench.report import (
+    CHANNEL_ROUTES,
     INFO,
     LATENCY_MEDIAN,
     LATENCY_P99,
@@ -57,6 +59,7 @@ MEDIAN_MS, P99_MS, THINKING_P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 2
 READ_MS = 20.0
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
 RATING_UPDATE_MS, RATING_BOARD_MS = 2.0, 20.0
+CHANNEL_PER_MOVE = 1.0
 
 
 @dataclass(frozen=True)
@@ -77,14 +80,17 @@ class Workload:
     result_rows: int            # result rows under /leaderboard, /stats and the rating board
     rated_players: int          # people the rated rows are spread over (one guild, eight games)
     rating_updates: int         # finished matches whose rating update is timed
+    budget_moves: int           # moves per game (at most) whose Discord requests are counted
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
                 sessions=1000, moves=(200, 200), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
-                safaru_positions=20, result_rows=1_000_000, rated_players=5000, rating_updates=500)
+                safaru_positions=20, result_rows=1_000_000, rated_players=5000, rating_updates=500,
+                budget_moves=150)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
-                 safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50)
+                 safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50,
+                 budget_moves=10)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None,
@@ -115,6 +121,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
     pictures = measure_pictures(w.picture_rounds)
     safaru = measure_safaru(w.safaru_positions)
     ratings = await measure_ratings(workdir, w.result_rows, w.rated_players, w.rating_updates, w.rating_updates // 2)
+    budget = await count_games(w.budget_moves, workdir)
     load = LoadDouble()
     await load.start()
     try:
@@ -142,7 +149,8 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
     rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts, computer_processes)
-            + _picture_rows(w, pictures) + _safaru_rows(w, safaru) + _rating_rows(w, ratings))
+            + _picture_rows(w, pictures) + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
+            + _budget_rows(w, budget))
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -279,6 +287,22 @@ def _rating_rows(w: Workload, r: RatingResult) -> list[Row]:
         Row("rebuild-ratings", f"{r.rebuild:.2f} s", "-", INFO,
             f"python -m bot rebuild-ratings over {where}, one transaction"),
     ]
+
+
+def _budget_rows(w: Workload, games: list[GameCount]) -> list[Row]:
+    """Discord requests per accepted move: the target over all games, then each game by route class."""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    mean = sum(g.channel_per_move for g in games) / len(games)
+    rows = [Row(CHANNEL_ROUTES, f"{mean:.2f}/move", f"<= {CHANNEL_PER_MOVE:g}/move",
+                mark(check(mean, CHANNEL_PER_MOVE, at_most=True)),
+                f"mean of the {len(games)} games' own figures; up to {w.budget_moves} moves each, computer moves "
+                "included; channel routes share Discord's global 50/s limit")]
+    for g in games:
+        rows.append(Row(f"requests per move, {g.game}", f"{g.channel_per_move:.2f}/move", "-", INFO,
+                        f"channel routes; {g.interaction_per_move:.2f}/move on exempt interaction routes; "
+                        f"{g.seats} seats (2 people opening their hand for each move), {g.moves} moves, "
+                        f"{g.computer_moves} by computers"))
+    return rows
 
 
 def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:

@@ -278,8 +278,19 @@ class Clicks:
         if seat is None:
             return
         rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
-        await reply.send_ephemeral(rendered)
-        self.bot.tables.hand_shown(session, seat, reply, "", rendered)
+        tables = self.bot.tables
+        index = tables.index_of(session, reply.interaction.message.id if reply.interaction.message else None)
+        if index is None or reply.interaction.response.is_done():
+            await reply.send_ephemeral(rendered)
+            tables.hand_shown(session, seat, reply, "", rendered)
+            return
+        # On a table message: acknowledge the click on that message and send the hand as an
+        # ephemeral follow-up. The click's token then edits this table message through the
+        # interaction's webhook route for 15 minutes, outside Discord's global limit.
+        await reply.defer()
+        sent = await reply.interaction.followup.send(**media.send_kwargs(rendered), ephemeral=True, wait=True)
+        tables.hand_shown(session, seat, reply, "", rendered, message_id=sent.id)
+        tables.table_clicked(session, index, reply.interaction)
 
     async def _rejoin(self, reply: Reply, session) -> None:
         """An away player takes their seat back from the computer."""
@@ -368,9 +379,10 @@ class Clicks:
                 rendered = tables.render(session)[index]
                 if await answer(reply, reply.update(rendered)):
                     tables.drawn(session, index, rendered)
+                    tables.table_clicked(session, index, interaction)
         await self.bot.autoplay.moved_by_person(session, seat)
         await self.bot.autoplay.after_change(session)
-        tables.moved(session, events)
+        tables.moved(session, events, interaction)
 
     @staticmethod
     def _replaced(session, message) -> bool:

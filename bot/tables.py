@@ -28,13 +28,16 @@ from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
 from bot.ui import media
 from bot.ui.autoplay import deadline_line
-from bot.ui.base import Rendered
+from bot.ui.base import Rendered, StaticView, hand_button, row
+from bot.ui.movelog import MoveLog
 from bot.ui.presenters import hand_summary, presenter
 from bot.ui.summary import render_summary
 from games.base import Event
 
 log = logging.getLogger("spieltisch.tables")
 
+#: How long after a click the bot sends through its token (Discord accepts it for 15 minutes).
+TOKEN_USABLE = 14 * 60.0
 #: Seconds before a refused redraw is tried again; the wait doubles up to the longest.
 RETRY_FIRST = 5.0
 RETRY_LONGEST = 300.0
@@ -53,12 +56,20 @@ class _Table:
         self.idle.set()
         self.task: asyncio.Task | None = None
         self.drawn: dict[int, bytes] = {}
-        self.last: str | None = None
+        self.log = MoveLog()
         self.pinged: tuple[frozenset[int], float | None] | None = None
+        #: The newest click in the session and when it came (bot clock): public messages go as its
+        #: follow-ups while its token lasts. The token the current ping went through, to delete it.
+        self.token: tuple[discord.Interaction, float] | None = None
+        self.ping_via: tuple[discord.Interaction, float] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
-        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its pictures).
+        #: Per table message, the newest click acknowledged on it and when (bot clock): its token
+        #: edits that message through the interaction's webhook route while it lasts.
+        self.editors: dict[int, tuple[discord.Interaction, float]] = {}
+        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its
+        #: pictures, the hand's message id when it is a follow-up rather than the original response).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[discord.Interaction, str, str, bytes, media.Shown]] = {}
+        self.hands: dict[int, tuple[discord.Interaction, str, str, bytes, media.Shown, int | None]] = {}
         self.post = False
         #: The next try after a refused redraw: its alarm and the wait after that one.
         self.retry = None
@@ -87,27 +98,26 @@ class TableWriter:
         return table.rendered[1]
 
     def shown_line(self, session) -> str | None:
-        """The line the table shows under the game: the latest move, and at a table with a clock
-        the current turn's deadline."""
-        last = self.last_line(session)
+        """What the table shows under the game: the move log, and at a table with a clock the
+        current turn's deadline."""
+        log = self.move_log(session)
         due = self.bot.autoplay.deadline(session) if session.status == "playing" else None
         if due is None:
-            return last
+            return log
         clock = deadline_line(session.lang, due)
-        return f"{last}\n{clock}" if last else clock
+        return f"{log}\n{clock}" if log else clock
 
     def describe(self, session, events: list[Event]) -> str | None:
         return presenter(session.game.key).describe(session, events, session.lang)
 
-    def last_line(self, session) -> str | None:
-        """The line about the latest move that the table shows (from the history once the writer
-        has forgotten an ended table; before the first move, what happened at the deal)."""
+    def move_log(self, session) -> str | None:
+        """The last moves of the game, newest last (before the first move, what happened at the
+        deal). Drawn from the history, described once per move while the writer keeps the table,
+        so it reads the same after a restart."""
         table = self._tables.get(session.id)
-        if table is not None and table.last is not None:
-            return table.last
-        moves = [events for _, _, events in reversed(session.history)]
-        return next((line for events in [*moves, session.opening]
-                     if (line := self.describe(session, events)) is not None), None)
+        log = table.log if table is not None else MoveLog()
+        lines = log.lines(session, session.lang, lambda events: self.describe(session, events))
+        return "\n".join(lines) or None
 
     def summary(self, session, events: list[Event]) -> str | None:
         return hand_summary(session.game.key, session, events, session.lang)
@@ -121,21 +131,36 @@ class TableWriter:
         self._table(session).drawn[index] = rendered.fingerprint()
         self._pictures[session.messages["table"][index]] = media.shown_by(rendered.pictures)
 
-    def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered) -> None:
-        """Remember the seat's newest hand, so the writer can keep it current while its token lasts."""
-        message = reply.interaction.message
+    def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered,
+                   message_id: int | None = None) -> None:
+        """Remember the seat's newest hand, so the writer can keep it current while its token lasts
+        (``message_id``: the hand is a follow-up of that interaction, not its original response)."""
+        self.clicked(session, reply.interaction)
+        message = reply.interaction.message if message_id is None else None
         before = media.shown_on(message.attachments) if message is not None else None
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
-                                            media.shown_by(rendered.pictures, before))
+                                            media.shown_by(rendered.pictures, before), message_id)
 
-    def moved(self, session, events: list[Event]) -> None:
-        """A move was made (by a click or by a computer): say what happened and redraw."""
-        self.changed(session, self.describe(session, events), self.summary(session, events))
+    def table_clicked(self, session, index: int, interaction: discord.Interaction) -> None:
+        """A click on table message ``index`` was acknowledged on that message: its token may edit
+        it (the interaction's original response) while it lasts."""
+        self._table(session).editors[index] = (interaction, self.bot.clock.now())
 
-    def changed(self, session, last: str | None = None, announce: str | None = None) -> None:
+    def clicked(self, session, interaction: discord.Interaction) -> None:
+        """A player clicked in this session: the writer's public messages may go through its token
+        (once the click was answered: an unanswered interaction takes no follow-ups)."""
+        if interaction.response.is_done():
+            self._table(session).token = (interaction, self.bot.clock.now())
+
+    def moved(self, session, events: list[Event], interaction: discord.Interaction | None = None) -> None:
+        """A move was made (by a click, or by a computer without ``interaction``): redraw (the log
+        takes it from the history) and post what the move owes the channel (a hand's breakdown)."""
+        if interaction is not None:
+            self.clicked(session, interaction)
+        self.changed(session, self.summary(session, events))
+
+    def changed(self, session, announce: str | None = None) -> None:
         table = self._table(session)
-        if last is not None:
-            table.last = last
         if announce is not None:
             table.announcements.append(announce)
         self._wake(session, table)
@@ -152,10 +177,10 @@ class TableWriter:
 
     def restored(self, session) -> None:
         """After a restart: redraw, in case the rendering changed with the new version (or a kill
-        came between a change and its answer). The line about the last turn comes back from the
-        replayed history, so the table reads as it did before."""
+        came between a change and its answer). The move log comes back from the replayed
+        history, so the table reads as it did before."""
         if session.status == "playing":
-            self.changed(session, self.last_line(session))
+            self.changed(session)
         elif session.status == "lobby":
             self.bot.loop.create_task(self._redraw_lobby_quietly(session))
 
@@ -303,7 +328,7 @@ class TableWriter:
                 fingerprint = message.fingerprint()
                 if table.drawn.get(index) == fingerprint:
                     continue
-                if not await self._edit(session.channel_id, message_id, message):
+                if not await self._edit_table(session, table, index, message_id, message):
                     table.post = True
                     break
                 table.drawn[index] = fingerprint
@@ -314,7 +339,7 @@ class TableWriter:
 
     async def _close(self, session, table: _Table) -> None:
         if not session.is_live and not session.messages.get("summary"):
-            await self._summarise(session)
+            await self._summarise(session, table)
 
     async def _post(self, session, table: _Table, rendered: list[Rendered]) -> None:
         """Post the whole table anew; the old messages go once the new ids are stored."""
@@ -336,6 +361,7 @@ class TableWriter:
             raise
         await self.bot.sessions.set_messages(session, table=new, posting=False)
         table.drawn = {index: message.fingerprint() for index, message in enumerate(rendered)}
+        table.editors.clear()
         for message_id in old:
             self._pictures.pop(message_id, None)
             await self._delete(session.channel_id, message_id)
@@ -343,7 +369,7 @@ class TableWriter:
     async def _refresh_hands(self, session, table: _Table) -> None:
         """Redraw open hands that another player's move changed, through each seat's newest token."""
         hands = presenter(session.game.key)
-        for seat, (interaction, lang, ui, drawn, shown) in list(table.hands.items()):
+        for seat, (interaction, lang, ui, drawn, shown, message_id) in list(table.hands.items()):
             if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
                 # The token ran out, or the seat's player is no longer the one who opened the hand
                 # (replaced by a computer): it stops following the seat's cards.
@@ -352,51 +378,95 @@ class TableWriter:
             rendered = hands.hand(session, seat, lang, ui, None)
             if rendered.fingerprint() == drawn:
                 continue
+            kwargs = media.edit_kwargs(rendered, shown)
             try:
-                edited = await interaction.edit_original_response(**media.edit_kwargs(rendered, shown))
+                if message_id is None:
+                    edited = await interaction.edit_original_response(**kwargs)
+                else:
+                    edited = await interaction.followup.edit_message(message_id, **kwargs)
             except discord.HTTPException:
                 del table.hands[seat]       # dismissed by the player, or the token ran out
                 continue
-            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(), media.shown_on(edited.attachments))
+            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(), media.shown_on(edited.attachments),
+                                 message_id)
 
     async def _announce(self, session, table: _Table) -> None:
-        channel = self.bot.get_partial_messageable(session.channel_id)
         while table.announcements:      # taken off the list once sent: a refused one is sent next time
-            await channel.send(table.announcements[0], allowed_mentions=discord.AllowedMentions.none())
+            await self._send(session, table, table.announcements[0])
             table.announcements.pop(0)
 
     async def _ping(self, session, table: _Table) -> None:
-        """A fresh message mentioning whoever must act now; the previous ping goes away."""
+        """A fresh message mentioning whoever must act now, with a link to the table and the Hand
+        button (one tap from the notification to the hand); the previous ping goes away."""
         waiting = session.to_act() if session.status == "playing" else frozenset()
         waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
         due = self.bot.autoplay.deadline(session) if waiting else None
         if (waiting, due) == table.pinged:
             return
-        old = session.messages.get("ping")
+        old, old_via = session.messages.get("ping"), table.ping_via
         users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
-        new = None
+        new = via = None
         if users:
-            channel = self.bot.get_partial_messageable(session.channel_id)
-            text = t(session.lang, "table.your_turn", mentions=" ".join(f"<@{u}>" for u in users),
-                     game=session.game.name) + (f"\n{deadline_line(session.lang, due)}" if due else "")
-            sent = await channel.send(
-                text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
-            new = sent.id
+            lang = session.lang
+            text = t(lang, "table.your_turn", mentions=" ".join(f"<@{u}>" for u in users),
+                     game=session.game.name, link=self._link(session))
+            if due:
+                text += f"\n{deadline_line(lang, due)}"
+            new, via = await self._send(
+                session, table, text, view=StaticView([row(hand_button(session, lang))]),
+                mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
         table.pinged = (waiting, due)       # only once sent: a refused ping is sent again next time
+        table.ping_via = via
         await self.bot.sessions.set_messages(session, ping=new)
         if old:
-            await self._delete(session.channel_id, old)
+            await self._delete(session.channel_id, old, self._valid(old_via))
 
-    async def _summarise(self, session) -> None:
+    @staticmethod
+    def _link(session) -> str:
+        """The jump link to the table's first message."""
+        first = (session.messages.get("table") or [None])[0]
+        base = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}"
+        return f"{base}/{first}" if first else base
+
+    async def _summarise(self, session, table: _Table) -> None:
         await self.bot.autoplay.ended(session)
         text = render_summary(session, session.lang)
         if text is None:
             return
-        channel = self.bot.get_partial_messageable(session.channel_id)
-        sent = await channel.send(text)
-        await self.bot.sessions.set_messages(session, summary=sent.id)
+        sent, _ = await self._send(session, table, text)
+        await self.bot.sessions.set_messages(session, summary=sent)
 
     # -- Discord calls -----------------------------------------------------------------------
+    def _valid(self, token: tuple[discord.Interaction, float] | None) -> discord.Interaction | None:
+        """The interaction of ``token`` while the bot may still use it (a minute before Discord's 15)."""
+        if token is None or self.bot.clock.now() - token[1] > TOKEN_USABLE:
+            return None
+        return token[0]
+
+    async def _send(self, session, table: _Table, text: str, *, view: discord.ui.View | None = None,
+                    mentions: discord.AllowedMentions | None = None) -> tuple[int, tuple | None]:
+        """Post a public message; returns its id and the token it went through (or None).
+
+        While a player's newest click in this session has a usable token, the message goes as a
+        follow-up of that interaction: a webhook route, outside Discord's global limit of channel
+        routes, and an ordinary public message of the channel (its allowed mentions ping). Else, or
+        when Discord refuses the token, the channel route.
+        """
+        mentions = mentions or discord.AllowedMentions.none()
+        kwargs = {"view": view} if view is not None else {}
+        token = table.token
+        interaction = self._valid(token)
+        if interaction is not None:
+            try:
+                sent = await interaction.followup.send(text, allowed_mentions=mentions, wait=True, **kwargs)
+                return sent.id, token
+            except discord.HTTPException as exc:
+                log.info("a follow-up in channel %s was refused, posting in the channel: %s", session.channel_id, exc)
+                table.token = None
+        sent = await self.bot.get_partial_messageable(session.channel_id).send(text, allowed_mentions=mentions,
+                                                                              **kwargs)
+        return sent.id, None
+
     async def _say(self, channel_id: int, text: str) -> None:
         with contextlib.suppress(discord.HTTPException):
             await self.bot.get_partial_messageable(channel_id).send(text)
@@ -425,7 +495,35 @@ class TableWriter:
             return False
         return True
 
-    async def _delete(self, channel_id: int, message_id: int) -> None:
+    async def _edit_table(self, session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
+        """Edit table message ``index`` through the newest click's token on it while that lasts
+        (a webhook route, outside the global limit), else through the channel route; ``False`` when
+        the message can no longer be edited."""
+        interaction = self._valid(table.editors.get(index))
+        if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
+            try:
+                edited = await interaction.edit_original_response(
+                    **media.edit_kwargs(message, self._pictures.get(message_id)))
+            except discord.HTTPException as exc:
+                log.info("editing table message %s through a click's token was refused, using the channel: %s",
+                         message_id, exc)
+                table.editors.pop(index, None)
+            else:
+                self._pictures[message_id] = media.shown_on(edited.attachments)
+                return True
+        return await self._edit(session.channel_id, message_id, message)
+
+    async def _delete(self, channel_id: int, message_id: int, via: discord.Interaction | None = None) -> None:
+        """Delete a message; one posted as a follow-up through the webhook route of its token."""
+        if via is not None:
+            try:
+                await via.followup.delete_message(message_id)
+                return
+            except discord.NotFound:
+                return
+            except discord.HTTPException as exc:
+                log.info("deleting follow-up %s through its token was refused, using the channel: %s",
+                         message_id, exc)
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         with contextlib.suppress(discord.NotFound):
             await partial.delete()

@@ -14,7 +14,7 @@ from pathlib import Path
 from bench.report import LATENCY_MEDIAN, RAW_SQLITE, TARGET_ROWS, THROUGHPUT
 
 ROOT = Path(__file__).resolve().parents[1]
-ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s))\s{2,}(?P<target>\S.*?)\s{2,}"
+ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/move))\s{2,}(?P<target>\S.*?)\s{2,}"
                  r"(?P<status>ok\*?|missed\*?|info)(?:\s|$)")
 
 

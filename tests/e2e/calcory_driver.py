@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot import ids
 from games.calcory import SLOTS
 from games.deck import digit
+from tests.e2e.outside import hand_of
 
 
 class CalcoryDriver:
@@ -73,13 +74,14 @@ class CalcoryDriver:
     async def open_hand(self, seat: int):
         session = self.session
         custom_id = ids.table(session.id, "hand")
-        return await self.env.double.click(self.user_of(seat), self.message_with(custom_id), custom_id)
+        record = await self.env.double.click(self.user_of(seat), self.message_with(custom_id), custom_id)
+        return await hand_of(self.env.double, record)
 
     async def put_back(self, wanted_digit: int | None = None, slot: str | None = None):
         """Return a taken card through the hand: pick the card (if asked), then the empty slot."""
         session, seat = self.session, self.active
         user = self.user_of(seat)
-        hand = (await self.open_hand(seat)).message
+        hand = await self.open_hand(seat)
         choices = session.state.choices
         card = next((c for c in choices if wanted_digit is None or digit(c) == wanted_digit), choices[0])
         counter = session.counters[seat]

@@ -17,6 +17,7 @@ from bot.ui.options import PICTURES
 from bot.ui.presenters import presenter
 from tests.double import custom_ids, option_values, visible_texts
 from tests.e2e.calcory_driver import settled
+from tests.e2e.outside import hand_of
 from tests.ui import kit
 
 Policy = Callable[[object, int], str]
@@ -89,8 +90,8 @@ class GameDriver:
     async def open_hand(self, seat: int):
         custom_id = ids.table(self.session.id, "hand")
         record = await self.env.double.click(self.user_of(seat), self.table_message_with(custom_id), custom_id)
-        self.hands[seat] = record.message
-        return record.message
+        self.hands[seat] = hand = await hand_of(self.env.double, record)
+        return hand
 
     def hand_message(self, seat: int):
         return self.hands.get(seat)

@@ -87,7 +87,7 @@ async def test_old_select_in_a_stale_hand_redraws_it_with_a_notice(env):
     user = drive.user_of(seat)
     for slot in drive.pair_to(13):
         await drive.flip(slot)
-    old_hand = (await drive.open_hand(seat)).message
+    old_hand = await drive.open_hand(seat)
     counter = session.counters[seat]
     card_select = ids.hand_step(session.id, seat, counter, "card")
     card = C.find_component(old_hand.payload, card_select)["options"][0]["value"]
@@ -115,7 +115,7 @@ async def test_old_card_select_in_a_stale_hand_redraws_it(env):
     user = drive.user_of(seat)
     for slot in drive.pair_to(13):
         await drive.flip(slot)
-    old_hand = (await drive.open_hand(seat)).message
+    old_hand = await drive.open_hand(seat)
     card_select = ids.hand_step(session.id, seat, session.counters[seat], "card")
     card = C.find_component(old_hand.payload, card_select)["options"][0]["value"]
     await drive.put_back()

@@ -70,7 +70,7 @@ async def test_an_open_hand_follows_the_game_through_the_newest_token(env):
     for slot in drive.pair_to(3):
         await drive.flip(slot)
     await drive.stop()
-    hand = (await drive.open_hand(owner)).message
+    hand = await drive.open_hand(owner)
     assert "is playing" in hand.text and not hand.custom_ids
     for slot in drive.pair_to(3):               # the same sum from as many cards does not beat the mark
         await drive.flip(slot)

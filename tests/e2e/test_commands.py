@@ -7,6 +7,7 @@ from bot import ids
 from bot.ratings import MODEL
 from bot.storage import ResultRow
 from tests.double import payloads as P
+from tests.e2e import outside as O
 from tests.e2e.calcory_driver import (
     CalcoryDriver,
     board_lines,
@@ -413,8 +414,8 @@ async def test_lobby_language_select_switches_the_table_to_german(env):
     assert "🎲 Calcory · <@" in env.public()[-1].text and "du bist am Zug." in env.public()[-1].text
     drive = CalcoryDriver(env)
     hand_id = ids.table(session.id, "hand")
-    english = (await env.double.click(env.ann, second, hand_id)).message
-    german = (await env.double.click(env.bob, second, hand_id)).message
+    english = await O.hand_of(env.double, await env.double.click(env.ann, second, hand_id))
+    german = await O.hand_of(env.double, await env.double.click(env.bob, second, hand_id))
     assert english.ephemeral and english.text.startswith("**Your cards (0):**")
     assert german.ephemeral and german.text.startswith("**Deine Karten (0):**")
     assert drive.session is session

@@ -50,7 +50,8 @@ async def test_one_person_and_three_computers_play_a_whole_diabolo_round(env):
         (seat,) = [s for s in session.to_act() if not session.seats[s].played_by_computer]
         assert session.seats[seat].user_id == int(env.ann.id)
         (ping,) = [m for m in env.public() if "your turn" in m.text]     # computers are never pinged
-        assert ping.text == f"🎲 Diabolo · <@{env.ann.id}>, it is your turn."
+        link = f"https://discord.com/channels/{env.guild.id}/{env.channel.id}/{session.messages['table'][0]}"
+        assert ping.text == f"🎲 Diabolo · <@{env.ann.id}>, it is your turn. Table: {link}\nHand"
         await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
         drive.check_channel_private(rng)
     assert session.status == "finished" and by_computers >= 3 * 4

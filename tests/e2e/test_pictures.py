@@ -10,6 +10,7 @@ import games
 from bot import ids
 from bot.ui import options as options_ui
 from bot.ui import presenters
+from tests.e2e import outside as O
 from tests.e2e import toy_table
 from tests.host.toy_game import GAME
 
@@ -81,7 +82,7 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     ann = env.users["ann"]
     opened = await d.click(ann, table, ids.table(session.id, "hand"))
     await env.settle()
-    hand = opened.message
+    hand = await O.hand_of(d, opened)
     seat = session.seat_of(int(ann.id))
     [hand_file] = hand.attachments
     assert hand_file["filename"].startswith("hand-") and hand.ephemeral
@@ -105,21 +106,22 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     assert hand.file(hand.attachments[0]["filename"]) == toy_table.hand_png(session.view(seat))
     assert sorted(uploads(d, before)) == sorted([new["filename"], hand.attachments[0]["filename"]])
 
-    # Moves from the hand: the writer redraws the table over the channel route, again uploading
-    # only a picture that changed.
+    # Moves from the hand: the writer redraws the table through the token of the click that
+    # opened the hand on it (the interaction's webhook route), again uploading only a picture that
+    # changed.
     shown = table.attachments
     before = len(d.requests)
     mover = user_at(env, session, next(iter(session.to_act())))
-    mover_hand = (await d.click(mover, table, ids.table(session.id, "hand"))).message
+    mover_hand = await O.hand_of(d, await d.click(mover, table, ids.table(session.id, "hand")))
     await env.settle()
     await click_move(env, session, mover_hand, "pass")
     assert table.attachments == shown and "Turn 4" in table.text
-    assert [r.method for r in list(d.requests)[before:] if r.path.startswith("/channels/")
-            and r.method == "PATCH"] == ["PATCH"]
+    assert [r.path.split("/")[-1] for r in list(d.requests)[before:] if r.method == "PATCH"
+            and (r.path.startswith("/channels/") or r.path.endswith("/@original"))] == ["@original"]
     assert [u for u in uploads(d, before) if u.startswith("table-")] == []
     before = len(d.requests)
     mover = user_at(env, session, next(iter(session.to_act())))
-    mover_hand = (await d.click(mover, table, ids.table(session.id, "hand"))).message
+    mover_hand = await O.hand_of(d, await d.click(mover, table, ids.table(session.id, "hand")))
     await env.settle()
     await click_move(env, session, mover_hand, "swap")
     assert table.attachments[0]["filename"] != shown[0]["filename"]
@@ -132,7 +134,7 @@ async def test_a_table_with_pictures_off_sends_no_file(env, toy):
     session = await toy(pictures=False)
     [table] = env.table_messages()
     assert table.attachments == [] and gallery_items(table) == []
-    hand = (await d.click(env.users["ann"], table, ids.table(session.id, "hand"))).message
+    hand = await O.hand_of(d, await d.click(env.users["ann"], table, ids.table(session.id, "hand")))
     await env.settle()
     assert hand.attachments == [] and "Your card" in hand.text
     await click_move(env, session, table, "swap")

@@ -186,11 +186,17 @@ async def _twin_games(env, players=("ann", "bob")) -> tuple[_Driver, _Driver]:
 
 
 _SESSION = re.compile(r'"st:([a-z]):\d+:')
+_LINK = re.compile(r"https://discord\.com/channels/\d+/\d+/\d+")
 
 
 def _channel_as_seen(env, channel) -> list[str]:
-    """Every public message of the channel as users see it, with the session number left out."""
-    return [_SESSION.sub(r'"st:\1:S:', json.dumps(m.rendered, sort_keys=True)) for m in env.public(channel)]
+    """Every public message of the channel as users see it, with the session number and the jump
+    link to the channel's own table (checked here) left out."""
+    table = env.table_messages(channel)[0]
+    own = f"https://discord.com/channels/{channel.guild.id}/{channel.id}/{table.id}"
+    seen = [json.dumps(m.rendered, sort_keys=True) for m in env.public(channel)]
+    assert all(link == own for text in seen for link in _LINK.findall(text))
+    return [_LINK.sub("LINK", _SESSION.sub(r'"st:\1:S:', text)) for text in seen]
 
 
 def _digit_labels(env, channel) -> list[str]:
@@ -235,6 +241,9 @@ async def test_after_a_bust_no_public_message_keeps_the_digits(env):
     assert _digit_labels(env, env.channel) == [str(digit(state.grid[SLOTS.index(nxt)]))]
     tables = env.table_messages(env.channel)
     assert "went over 13" in tables[1].text
+    # The move log (flips make no line) is part of what must read the same.
+    log = env.bot.tables.move_log(a.session).splitlines()
+    assert len(log) == 1 and "went over 13" in log[0] and log[0] in tables[1].text
     assert all("👀" not in m.text and "Face down again" not in m.text for m in env.public(env.channel))
     # Different cards busted in the thread, and yet both channels read exactly the same.
     assert _channel_as_seen(env, env.channel) == _channel_as_seen(env, env.thread)
@@ -256,6 +265,8 @@ async def test_after_a_hit_no_public_message_tells_which_card_went_back(env):
     assert [digit(c) for c in hand_a] == [dy] and [digit(c) for c in hand_b] == [dx]
     tables = env.table_messages(env.channel)
     assert f"put a card back face down on {x}" in tables[1].text
+    log = env.bot.tables.move_log(a.session).splitlines()      # the hit stays in the log, digit-free
+    assert len(log) == 2 and "hit 13" in log[0] and all(line in tables[1].text for line in log)
     button = a.message_with(a.flip_id(x)).component(a.flip_id(x))
     assert button["label"] == x
     assert _digit_labels(env, env.channel) == []

@@ -58,7 +58,7 @@ async def test_killed_bot_process_continues_the_turn_with_the_old_buttons(tmp_pa
             for counter, slot in enumerate((a, b)):
                 await _click_move(d, p_user, tables, ids.move(sid, first, counter, f"flip:{slot}"))
             await d.wait_until(lambda: O.drawn_for(tables, sid, first, 2), what="the return phase on the table")
-            hand = (await d.click(p_user, tables[1], ids.table(sid, "hand"))).message
+            hand = await O.hand_of(d, await d.click(p_user, tables[1], ids.table(sid, "hand")))
             assert hand.ephemeral
             kept = stored_session(database, sid).state.hands[first]
             back = kept[0]
@@ -182,7 +182,7 @@ async def test_hand_opened_before_a_restart_still_returns_the_card(env):
     await drive.flip(a)
     await drive.flip(b)
     session = env.session()
-    hand = (await drive.open_hand(seat)).message
+    hand = await drive.open_hand(seat)
     card = session.state.choices[0]
     user = drive.user_of(seat)
     await env.double.select(user, hand, ids.hand_step(session.id, seat, 2, "card"), [card])

@@ -44,7 +44,7 @@ async def test_a_click_during_a_fault_changes_nothing_and_works_afterwards(env, 
         for _ in range(3):                      # a player clicking again and again
             refused(await env.double.click(player, drive.message_with(flip), flip), NOT_SAVED[lang])
         hand = await drive.open_hand(seat)      # what only reads still works
-        assert hand.ephemeral and hand.message.text.startswith(("**Your cards", "**Deine Karten"))
+        assert hand.ephemeral and hand.text.startswith(("**Your cards", "**Deine Karten"))
         assert await unchanged(env, session) == before
 
     # One line for the episode, naming the file, however often players clicked.

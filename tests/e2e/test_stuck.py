@@ -160,7 +160,7 @@ async def test_a_hand_move_whose_answer_failed_is_redrawn_in_the_hand(env, caplo
     for slot in drive.pair_to(13):                  # a hit: a card goes back through the hand
         await drive.flip(slot)
     user = drive.user_of(seat)
-    hand = (await drive.open_hand(seat)).message
+    hand = await drive.open_hand(seat)
     card = session.state.choices[0]
     counter = session.counters[seat]
     await env.double.select(user, hand, ids.hand_step(session.id, seat, counter, "card"), [card])

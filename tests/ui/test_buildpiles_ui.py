@@ -315,7 +315,7 @@ def test_aces_that_go_out_at_the_deal_are_the_first_line_on_the_table():
         3, games.REGISTRY["skippo"].parse_options(options), f"aces{n}")[1] if e.kind == "ace_out"}) > 1)
     session = kit.make_session("skippo", 3, seed, options)
     outs = [e for e in session.opening if e.kind == "ace_out"]
-    line = TableWriter(None).last_line(session)
+    line = TableWriter(None).move_log(session)
     first = session.seats[session.state.current].name
     assert line.startswith(f"🂠 Game 1 is dealt; {first} begins.")
     for e in outs:

@@ -10,6 +10,8 @@ import pytest
 
 import games
 from bot.sessions import Status
+from bot.ui.autoplay import deadline_line
+from bot.ui.movelog import LENGTH, LINE_CHARS, MoveLog
 from bot.ui.presenters import playable, presenter
 from tests.ui import kit
 
@@ -56,11 +58,15 @@ def test_renderings_are_private_and_within_discord_limits(key: str, players: int
     show = presenter(key)
     for session, events, rng in _positions(key, players):
         for lang in ("en", "de"):
-            last = show.describe(session, events, lang)
-            tables = show.table(session, lang, last)
-            assert len(tables) == show.table_messages
-            for rendered in tables:
-                kit.check_limits(rendered)
+            log = MoveLog().lines(session, lang, lambda moved, s=session, lang=lang: show.describe(s, moved, lang))
+            assert len(log) <= LENGTH and all(len(line) <= LINE_CHARS and "\n" not in line for line in log)
+            # The log as it stands, and the longest one the table may ever carry (with a deadline).
+            longest = "\n".join(["W" * LINE_CHARS] * LENGTH + [deadline_line(lang, 4e9)])
+            for last in ("\n".join(log) or None, longest):
+                tables = show.table(session, lang, last)
+                assert len(tables) == show.table_messages
+                for rendered in tables:
+                    kit.check_limits(rendered)
             for seat in range(players):
                 for ui in kit.hand_states(session, seat, lang)[:30]:
                     kit.check_limits(show.hand(session, seat, lang, ui, "notice"), ephemeral=True)
