@@ -81,6 +81,19 @@ def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, a
     return Prepared(flags, files)
 
 
+def refuse_public_edit(double: DiscordDouble, channel: Channel, msg: Message) -> bool:
+    """The refusals of an edit of a public message, whichever route it takes (the channel's, or an
+    interaction token's): 50083 in an archived thread, 30046 after the allowed edits of a message
+    older than an hour. Returns whether the edit counts towards that allowance."""
+    if channel.is_thread and double.world.is_archived(channel):
+        raise archived_thread()
+    old = double.old_message_edits is not None and double.world.age(msg) >= 3600
+    if old and msg.old_edits >= double.old_message_edits:
+        raise DiscordError(400, 30046, "Maximum number of edits to messages older than 1 hour reached. "
+                                       "Try again later")
+    return old
+
+
 class MetaRoutes:
     """Login, gateway discovery and application commands."""
 
@@ -222,12 +235,7 @@ class ChannelRoutes:
     async def patch(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         msg = self._message(request, ch)
-        if ch.is_thread and self.d.world.is_archived(ch):
-            raise archived_thread()
-        old = self.d.old_message_edits is not None and self.d.world.age(msg) >= 3600
-        if old and msg.old_edits >= self.d.old_message_edits:
-            raise DiscordError(400, 30046, "Maximum number of edits to messages older than 1 hour reached. "
-                                           "Try again later")
+        old = refuse_public_edit(self.d, ch, msg)
         body = request[BODY]
         flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, uploads=request[FILES])
         self.d.world.edit_message(msg, body, flags, files)
@@ -377,9 +385,11 @@ class InteractionRoutes:
     async def patch(self, request: web.Request) -> web.Response:
         rec = self._record(request)
         msg = self._target(request, rec)
+        old = refuse_public_edit(self.d, rec.channel, msg) if msg.ephemeral_to is None else False
         body = request[BODY]
         flags, files = prepare_message(self.d, body, old=msg, allowed=EDIT_ALLOWED, uploads=request[FILES])
         self.d.world.edit_message(msg, body, flags, files)
+        msg.old_edits += old
         rec.edits.append(body)
         return json_response(msg.payload)
 

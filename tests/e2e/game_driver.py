@@ -17,7 +17,7 @@ from bot.ui.options import PICTURES
 from bot.ui.presenters import presenter
 from tests.double import custom_ids, option_values, visible_texts
 from tests.e2e.calcory_driver import settled
-from tests.e2e.outside import hand_of
+from tests.e2e.outside import hand_of, pings
 from tests.ui import kit
 
 Policy = Callable[[object, int], str]
@@ -29,6 +29,8 @@ class GameDriver:
         self.key = key
         self.channel = channel or env.channel
         self.hands: dict[int, object] = {}
+        #: Where players open their hand: "table" or "ping" (see ``open_hand``).
+        self.hand_from = "table"
 
     @property
     def session(self):
@@ -88,8 +90,16 @@ class GameDriver:
         raise AssertionError(f"{custom_id} is on no table message")
 
     async def open_hand(self, seat: int):
+        """Click Hand on the table, or with ``hand_from = "ping"`` on the newest turn ping naming the
+        seat (a player coming from the notification: that click's token never edits the table)."""
         custom_id = ids.table(self.session.id, "hand")
-        record = await self.env.double.click(self.user_of(seat), self.table_message_with(custom_id), custom_id)
+        user = self.user_of(seat)
+        if self.hand_from == "ping":
+            where = next(m for m in reversed(pings(self.env.double, self.channel))
+                         if f"<@{user.id}>" in m.content and m.has_component(custom_id))
+        else:
+            where = self.table_message_with(custom_id)
+        record = await self.env.double.click(user, where, custom_id)
         self.hands[seat] = hand = await hand_of(self.env.double, record)
         return hand
 
