@@ -34,6 +34,7 @@ import aiosqlite
 from bot import ratings_store
 from bot.migrations import LATEST, MIGRATIONS
 from bot.ratings_store import RatingBoard, RatingTrend
+from bot.shards import Shards
 
 log = logging.getLogger("spieltisch.storage")
 
@@ -142,6 +143,13 @@ def live_actions_sql(sessions: int) -> str:
     """The action logs of ``sessions`` given session ids, by primary key, in log order."""
     marks = ", ".join("?" * sessions)
     return f"SELECT session_id, seat, action FROM actions WHERE session_id IN ({marks}) ORDER BY session_id, seq"
+
+
+def _in_shards(sql: str, params: tuple[Any, ...], shards: Shards) -> tuple[str, tuple[Any, ...]]:
+    """Narrow a timer query (ending in its WHERE clause) to the timers of sessions in ``shards``'s guilds."""
+    condition, more = shards.sql("sessions.guild_id")     # one primary-key look-up per timer
+    return (f"{sql} AND EXISTS (SELECT 1 FROM sessions WHERE sessions.id = timers.session_id AND {condition})",
+            (*params, *more))
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,14 +510,19 @@ class Storage:
         """Every lobby and game in progress with its action log."""
         return [row async for row in self.iter_live_sessions()]
 
-    async def iter_live_sessions(self, batch: int = 50) -> AsyncIterator[SessionRow]:
+    async def iter_live_sessions(self, batch: int = 50, *, shards: Shards | None = None) -> AsyncIterator[SessionRow]:
         """The live sessions with their action logs, ``batch`` sessions at a time, for the rebuild.
 
         Sessions come from the index of live sessions and logs by primary key, so the cost does not
         grow with finished matches; only one batch of logs is held at a time, and no statement is
-        open while the caller works (it may end a session it cannot rebuild).
+        open while the caller works (it may end a session it cannot rebuild). With ``shards``, only
+        the sessions in those shards' guilds.
         """
-        async with self._db.execute(LIVE_SESSIONS_SQL) as cur:
+        sql, params = LIVE_SESSIONS_SQL, ()
+        if shards is not None:
+            condition, params = shards.sql("guild_id")
+            sql = sql.replace(" ORDER BY", f" AND {condition} ORDER BY")
+        async with self._db.execute(sql, params) as cur:
             waiting = deque(_session_row(row) for row in await cur.fetchall())
         while waiting:
             group = {row.id: row for row in (waiting.popleft() for _ in range(min(batch, len(waiting))))}
@@ -546,11 +559,12 @@ class Storage:
     async def delete_timer_id(self, timer_id: int) -> None:
         await self._write1("DELETE FROM timers WHERE id = ?", (timer_id,))
 
-    async def due_timers(self, now: float, limit: int = 100) -> list[TimerRow]:
-        async with self._db.execute(
-            "SELECT id, session_id, kind, due, payload FROM timers WHERE due <= ? ORDER BY due, id LIMIT ?",
-            (now, limit),
-        ) as cur:
+    async def due_timers(self, now: float, limit: int = 100, *, shards: Shards | None = None) -> list[TimerRow]:
+        """The timers due by ``now``; with ``shards``, only those of sessions in their guilds."""
+        sql, params = "SELECT id, session_id, kind, due, payload FROM timers WHERE due <= ?", (now,)
+        if shards is not None:
+            sql, params = _in_shards(sql, params, shards)
+        async with self._db.execute(f"{sql} ORDER BY due, id LIMIT ?", (*params, limit)) as cur:
             rows = await cur.fetchall()
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
@@ -561,8 +575,11 @@ class Storage:
             rows = await cur.fetchall()
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
-    async def next_timer_due(self) -> float | None:
-        async with self._db.execute("SELECT MIN(due) FROM timers") as cur:
+    async def next_timer_due(self, *, shards: Shards | None = None) -> float | None:
+        sql, params = "SELECT MIN(due) FROM timers", ()
+        if shards is not None:
+            sql, params = _in_shards(f"{sql} WHERE 1", params, shards)
+        async with self._db.execute(sql, params) as cur:
             row = await cur.fetchone()
         return None if row is None else row[0]
 
