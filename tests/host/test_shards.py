@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.clock import ManualClock, Timers
@@ -59,3 +61,25 @@ async def test_restore_rebuilds_only_the_live_sessions_of_its_shards(storage):
         manager = SessionManager(storage, ManualClock(0.0), shards=shards)
         assert await manager.restore() == []
         assert [s.id for s in manager.live()] == expected, shards
+
+
+async def test_a_write_waits_for_a_read_on_its_connection_when_another_process_writes_too(tmp_path):
+    """Two processes on one file: a write must not run inside a read's open snapshot on the same
+    connection, or SQLite refuses it at once ("database is locked") since the other one wrote."""
+    path = tmp_path / "shared.sqlite3"
+    ours, theirs = await Storage.open(path), await Storage.open(path)
+    try:
+        mine = await _lobby(ours, ON_ONE, 1, 10.0)
+        await _lobby(ours, ON_ONE, 2, 10.0)
+        async with ours._reading("SELECT id FROM sessions ORDER BY id") as cur:
+            assert await cur.fetchone() == (mine,)                     # the read's snapshot is open
+            await _lobby(theirs, ON_ZERO, 3, 10.0)                     # the other process writes
+            write = asyncio.create_task(ours.update_session(mine, messages={"lobby": 7}))
+            # A bound, not a measurement: inside the snapshot the write would fail at once.
+            done, _ = await asyncio.wait({write}, timeout=0.5)
+            assert not done, "the write waits until the read is over"
+        await write
+        assert ours.fault is None and (await ours.session(mine)).messages == {"lobby": 7}
+    finally:
+        await ours.close()
+        await theirs.close()
