@@ -97,7 +97,7 @@ async def test_two_processes_own_their_shards_tables_timers_and_restarts(world):
 
         # A restart of shard 0's process restores shard 0's tables only; shard 1's plays on.
         await world.halt(*running.pop(0))
-        assert d.gateway.shards() == [(1, 2)]
+        await d.wait_until(lambda: d.gateway.shards() == [(1, 2)], what="shard 0's connection to close")
         running.append(await world.launch(_sharded(0)))
         bot0 = running[-1][0]
         assert [s.id for s in bot0.sessions.live()] == [table0.id, other_id]
