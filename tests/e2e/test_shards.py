@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 import pytest
+from discord.ext import commands
 
 from bot.clock import ManualClock
 from tests.double import DiscordDouble
@@ -17,7 +18,7 @@ SHARDS = 2
 
 @pytest.fixture
 async def world(tmp_path, monkeypatch, bot_errors):
-    """Two guilds on shard 0 and one on shard 1 of 2, ann/bob/cem in all; no bot started yet."""
+    """A guild on shard 0 and one on shard 1 of 2, ann, bob and cem in both; no bot started yet."""
     d = DiscordDouble()
     guilds = [d.add_guild("Null", shard=(0, SHARDS)), d.add_guild("Eins", shard=(1, SHARDS))]
     channels = [d.add_text_channel(g, "spiele") for g in guilds]
@@ -46,7 +47,7 @@ async def test_unsharded_the_bot_is_the_one_connection_client_as_before(env):
 async def test_one_process_runs_both_shards_and_plays_in_the_guilds_of_each(world):
     world.settings = _sharded(0, 1)
     bot = await world.start_bot()
-    assert isinstance(bot, discord.ext.commands.AutoShardedBot)
+    assert isinstance(bot, commands.AutoShardedBot)
     assert [i["shard"] for i in world.double.gateway.identifies] == [[0, 2], [1, 2]]
     assert world.double.gateway.shards() == [(0, 2), (1, 2)]
     assert sorted((g.name, g.shard_id) for g in bot.guilds) == [("Eins", 1), ("Null", 0)]
