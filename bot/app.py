@@ -39,7 +39,16 @@ def point_at_double(settings: Settings) -> None:
 
 
 class Spieltisch(commands.Bot):
-    """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up."""
+    """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up.
+
+    With ``shard_count`` set, ``Spieltisch(settings)`` is a ``ShardedSpieltisch`` (discord.py's
+    ``AutoShardedBot``) running ``shard_ids``; without it, the plain one-connection client as always.
+    """
+
+    def __new__(cls, settings: Settings, *args, **kwargs) -> Spieltisch:
+        if cls is Spieltisch and settings.sharded:
+            cls = ShardedSpieltisch
+        return super().__new__(cls)
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None,
                  storage: Storage | None = None, computers: ComputerPool | None = None, **options) -> None:
@@ -48,6 +57,8 @@ class Spieltisch(commands.Bot):
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         self.metrics = Metrics(self)
+        if settings.sharded:
+            options.update(shard_count=settings.shard_count, shard_ids=settings.shard_ids or None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -78,7 +89,7 @@ class Spieltisch(commands.Bot):
         if self.settings.metrics_port is not None:
             await self.metrics.start(self.settings.metrics_host, self.settings.metrics_port)
         kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
-        self.sessions = SessionManager(self.storage, self.clock, **kwargs)
+        self.sessions = SessionManager(self.storage, self.clock, shards=self.settings.shards, **kwargs)
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
@@ -170,3 +181,8 @@ class Spieltisch(commands.Bot):
                 self.storage = None
         finally:
             await super().close()
+
+
+class ShardedSpieltisch(Spieltisch, commands.AutoShardedBot):
+    """The bot as some shards of a bigger whole: one gateway connection per shard in ``shard_ids``
+    (all ``shard_count`` if empty); it restores and times only the tables of those shards' guilds."""

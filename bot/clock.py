@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from bot.shards import Shards
 from bot.storage import Storage, StorageFault
 
 log = logging.getLogger(__name__)
@@ -144,9 +145,11 @@ class Timers:
 
     retry_after = 5.0
 
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Storage, clock: Clock, *, shards: Shards | None = None) -> None:
         self._storage = storage
         self._clock = clock
+        #: Fire only the timers of sessions in these shards' guilds (other processes fire the rest).
+        self._shards = shards
         self._handlers: dict[str, TimerHandler] = {}
         self._task: asyncio.Task[None] | None = None
         self._alarm: asyncio.Future[None] | None = None
@@ -201,7 +204,7 @@ class Timers:
             try:
                 if await self._fire_due():
                     continue
-                due = await self._storage.next_timer_due()
+                due = await self._storage.next_timer_due(shards=self._shards)
             except StorageFault:
                 due = self._clock.now() + self.retry_after       # logged once by the storage
             except Exception:
@@ -220,7 +223,7 @@ class Timers:
                     alarm.cancel()
 
     async def _fire_due(self) -> int:
-        rows = await self._storage.due_timers(self._clock.now())
+        rows = await self._storage.due_timers(self._clock.now(), shards=self._shards)
         for row in rows:
             handler = self._handlers.get(row.kind)
             if handler is None:

@@ -13,7 +13,17 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from bot.shards import Shards
 
 PREFIX = "SPIELTISCH_"
 
@@ -51,7 +61,44 @@ class Settings(BaseModel):
     metrics_port: int | None = Field(
         None, ge=0, le=65535, description="Serve /health and /metrics on this port (0: any free port); off if unset.")
     metrics_host: str = Field("127.0.0.1", min_length=1, description="The address /health and /metrics listen on.")
+    shard_count: int | None = Field(
+        None, ge=1, le=4096, description="How many shards the bot's guilds are split into; unset: as Discord says.")
+    shard_ids: list[int] = Field(
+        [], description="The shards this process runs (0 … shard_count - 1); empty: all of them.")
     testing: Testing = Testing()
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids_from_text(cls, value: object) -> object:
+        """The environment gives ``0,1`` (or ``[0, 1]``) as text."""
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.strip().strip("[]").split(",")]
+            return [part for part in parts if part]
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if not self.shard_ids:
+            return self
+        if self.shard_count is None:
+            raise ValueError("shard_ids needs shard_count (how many shards there are in all)")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError("shard_ids names a shard twice")
+        if not all(0 <= shard < self.shard_count for shard in self.shard_ids):
+            raise ValueError(f"shard_ids must lie between 0 and shard_count - 1 ({self.shard_count - 1})")
+        return self
+
+    @property
+    def sharded(self) -> bool:
+        """Run as discord.py's ``AutoShardedBot`` (a shard count or shards were set)."""
+        return self.shard_count is not None
+
+    @property
+    def shards(self) -> Shards | None:
+        """The guilds this process owns, if not all of them (``shard_ids`` names some shards)."""
+        if not self.shard_ids or self.shard_count is None:
+            return None
+        return Shards(self.shard_count, tuple(sorted(self.shard_ids)))
 
     @field_validator("token")
     @classmethod
@@ -98,8 +145,11 @@ def _describe(error: ValidationError, sources: dict[tuple[str, ...], str]) -> st
     where = ".".join(loc) or "config"
     if first["type"] == "extra_forbidden":
         return f"Unknown setting `{where}` in config.toml; config.example.toml lists every setting."
-    if loc in sources:
-        return f"The environment variable {sources[loc]} is invalid: {first['msg']}."
+    if not loc:     # settings that do not fit together (``_shards_fit``)
+        return f"The settings do not fit together: {first['msg'].removeprefix('Value error, ')}."
+    variable = next((name for at, name in sources.items() if loc[:len(at)] == at), None)
+    if variable is not None:
+        return f"The environment variable {variable} is invalid: {first['msg']}."
     return f"Setting `{where}` is invalid: {first['msg']}."
 
 

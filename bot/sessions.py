@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from bot.clock import Clock, Timers
 from bot.i18n import LANGUAGES
 from bot.seats import Seat, SeatKind, computer, human
+from bot.shards import Shards
 from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage, StorageFault
 from games.base import Action, Event, Game, IllegalAction, Result, replay
 from games.base import action as shared_action
@@ -185,6 +186,7 @@ class SessionManager:
     def __init__(
         self, storage: Storage, clock: Clock, *, seed_source: Callable[[], str] = secrets.token_hex,
         games: Mapping[str, Game] | None = None, timers: Timers | None = None, keep_ended: int = 256,
+        shards: Shards | None = None,
     ) -> None:
         if games is None:
             from games import REGISTRY
@@ -193,7 +195,9 @@ class SessionManager:
         self.storage = storage
         self.clock = clock
         self.games = games
-        self.timers = timers if timers is not None else Timers(storage, clock)
+        #: The guilds this process owns (``None``: all): it restores and times only their tables.
+        self.shards = shards
+        self.timers = timers if timers is not None else Timers(storage, clock, shards=shards)
         self.timers.register(LOBBY_EXPIRY, self._on_lobby_expiry)
         self._seed_source = seed_source
         self._by_id: dict[int, Session] = {}
@@ -565,7 +569,7 @@ class SessionManager:
 
     async def _restore(self) -> list[EndedSession]:
         ended: list[EndedSession] = []
-        async for row in self.storage.iter_live_sessions():
+        async for row in self.storage.iter_live_sessions(shards=self.shards):
             if row.id in self._by_id:
                 continue
             game = self.games.get(row.game)

@@ -34,6 +34,7 @@ import aiosqlite
 from bot import ratings_store
 from bot.migrations import LATEST, MIGRATIONS
 from bot.ratings_store import RatingBoard, RatingTrend
+from bot.shards import Shards
 
 log = logging.getLogger("spieltisch.storage")
 
@@ -142,6 +143,13 @@ def live_actions_sql(sessions: int) -> str:
     """The action logs of ``sessions`` given session ids, by primary key, in log order."""
     marks = ", ".join("?" * sessions)
     return f"SELECT session_id, seat, action FROM actions WHERE session_id IN ({marks}) ORDER BY session_id, seq"
+
+
+def _in_shards(sql: str, params: tuple[Any, ...], shards: Shards) -> tuple[str, tuple[Any, ...]]:
+    """Narrow a timer query (ending in its WHERE clause) to the timers of sessions in ``shards``'s guilds."""
+    condition, more = shards.sql("sessions.guild_id")     # one primary-key look-up per timer
+    return (f"{sql} AND EXISTS (SELECT 1 FROM sessions WHERE sessions.id = timers.session_id AND {condition})",
+            (*params, *more))
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +353,14 @@ class Storage:
                 raise
 
     @asynccontextmanager
+    async def _reading(self, sql: str, params: Sequence[Any] = ()) -> AsyncIterator[aiosqlite.Cursor]:
+        """A read on the writer's connection, alone on it like a write. A write between a read's
+        ``execute`` and its fetch would run inside the read's snapshot, and once another process
+        (another shard) has written since, SQLite refuses it at once with "database is locked"."""
+        async with self._write, self._db.execute(sql, params) as cur:
+            yield cur
+
+    @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write of several statements: all committed, or ``StorageFault`` and none."""
         try:
@@ -480,7 +496,7 @@ class Storage:
             await db.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
 
     async def session(self, session_id: int, *, with_actions: bool = False) -> SessionRow | None:
-        async with self._db.execute(
+        async with self._reading(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
         ) as cur:
             row = await cur.fetchone()
@@ -493,7 +509,7 @@ class Storage:
 
     async def actions(self, session_id: int) -> list[tuple[int, str]]:
         """The action log of one session, ``(seat, key)`` in order."""
-        async with self._db.execute(
+        async with self._reading(
             "SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
         ) as cur:
             return [(seat, action) for seat, action in await cur.fetchall()]
@@ -502,18 +518,23 @@ class Storage:
         """Every lobby and game in progress with its action log."""
         return [row async for row in self.iter_live_sessions()]
 
-    async def iter_live_sessions(self, batch: int = 50) -> AsyncIterator[SessionRow]:
+    async def iter_live_sessions(self, batch: int = 50, *, shards: Shards | None = None) -> AsyncIterator[SessionRow]:
         """The live sessions with their action logs, ``batch`` sessions at a time, for the rebuild.
 
         Sessions come from the index of live sessions and logs by primary key, so the cost does not
         grow with finished matches; only one batch of logs is held at a time, and no statement is
-        open while the caller works (it may end a session it cannot rebuild).
+        open while the caller works (it may end a session it cannot rebuild). With ``shards``, only
+        the sessions in those shards' guilds.
         """
-        async with self._db.execute(LIVE_SESSIONS_SQL) as cur:
+        sql, params = LIVE_SESSIONS_SQL, ()
+        if shards is not None:
+            condition, params = shards.sql("guild_id")
+            sql = sql.replace(" ORDER BY", f" AND {condition} ORDER BY")
+        async with self._reading(sql, params) as cur:
             waiting = deque(_session_row(row) for row in await cur.fetchall())
         while waiting:
             group = {row.id: row for row in (waiting.popleft() for _ in range(min(batch, len(waiting))))}
-            async with self._db.execute(live_actions_sql(len(group)), tuple(group)) as cur:
+            async with self._reading(live_actions_sql(len(group)), tuple(group)) as cur:
                 for session_id, seat, action in await cur.fetchall():
                     group[session_id].actions.append((seat, action))
             for row in group.values():
@@ -546,23 +567,27 @@ class Storage:
     async def delete_timer_id(self, timer_id: int) -> None:
         await self._write1("DELETE FROM timers WHERE id = ?", (timer_id,))
 
-    async def due_timers(self, now: float, limit: int = 100) -> list[TimerRow]:
-        async with self._db.execute(
-            "SELECT id, session_id, kind, due, payload FROM timers WHERE due <= ? ORDER BY due, id LIMIT ?",
-            (now, limit),
-        ) as cur:
+    async def due_timers(self, now: float, limit: int = 100, *, shards: Shards | None = None) -> list[TimerRow]:
+        """The timers due by ``now``; with ``shards``, only those of sessions in their guilds."""
+        sql, params = "SELECT id, session_id, kind, due, payload FROM timers WHERE due <= ?", (now,)
+        if shards is not None:
+            sql, params = _in_shards(sql, params, shards)
+        async with self._reading(f"{sql} ORDER BY due, id LIMIT ?", (*params, limit)) as cur:
             rows = await cur.fetchall()
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def timers(self) -> list[TimerRow]:
-        async with self._db.execute(
+        async with self._reading(
             "SELECT id, session_id, kind, due, payload FROM timers ORDER BY due, id"
         ) as cur:
             rows = await cur.fetchall()
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
-    async def next_timer_due(self) -> float | None:
-        async with self._db.execute("SELECT MIN(due) FROM timers") as cur:
+    async def next_timer_due(self, *, shards: Shards | None = None) -> float | None:
+        sql, params = "SELECT MIN(due) FROM timers", ()
+        if shards is not None:
+            sql, params = _in_shards(f"{sql} WHERE 1", params, shards)
+        async with self._reading(sql, params) as cur:
             row = await cur.fetchone()
         return None if row is None else row[0]
 
@@ -665,7 +690,7 @@ class Storage:
 
     # -- what the bot remembers about itself -----------------------------------------------------
     async def remembered(self, key: str) -> str | None:
-        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+        async with self._reading("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
             row = await cur.fetchone()
         return None if row is None else row[0]
 
@@ -679,12 +704,14 @@ class Storage:
     ) -> RatingBoard:
         """One guild's ratings in one game: established players by rating, provisional ones below;
         computer levels only when asked for. ``me`` is the caller's row wherever it ranks."""
-        return await ratings_store.board(self._db, guild_id, game, computers=include_computers, limit=limit,
-                                         user_id=user_id)
+        async with self._write:     # alone on the connection, as ``_reading`` says
+            return await ratings_store.board(self._db, guild_id, game, computers=include_computers, limit=limit,
+                                             user_id=user_id)
 
     async def rating_trends(self, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
         """Per game: a player's rating and its change over their latest rated games."""
-        return await ratings_store.trends(self._db, guild_id, user_id)
+        async with self._write:     # alone on the connection, as ``_reading`` says
+            return await ratings_store.trends(self._db, guild_id, user_id)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
         """Recompute every rating from the result rows in one transaction: (matches, ratings). It holds

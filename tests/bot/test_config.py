@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load_settings
+from bot.shards import Shards, shard_of
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -48,6 +49,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
         "SPIELTISCH_LOG_LEVEL": "WARNING", "SPIELTISCH_LOG_FORMAT": "json", "SPIELTISCH_METRICS_PORT": "9108",
         "SPIELTISCH_METRICS_HOST": "0.0.0.0", "SPIELTISCH_TESTING_API_BASE_URL": "http://127.0.0.1:1/api/v10",
         "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway", "SPIELTISCH_COMPUTER_PROCESSES": "1",
+        "SPIELTISCH_SHARD_COUNT": "4", "SPIELTISCH_SHARD_IDS": "2, 0",
     }
     assert set(env) == set(ENV_NAMES)       # one variable per setting, none forgotten
     assert {name for (name, *_) in ENV_NAMES.values()} == set(Settings.model_fields)
@@ -59,6 +61,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     assert (settings.log_level, settings.log_format, settings.metrics_port, settings.metrics_host) == (
         "WARNING", "json", 9108, "0.0.0.0")
     assert settings.testing.gateway_url == "ws://127.0.0.1:1/gateway" and settings.computer_processes == 1
+    assert (settings.shard_count, settings.shard_ids) == (4, [2, 0]) and settings.shards == Shards(4, (0, 2))
     # DISCORD_TOKEN keeps working and wins; an empty variable is as good as unset.
     both = load_settings(write(tmp_path, ""), env={"SPIELTISCH_TOKEN": "a", "DISCORD_TOKEN": "b",
                                                    "SPIELTISCH_METRICS_PORT": ""})
@@ -66,6 +69,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
 
 
 @pytest.mark.parametrize(("variable", "value"), [
+    ("SPIELTISCH_SHARD_IDS", "0,one"), ("SPIELTISCH_SHARD_COUNT", "0"),
     ("SPIELTISCH_LOBBY_TIMEOUT_MINUTES", "soon"), ("SPIELTISCH_SYNC_COMMANDS", "perhaps"),
     ("SPIELTISCH_METRICS_PORT", "70000"), ("SPIELTISCH_LOG_LEVEL", "LOUD"),
 ])
@@ -148,3 +152,28 @@ def test_computer_processes_default_to_two_and_zero_means_in_the_bots_own_proces
     assert load_settings(write(tmp_path, 'token = "abc"\ncomputer_processes = 0\n'), env={}).computer_processes == 0
     with pytest.raises(ConfigError, match="Setting `computer_processes` is invalid"):
         load_settings(write(tmp_path, 'token = "abc"\ncomputer_processes = -1\n'), env={})
+
+
+def test_no_shards_is_one_process_for_every_guild(tmp_path):
+    settings = load_settings(write(tmp_path, ""), env={"DISCORD_TOKEN": "x"})
+    assert (settings.shard_count, settings.shard_ids, settings.sharded, settings.shards) == (None, [], False, None)
+    # A shard count alone: this process runs all the shards, so it still owns every guild.
+    every = load_settings(write(tmp_path, "shard_count = 3\n"), env={"DISCORD_TOKEN": "x"})
+    assert every.sharded and every.shards is None
+
+
+@pytest.mark.parametrize(("toml", "says"), [
+    ("shard_ids = [0]\n", "shard_ids needs shard_count"),
+    ("shard_count = 2\nshard_ids = [0, 2]\n", "between 0 and shard_count - 1 (1)"),
+    ("shard_count = 2\nshard_ids = [1, 1]\n", "names a shard twice"),
+])
+def test_shards_that_do_not_fit_the_count_stop_start_up_with_one_sentence(tmp_path, toml, says):
+    with pytest.raises(ConfigError) as err:
+        load_settings(write(tmp_path, toml), env={"DISCORD_TOKEN": "x"})
+    assert str(err.value).startswith("The settings do not fit together: ") and says in str(err.value)
+
+
+def test_a_process_owns_the_guilds_of_its_shards_by_discords_formula():
+    shards = Shards(2, (1,))
+    assert shards.owns(1 << 22) and shards.owns(3 << 22 | 4095) and not shards.owns(2 << 22)
+    assert shard_of(81384788765712384, 4) == 2 and shard_of(81384788765712384, 1) == 0

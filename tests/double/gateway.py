@@ -1,5 +1,10 @@
 """The gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME, and dispatching events.
 
+Shards as gateway.md "Sharding" says: IDENTIFY may carry ``shard: [shard_id, shard_count]``; the
+session then gets only the guilds with ``(guild_id >> 22) % shard_count == shard_id`` and their
+events, while events without a guild (DMs) go to shard 0. A bad shard closes with 4010, a session
+that would hold more than ``DiscordDouble.max_guilds_per_shard`` guilds with 4011.
+
 Plain-text JSON frames: discord.py asks for zlib-stream but reads text frames as they come.
 """
 
@@ -24,6 +29,14 @@ PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 #: gateway.md's intents: GUILDS (1 << 0) to GUILD_SCHEDULED_EVENTS (1 << 16), auto moderation, polls.
 ALL_INTENTS = (1 << 17) - 1 | 1 << 20 | 1 << 21 | 1 << 24 | 1 << 25
 INVALID_INTENTS, DISALLOWED_INTENTS = 4013, 4014
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+#: Events that name their guild in ``id`` rather than ``guild_id``.
+GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def shard_of(guild_id: int | str, shard_count: int) -> int:
+    """gateway.md's sharding formula."""
+    return (int(guild_id) >> 22) % shard_count
 
 
 class NoBotConnected(AssertionError):
@@ -40,6 +53,21 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     resumed: int = 0
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """``(shard_id, shard_count)``; ``(0, 1)`` for a connection that did not ask for shards."""
+        shard_id, shard_count = (self.identify.get("shard") or [0, 1])[:2]
+        return shard_id, shard_count
+
+    @property
+    def live(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
+    def carries(self, guild_id: int | str | None) -> bool:
+        """Whether this session gets the events of ``guild_id`` (``None``: no guild, shard 0 only)."""
+        shard_id, shard_count = self.shard
+        return shard_id == 0 if guild_id is None else shard_of(guild_id, shard_count) == shard_id
+
 
 class Gateway:
     def __init__(self, double: DiscordDouble):
@@ -51,7 +79,12 @@ class Gateway:
 
     @property
     def connected(self) -> bool:
-        return self.current is not None and self.current.ws is not None and not self.current.ws.closed
+        """Some bot connection is open (any shard)."""
+        return any(session.live for session in self.sessions.values())
+
+    def shards(self) -> list[tuple[int, int]]:
+        """The ``(shard_id, shard_count)`` of every open connection, in the order they identified."""
+        return [session.shard for session in self.sessions.values() if session.live]
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -73,6 +106,10 @@ class Gateway:
                         await ws.close(code=refused, message=b"Disallowed intent(s)." if refused == DISALLOWED_INTENTS
                                        else b"Invalid intent(s).")
                         break
+                    if (refused := self._refused_shard(d)) is not None:
+                        await ws.close(code=refused, message=b"Invalid shard." if refused == INVALID_SHARD
+                                       else b"Sharding required.")
+                        break
                     session = await self._identify(ws, d)
                 elif op == RESUME:
                     session = await self._resume(ws, d)
@@ -87,7 +124,7 @@ class Gateway:
             if session is not None and session.ws is ws:
                 session.ws = None
                 if self.current is session:
-                    self.current = None
+                    self.current = next((s for s in reversed(self.sessions.values()) if s.live), None)
             self.double.notify()
         return ws
 
@@ -107,6 +144,20 @@ class Gateway:
             return DISALLOWED_INTENTS
         return None
 
+    def _refused_shard(self, d: dict) -> int | None:
+        """4010 for a shard that is not ``[shard_id, shard_count]`` with ``0 <= shard_id < shard_count``;
+        4011 when the connection would carry more guilds than one shard may."""
+        shard = d.get("shard")
+        if shard is None:
+            shard_id, shard_count = 0, 1
+        elif (not isinstance(shard, list) or len(shard) != 2 or not all(type(n) is int for n in shard)
+              or not 0 <= shard[0] < shard[1]):
+            return INVALID_SHARD
+        else:
+            shard_id, shard_count = shard
+        carried = sum(1 for g in self.double.world.guilds.values() if shard_of(g.id, shard_count) == shard_id)
+        return SHARDING_REQUIRED if carried > self.double.max_guilds_per_shard else None
+
     @staticmethod
     def _may_request_members(session: Session, d: dict) -> bool:
         everyone = not d.get("user_ids") and not d.get("query")
@@ -116,8 +167,8 @@ class Gateway:
         self.identifies.append(d)
         session = Session(id=self.double.snowflake(), identify=d, ws=ws)
         self.sessions[session.id] = session
-        shard_id, shard_count = (d.get("shard") or [0, 1])[:2]
-        guilds = [g for g in self.double.world.guilds.values() if (int(g.id) >> 22) % shard_count == shard_id]
+        shard_id, shard_count = session.shard
+        guilds = [g for g in self.double.world.guilds.values() if session.carries(g.id)]
         w = self.double.world
         await self._dispatch(session, "READY", {
             "v": 10, "user": w.bot.payload(), "session_id": session.id, "session_type": "normal",
@@ -167,11 +218,15 @@ class Gateway:
                 await session.ws.send_str(frame)
 
     async def dispatch(self, event: str, data: dict) -> None:
-        """Send an event to the bot connected now."""
-        if not self.connected:
-            raise NoBotConnected(f"no bot is connected to the gateway, so {event} cannot reach one "
+        """Send an event to every open connection of its guild's shard (shard 0 for guild-less events)."""
+        guild_id = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+        sessions = [s for s in self.sessions.values() if s.live and s.carries(guild_id)]
+        if not sessions:
+            where = "" if guild_id is None or not self.connected else f" for the shard of guild {guild_id}"
+            raise NoBotConnected(f"no bot is connected to the gateway{where}, so {event} cannot reach one "
                                  "(a user would see 'This interaction failed')")
-        await self._dispatch(self.current, event, data)
+        for session in sessions:
+            await self._dispatch(session, event, data)
 
     async def request_reconnect(self) -> None:
         """Op 7 RECONNECT: discord.py closes the socket and RESUMEs on resume_gateway_url."""

@@ -81,6 +81,13 @@ class Snowflakes:
         self._last = max(value, self._last + 1)
         return str(self._last)
 
+    def on_shard(self, shard_id: int, shard_count: int) -> str:
+        """The next snowflake whose guild would land on ``shard_id`` of ``shard_count`` (at most
+        ``shard_count - 1`` ms ahead), so a test can place a guild on a shard."""
+        at = int(self()) >> 22
+        self._last = (at + (shard_id - at) % shard_count) << 22
+        return str(self._last)
+
 
 def iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()

@@ -120,7 +120,7 @@ class MetaRoutes:
         return json_response({"url": self.d.gateway_url})
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
-        return json_response({"url": self.d.gateway_url, "shards": 1, "session_start_limit": {
+        return json_response({"url": self.d.gateway_url, "shards": self.d.recommended_shards(), "session_start_limit": {
             "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
 
     def _scope(self, request: web.Request) -> str | None:

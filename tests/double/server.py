@@ -85,6 +85,10 @@ class DiscordDouble(UsersMixin):
         self.old_message_edits = old_message_edits
         self.privileged_intents = privileged_intents
         self.command_creates_per_day = command_creates_per_day
+        #: Sharding (gateway.md): a connection may carry at most 2500 guilds (else 4011), and
+        #: ``GET /gateway/bot`` recommends a shard per so many guilds (Discord publishes no number).
+        self.max_guilds_per_shard = 2500
+        self.guilds_per_recommended_shard = 1000
         self.command_creates: dict[str | None, list[float]] = {}   # scope -> when commands were created (30034)
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
@@ -110,8 +114,14 @@ class DiscordDouble(UsersMixin):
         return self.world.add_user(name, locale=locale)
 
     def add_guild(self, name: str = "Testserver", *, locale: str = "en-US", owner: User | None = None,
-                  everyone_permissions: int = P.MEMBER_PERMISSIONS) -> Guild:
-        return self.world.add_guild(name, locale=locale, owner=owner, everyone_permissions=everyone_permissions)
+                  everyone_permissions: int = P.MEMBER_PERMISSIONS, shard: tuple[int, int] | None = None) -> Guild:
+        """``shard``: ``(shard_id, shard_count)`` the guild's id lands on (gateway.md's formula)."""
+        return self.world.add_guild(name, locale=locale, owner=owner, everyone_permissions=everyone_permissions,
+                                    shard=shard)
+
+    def recommended_shards(self) -> int:
+        """``GET /gateway/bot``'s ``shards``: one per ``guilds_per_recommended_shard`` guilds, at least one."""
+        return max(1, -(-len(self.world.guilds) // self.guilds_per_recommended_shard))
 
     def add_member(self, guild: Guild, user: User, *, permissions: int = 0) -> Member:
         """`permissions`: guild-wide ones beyond @everyone's (e.g. payloads.MANAGE_GUILD)."""

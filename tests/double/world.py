@@ -209,10 +209,11 @@ class World:
         return u
 
     def add_guild(self, name: str, *, locale: str = "en-US", owner: User | None = None,
-                  everyone_permissions: int = P.MEMBER_PERMISSIONS) -> Guild:
+                  everyone_permissions: int = P.MEMBER_PERMISSIONS, shard: tuple[int, int] | None = None) -> Guild:
         now = P.iso(self.clock())
         owner_id = owner.id if owner is not None else self.snowflake()     # not the bot: owners may do all
-        g = Guild(self.snowflake(), name, locale, owner_id, everyone_permissions, now)
+        gid = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
+        g = Guild(gid, name, locale, owner_id, everyone_permissions, now)
         self.guilds[g.id] = g
         self._add_member(g, self.bot, self.bot_permissions)
         if owner is not None:

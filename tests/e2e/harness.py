@@ -49,23 +49,34 @@ class Env:
         raise AttributeError(name)
 
     async def start_bot(self) -> Spieltisch:
+        self.bot, self.task = await self.launch(self.settings)
+        return self.bot
+
+    async def launch(self, settings: dict) -> tuple[Spieltisch, asyncio.Task]:
+        """Start a bot with ``settings`` on the database and the double: ``start_bot``'s, or one more
+        (another process's shards); ``halt`` stops one started so."""
         self.monkeypatch.setattr(discord.http.Route, "BASE", self.double.api_base)
         self.monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                                  yarl.URL(self.double.gateway_url))
         settings = Settings(token=self.token, database=self.database,
-                            **{"computer_processes": self.computer_processes, **self.settings})
-        self.bot = Spieltisch(settings, clock=self.clock, seed_source=lambda: f"seed-{next(self.seeds)}",
-                              computers=self.computers, guild_ready_timeout=0.01)
-        self.task = asyncio.create_task(self.bot.start(self.token))
+                            **{"computer_processes": self.computer_processes, **settings})
+        bot = Spieltisch(settings, clock=self.clock, seed_source=lambda: f"seed-{next(self.seeds)}",
+                         computers=self.computers, guild_ready_timeout=0.01)
+        bot.before_identify_hook = _identify_at_once
+        task = asyncio.create_task(bot.start(self.token))
         await self.double.wait_for_bot()
-        await asyncio.wait_for(self.bot.wait_until_ready(), 10)
-        return self.bot
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        return bot, task
 
     async def stop_bot(self) -> None:
         if self.bot is not None:
-            await self.bot.close()
-            await asyncio.wait_for(self.task, 10)
+            await self.halt(self.bot, self.task)
             self.bot = self.task = None
+
+    @staticmethod
+    async def halt(bot: Spieltisch, task: asyncio.Task) -> None:
+        await bot.close()
+        await asyncio.wait_for(task, 10)
 
     async def settle(self) -> None:
         """Until the bot finished every click it got and drew every table it owes (event driven)."""
@@ -88,6 +99,11 @@ class Env:
         session = self.session(channel)
         ids = [str(i) for i in session.messages.get("table", [])]
         return [self.double.message(i) for i in ids]
+
+
+async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    """discord.py waits 5 s before each shard's IDENTIFY after the first (Discord's identify rate
+    limit); the double has none, and tests do not wait on the wall clock."""
 
 
 def make_double() -> tuple[DiscordDouble, object, object, object, dict]:
