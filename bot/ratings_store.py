@@ -15,6 +15,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.boards import Leaderboard
 from bot.ratings import PROVISIONAL, TREND, Rated, Skill, player_key, rate_match
 
 
@@ -33,16 +34,6 @@ class RatingRow:
     @property
     def provisional(self) -> bool:
         return self.rank is None
-
-
-@dataclass(frozen=True, slots=True)
-class RatingBoard:
-    rows: tuple[RatingRow, ...]
-    me: RatingRow | None = None
-
-    @property
-    def me_outside(self) -> bool:
-        return self.me is not None and all(row.user_id != self.me.user_id for row in self.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +163,7 @@ _BOARD = """
 
 async def board(
     db: aiosqlite.Connection, guild_id: int, game: str, *, computers: bool, limit: int, user_id: int | None,
-) -> RatingBoard:
+) -> Leaderboard[RatingRow]:
     """The best ratings of one guild and game: established players by ordinal, then provisional ones.
 
     Reads walk the index ``ratings_board`` from the top and stop after ``limit`` rows (the ordinal
@@ -196,7 +187,7 @@ async def board(
     me = next((row for row in rows if user_id is not None and row.user_id == user_id), None)
     if me is None and user_id is not None:
         me = await _me(db, guild_id, game, user_id, computers)
-    return RatingBoard(tuple(rows), me)
+    return Leaderboard(tuple(rows), me)
 
 
 async def _me(db: aiosqlite.Connection, guild_id: int, game: str, user_id: int, computers: bool) -> RatingRow | None:

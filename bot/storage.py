@@ -32,8 +32,9 @@ from typing import Any
 import aiosqlite
 
 from bot import ratings_store
+from bot.boards import Leaderboard
 from bot.migrations import LATEST, MIGRATIONS
-from bot.ratings_store import RatingBoard, RatingTrend
+from bot.ratings_store import RatingRow, RatingTrend
 from bot.shards import Shards
 
 log = logging.getLogger("spieltisch.storage")
@@ -206,19 +207,6 @@ class BoardRow:
     wins: int
     games: int
     win_rate: float
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard:
-    """The top rows, and the asking user's own row wherever it ranks (``None`` without a match)."""
-
-    rows: tuple[BoardRow, ...]
-    me: BoardRow | None = None
-
-    @property
-    def me_outside(self) -> bool:
-        """The caller ranks below the shown rows: show their own line under the table."""
-        return self.me is not None and all(row.user_id != self.me.user_id for row in self.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,7 +583,7 @@ class Storage:
     async def leaderboard(
         self, guild_id: int, game: str | None, *, include_computer_matches: bool = False, limit: int = 10,
         user_id: int | None = None,
-    ) -> Leaderboard:
+    ) -> Leaderboard[BoardRow]:
         """Players of one guild (and game, or all games for ``None``) ranked by wins, then win rate.
 
         A shared win counts as a win; stopped matches never count; matches with computer players
@@ -701,7 +689,7 @@ class Storage:
     async def rating_board(
         self, guild_id: int, game: str, *, include_computers: bool = False, limit: int = 10,
         user_id: int | None = None,
-    ) -> RatingBoard:
+    ) -> Leaderboard[RatingRow]:
         """One guild's ratings in one game: established players by rating, provisional ones below;
         computer levels only when asked for. ``me`` is the caller's row wherever it ranks."""
         async with self._write:     # alone on the connection, as ``_reading`` says
