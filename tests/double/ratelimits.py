@@ -13,7 +13,11 @@ is a 429 with ``global: true``, ``X-RateLimit-Global`` and scope ``global``.
 
 Discord does not publish all its numbers, so every figure is a setting; the double's default is
 no model at all (ordinary tests and the benchmark are not slowed). Windows run on the double's
-clock; discord.py sleeps real time on a 429, so tests keep the windows tiny.
+clock; discord.py sleeps real time on a 429, so tests keep the windows tiny. With ``tick`` set,
+windows count requests instead: each request the model sees is one step of a clock of its own,
+windows and ``global_window`` are numbers of steps, the waits it announces are ``tick`` real
+seconds per step, and a window that answered 429 ends there. Then the same requests are limited on
+a slow machine as on a fast one, and a test can count on its limits being hit.
 """
 
 from __future__ import annotations
@@ -81,33 +85,38 @@ class RateLimits:
     #: A limit shared by every route of one top-level resource (a channel's posts, edits and deletes
     #: together), which no header announces: its 429 has scope ``shared``. None: no such limit.
     per_resource: int | None = None
+    #: Real seconds per step when windows count requests (see the module's docstring); None: seconds.
+    tick: float | None = None
     limited: list = field(default_factory=list)            # the requests answered 429, oldest first
     _buckets: dict[tuple[str, str], _Window] = field(default_factory=dict)
     _global: _Window | None = None
     _resources: dict[str, _Window] = field(default_factory=dict)
+    _steps: int = 0
 
     def check(self, method: str, path: str, app_id: str, now: float, record) -> web.Response | None:
         """Count the request; a 429 if it is over a limit (then it is not handled)."""
+        if self.tick is not None:
+            now = self._steps = self._steps + 1
         template, major, interaction = route_of(path, app_id)
         route = f"{method} {template}"
         if not interaction:
             if self._global is None:
                 self._global = _Window(self.global_per_second)
             if not self._global.take(now, self.global_window):
-                return self._limited(record, self._global.reset_at - now, route, major, glob=True)
+                return self._limited(record, self._global, now, route, major, glob=True)
         bucket = self._buckets.get((route, major))
         if bucket is None:
             bucket = self._buckets[(route, major)] = _Window(self.routes.get(route, self.per_route))
         record.bucket = (route, major)
         if not bucket.take(now, self.window):
-            return self._limited(record, bucket.reset_at - now, route, major, glob=False)
+            return self._limited(record, bucket, now, route, major, glob=False)
         if self.per_resource is not None and major and not interaction:
             shared = self._resources.get(major)
             if shared is None:
                 shared = self._resources[major] = _Window(self.per_resource)
             if not shared.take(now, self.window):
                 bucket.remaining += 1           # the route's own bucket did not spend this one
-                return self._limited(record, shared.reset_at - now, route, major, glob=False, scope="shared")
+                return self._limited(record, shared, now, route, major, glob=False, scope="shared")
         return None
 
     def headers(self, record, now: float) -> dict[str, str]:
@@ -116,14 +125,21 @@ class RateLimits:
         bucket = self._buckets.get(key) if key else None
         if bucket is None:
             return {}
-        after = max(bucket.reset_at - now, 0.0)
+        steps = now if self.tick is None else self._steps
+        after = self._seconds(max(bucket.reset_at - steps, 0.0))
         return {"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": str(bucket.remaining),
-                "X-RateLimit-Reset": f"{bucket.reset_at:.3f}", "X-RateLimit-Reset-After": f"{after:.3f}",
+                "X-RateLimit-Reset": f"{now + after:.3f}", "X-RateLimit-Reset-After": f"{after:.3f}",
                 "X-RateLimit-Bucket": bucket_hash(key[0])}
 
-    def _limited(self, record, retry_after: float, route: str, major: str, *, glob: bool,
+    def _seconds(self, span: float) -> float:
+        """A span of the model's clock in the real seconds a client waits."""
+        return span if self.tick is None else span * self.tick
+
+    def _limited(self, record, window: _Window, now: float, route: str, major: str, *, glob: bool,
                  scope: str = "user") -> web.Response:
-        retry_after = round(max(retry_after, 0.001), 3)
+        retry_after = round(max(self._seconds(window.reset_at - now), 0.001), 3)
+        if self.tick is not None:
+            window.reset_at = now + 1           # counted in requests: the window ends with its 429
         message = "The resource is being rate limited." if scope == "shared" else "You are being rate limited."
         body = {"message": message, "retry_after": retry_after, "global": glob}
         record.status, record.code, record.error = 429, None, body

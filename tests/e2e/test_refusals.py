@@ -110,12 +110,13 @@ async def test_an_archived_thread_is_unarchived_by_a_fresh_table(env, caplog):
 
 
 @pytest.mark.parametrize("limits, scope", [
-    (dict(per_route=2, window=0.02, per_resource=2, global_per_second=10**6), (False, "shared")),
-    (dict(per_route=50, window=0.02, global_per_second=2, global_window=0.02), (True, "global")),
+    (dict(per_route=2, window=8, per_resource=2, global_per_second=10**6, tick=0.002), (False, "shared")),
+    (dict(per_route=50, window=8, global_per_second=2, global_window=8, tick=0.002), (True, "global")),
 ], ids=["per-route", "global"])
 async def test_rate_limits_are_waited_out_and_nothing_is_lost(env, caplog, limits, scope):
-    """Tight limits (tiny windows: discord.py sleeps real time) on every channel route: each 429
-    is waited out, the writer merges redraws meanwhile, and the game runs to its end."""
+    """Tight limits on every channel route, counted in requests (so they bite however fast the
+    machine is; discord.py sleeps the tiny real waits they announce): each 429 is waited out, the
+    writer merges redraws meanwhile, and the game runs to its end."""
     model = env.double.rate_limits = RateLimits(**limits)
     drive = GameDriver(env, "safaru")
     session = await drive.start(["ann", "bob"])
@@ -237,8 +238,8 @@ async def test_soak_many_tables_under_tight_limits_all_catch_up_and_lose_no_ping
     """Six tables play at once while every channel route is tightly limited per route, per
     channel and globally: every table ends showing its position, every ping names whoever must
     act, every finished game has its one summary."""
-    env.double.rate_limits = RateLimits(per_route=2, window=0.02, per_resource=3, global_per_second=2,
-                                        global_window=0.02)
+    env.double.rate_limits = RateLimits(per_route=2, window=8, per_resource=3, global_per_second=2,
+                                        global_window=8, tick=0.002)
     players = [("ann", "bob"), ("cem", "dia"), ("mod", "ann"), ("bob", "cem"), ("dia", "mod"), ("ann", "cem")]
     channels = [env.double.add_text_channel(env.guild, f"tisch-{n}") for n in range(len(players))]
     await env.double.gateway.dispatch("GUILD_CREATE", env.double.world.guild_payload(env.guild))
