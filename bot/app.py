@@ -19,6 +19,7 @@ from bot.computers import ComputerPool
 from bot.config import Settings
 from bot.metrics import Metrics
 from bot.sessions import SessionManager
+from bot.shards import describe, running
 from bot.storage import Storage, StorageFault
 from bot.tables import TableWriter
 from bot.tree import Tree
@@ -153,9 +154,15 @@ class Spieltisch(commands.Bot):
             return None
         return where
 
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        """The shards this process runs (``shard_ids``, or all ``shard_count``); empty when unsharded."""
+        return running(self.settings.shard_count, self.settings.shard_ids)
+
     async def on_ready(self) -> None:
-        log.info("logged in as %s (id %s) in %d servers; %s", self.user, self.user.id if self.user else "?",
-                 len(self.guilds), self.synced)
+        shards = f", {describe(self.settings.shard_count, self.settings.shard_ids)}" if self.own_shards else ""
+        log.info("logged in as %s (id %s) in %d servers%s; %s", self.user, self.user.id if self.user else "?",
+                 len(self.guilds), shards, self.synced)
 
     def lobby_expiry(self, session) -> float:
         """When an unstarted lobby closes by itself."""

@@ -1,14 +1,15 @@
 """Health and Prometheus metrics, served over HTTP (aiohttp) when ``metrics_port`` is set.
 
 Counted always (it is cheap), served only on request: moves, games started and ended, live tables,
-how long a click takes to handle, and Discord requests and 429s by route class. Interaction routes
-(the interaction's own token: callbacks, follow-ups, edits of a response) are apart from channel
-routes because only the latter share the bot's global rate limit (DESIGN.md, "Discord's request
-budget"). Each bot has its own registry, so several bots in one test process never collide.
+how long a click takes to handle, servers per shard, and Discord requests and 429s by route class.
+Interaction routes (the interaction's own token: callbacks, follow-ups, edits of a response) are apart
+from channel routes because only the latter share the bot's global rate limit (DESIGN.md, "Discord's
+request budget"). Each bot has its own registry, so several bots in one test process never collide.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 from types import SimpleNamespace
@@ -64,6 +65,22 @@ class _Sessions:
         yield from (moves, started, ended, live)
 
 
+class _Guilds:
+    """Counts the bot's servers per shard at scrape time (this process's shards; unsharded: shard 0)."""
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    def collect(self):
+        guilds = GaugeMetricFamily("spieltisch_guilds", "Servers the bot is in, by shard", labels=["shard"])
+        shards = getattr(self.bot, "own_shards", None)
+        if shards is not None:
+            counts = collections.Counter(guild.shard_id for guild in self.bot.guilds)
+            for shard in shards or (0,):
+                guilds.add_metric([str(shard)], counts[shard])
+        yield guilds
+
+
 class Metrics:
     def __init__(self, bot) -> None:
         self.bot = bot
@@ -77,6 +94,7 @@ class Metrics:
         self.refused = Counter("spieltisch_discord_refused", "Requests Discord refused (4xx, 5xx) by route class",
                                ["route"], registry=self.registry)
         self.registry.register(_Sessions(bot))
+        self.registry.register(_Guilds(bot))
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
 
@@ -128,7 +146,9 @@ class Metrics:
             "database": "ok" if storage is not None and storage.fault is None else "refuses writes",
         }
         ok = all(value == "ok" for value in checks.values())
-        body = {"status": "ok" if ok else "unhealthy", **checks}
+        body: dict = {"status": "ok" if ok else "unhealthy", **checks}
+        if self.bot.own_shards:     # which part of the bot this process is; absent when unsharded
+            body.update(shards=list(self.bot.own_shards), shard_count=self.bot.settings.shard_count)
         return web.Response(text=json.dumps(body), status=200 if ok else 503, content_type="application/json")
 
     async def _metrics(self, request: web.Request) -> web.Response:

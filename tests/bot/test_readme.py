@@ -1,4 +1,5 @@
-"""What README.md tells an operator matches the code: the invite's permissions, the service's command."""
+"""What README.md tells an operator matches the code: the invite's permissions, the service's command,
+the compose services it names."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import discord
 
 from bot.__main__ import COMMANDS
 from bot.permissions import NEEDED, NEEDED_IN_THREADS
+from tests.e2e import compose_yaml
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+README_PATH = Path(__file__).resolve().parents[2] / "README.md"
+README = README_PATH.read_text(encoding="utf-8")
 
 
 def test_the_invite_asks_for_exactly_the_permissions_the_bot_checks():
@@ -24,3 +27,11 @@ def test_the_invite_asks_for_exactly_the_permissions_the_bot_checks():
 def test_the_systemd_unit_runs_a_command_the_bot_has():
     (start,) = re.findall(r"^ExecStart=(.+)$", README, re.MULTILINE)
     assert start.split()[1:3] == ["-m", "bot"] and start.split()[3] in COMMANDS
+
+
+def test_the_compose_commands_name_services_of_their_file():
+    used = re.findall(r"docker compose -f (\S+) (?:run --rm|exec -T) (\S+)", README)
+    assert {service for _file, service in used} == {"copy-database", "postgres"}
+    for file, service in used:
+        path = README_PATH.parent / file
+        assert service in compose_yaml.load(path.read_text(encoding="utf-8"))["services"]

@@ -1,6 +1,6 @@
-"""The Dockerfile and compose.yaml, checked without Docker: the image's entry command runs here as a
-subprocess with the image's environment, and the file keeps to what the README promises (slim, not
-root, the database on a volume)."""
+"""The Dockerfile and the compose files, checked without Docker: the image's entry command runs here as
+a subprocess with the image's environment, the Dockerfile keeps to what the README promises (slim, not
+root, the database on a volume), and every setting a compose file passes is one the bot knows."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ import json
 import shlex
 import subprocess
 import sys
+from urllib.parse import urlsplit
 
+import pytest
+
+from bot.__main__ import COMMANDS
+from bot.config import ENV_NAMES, Settings, load_settings
+from tests.e2e import compose_yaml
 from tests.e2e.bot_process import ROOT, clean_env
 
 
@@ -82,3 +88,97 @@ def test_compose_runs_the_image_with_the_token_from_outside_and_a_named_volume()
     assert "- spieltisch-data:/data" in text and "\nvolumes:\n  spieltisch-data:" in text
     assert '"127.0.0.1:9108:9108"' in text and 'SPIELTISCH_METRICS_PORT: "9108"' in text
     assert "http://127.0.0.1:9108/health" in text
+
+
+# ------------------------------------------------------------------------------ compose.postgres.yaml
+
+#: What an operator puts in the environment or ``.env`` (a password of letters and digits, as the file asks).
+OUTSIDE = {"DISCORD_TOKEN": "x", "POSTGRES_PASSWORD": "Geheim42"}
+
+
+def compose(name: str) -> dict:
+    return compose_yaml.load((ROOT / name).read_text(encoding="utf-8"))
+
+
+def bots(services: dict) -> dict[str, dict]:
+    """The services that run the bot (built from the Dockerfile, started by ``up``)."""
+    return {name: s for name, s in services.items() if s.get("build") == "." and "profiles" not in s}
+
+
+def test_the_postgres_example_runs_every_shard_once_on_a_healthy_postgres_with_its_data_on_a_volume():
+    services, volumes = compose("compose.postgres.yaml")["services"], compose("compose.postgres.yaml")["volumes"]
+    postgres = services["postgres"]
+    assert postgres["image"] == "postgres:15" and postgres["restart"] == "unless-stopped"
+    (data,) = postgres["volumes"]
+    assert data.split(":") == ["spieltisch-postgres", "/var/lib/postgresql/data"] and "spieltisch-postgres" in volumes
+    assert postgres["healthcheck"]["test"][0] == "CMD-SHELL" and "pg_isready" in postgres["healthcheck"]["test"][1]
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+
+    shards = bots(services)
+    assert len(shards) == 2
+    counts, ids, ports, urls = set(), [], [], set()
+    for service in shards.values():
+        env = service["environment"]
+        assert service["restart"] == "unless-stopped"
+        assert service["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+        assert env["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")     # never written into the file
+        assert "image" not in service       # two services building one image name collide
+        counts.add(int(env["SPIELTISCH_SHARD_COUNT"]))
+        ids += [int(shard) for shard in env["SPIELTISCH_SHARD_IDS"].split(",")]
+        ports += [port.rsplit(":", 1)[0] for port in service["ports"]]
+        assert all(port.startswith("127.0.0.1:") for port in service["ports"])
+        urls.add(env["SPIELTISCH_DATABASE_URL"])
+    (count,) = counts
+    assert sorted(ids) == list(range(count))                            # each shard exactly once
+    assert len(set(ports)) == len(ports)
+    (url,) = urls
+    where = urlsplit(compose_yaml.interpolate(url, OUTSIDE))
+    assert (where.scheme, where.hostname, where.port, where.path) == ("postgresql", "postgres", 5432, "/spieltisch")
+    assert (where.username, where.password) == (postgres["environment"]["POSTGRES_USER"], OUTSIDE["POSTGRES_PASSWORD"])
+    assert where.path == "/" + postgres["environment"]["POSTGRES_DB"]
+
+
+def test_each_shard_service_starts_with_its_settings_in_the_image():
+    for service in bots(compose("compose.postgres.yaml")["services"]).values():
+        env = {name: compose_yaml.interpolate(value, OUTSIDE) for name, value in service["environment"].items()}
+        settings = load_settings(env={**image_env(), **env})
+        assert settings.shard_count == 2 and settings.shard_ids == [int(env["SPIELTISCH_SHARD_IDS"])]
+        assert (settings.metrics_port, settings.metrics_host, settings.log_format) == (9108, "0.0.0.0", "json")
+
+
+def _known(name: str) -> bool:
+    return name == "DISCORD_TOKEN" or name in ENV_NAMES
+
+
+@pytest.mark.parametrize("name", [
+    "compose.yaml",
+    pytest.param("compose.postgres.yaml", marks=pytest.mark.skipif(
+        "database_url" not in Settings.model_fields, reason="database_url (PostgreSQL) is not on this branch yet")),
+])
+def test_every_variable_a_compose_file_passes_to_the_bot_is_a_setting(name):
+    services = bots(compose(name)["services"])
+    passed = {variable for service in services.values() for variable in service["environment"]}
+    assert passed and [variable for variable in sorted(passed) if not _known(variable)] == []
+
+
+def test_the_copy_service_moves_compose_yamls_sqlite_volume_into_the_bots_postgres():
+    services = compose("compose.postgres.yaml")["services"]
+    copy = services["copy-database"]
+    assert copy["profiles"] == ["copy"] and copy["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    (single,) = compose("compose.yaml")["services"]["spieltisch"]["volumes"]
+    assert copy["volumes"] == [single]                              # the SQLite bot's volume, same name
+    command, *args = copy["command"]
+    assert args[0::2] == ["--from", "--to"]
+    assert args[1] == "sqlite:///" + image_env()["SPIELTISCH_DATABASE"]
+    (url,) = {service["environment"]["SPIELTISCH_DATABASE_URL"] for service in bots(services).values()}
+    assert args[3] == url
+    if "copy-database" not in COMMANDS:
+        pytest.skip("copy-database (PostgreSQL) is not on this branch yet")
+    assert command in COMMANDS
+
+
+def test_the_compose_reader_refuses_what_it_does_not_read():
+    assert compose_yaml.load("a:\n  b: \"x # y\"  # z\n  c:\n    - '1'\n") == {"a": {"b": "x # y", "c": ["1"]}}
+    for text in ("a: &anchor\n", "a:\n- b\n", "a: |\n  b\n", "a:\n  b: c\n   d: e\n", "a: b\na: c\n"):
+        with pytest.raises(ValueError):
+            compose_yaml.load(text)

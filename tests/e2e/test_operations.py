@@ -64,6 +64,9 @@ async def test_metrics_count_a_games_moves_clicks_and_requests_by_route_class(en
         expected = len([r for r in sent if route_class(r.path) == route])
         assert expected > 0 and after["spieltisch_discord_requests_total", (("route", route),)] == expected
     assert ("spieltisch_discord_rate_limited_total", (("route", "channel"),)) not in after
+    # Unsharded, the bot's one connection is Discord's shard 0 (and /health names no shards, above).
+    assert [(key, value) for key, value in after.items() if key[0] == "spieltisch_guilds"] == [
+        (("spieltisch_guilds", (("shard", "0"),)), 1)]
 
 
 REASONS = {429: "Too Many Requests", 404: "Not Found", 200: "OK"}

@@ -4,6 +4,9 @@ two bots) with shards [0] and [1] on one SQLite file. Each owns the guilds of it
 
 from __future__ import annotations
 
+import json
+import logging
+
 import discord
 import pytest
 from discord.ext import commands
@@ -12,6 +15,7 @@ from bot.clock import ManualClock
 from tests.double import DiscordDouble
 from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, start_calcory
 from tests.e2e.harness import Env
+from tests.e2e.test_operations import _get, _samples
 
 SHARDS = 2
 
@@ -124,3 +128,34 @@ async def test_two_processes_own_their_shards_tables_timers_and_restarts(world):
         world.bot = None
         for bot, task in running:
             await world.halt(bot, task)
+
+
+def _ready_line(caplog, bot) -> str:
+    (line,) = [r.getMessage() for r in caplog.records
+               if r.name == "spieltisch" and r.getMessage().startswith(f"logged in as {bot.user}")]
+    return line
+
+
+async def test_health_metrics_and_the_start_up_line_say_which_shards_a_process_runs(world, caplog):
+    caplog.set_level(logging.INFO, "spieltisch")
+    world.settings = {**_sharded(0, 1), "metrics_port": 0}
+    bot = await world.start_bot()
+    assert "in 2 servers, shards 0,1 of 2; 8 commands registered globally" in _ready_line(caplog, bot)
+    status, body = await _get(bot.metrics.port, "/health")
+    assert (status, json.loads(body)) == (200, {"status": "ok", "discord": "ok", "database": "ok",
+                                                "shards": [0, 1], "shard_count": 2})
+    guilds = _samples((await _get(bot.metrics.port, "/metrics"))[1])
+    assert {key: value for key, value in guilds.items() if key[0] == "spieltisch_guilds"} == {
+        ("spieltisch_guilds", (("shard", "0"),)): 1, ("spieltisch_guilds", (("shard", "1"),)): 1}
+    await world.stop_bot()
+
+    # A process of shard 1 alone reports shard 1 and counts shard 1's server only.
+    caplog.clear()
+    world.settings = {**_sharded(1), "metrics_port": 0}
+    bot = await world.start_bot()
+    assert "in 1 servers, shard 1 of 2; " in _ready_line(caplog, bot)
+    body = json.loads((await _get(bot.metrics.port, "/health"))[1])
+    assert (body["status"], body["shards"], body["shard_count"]) == ("ok", [1], 2)
+    guilds = _samples((await _get(bot.metrics.port, "/metrics"))[1])
+    assert [(key, value) for key, value in guilds.items() if key[0] == "spieltisch_guilds"] == [
+        (("spieltisch_guilds", (("shard", "1"),)), 1)]

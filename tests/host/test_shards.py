@@ -8,7 +8,7 @@ import pytest
 
 from bot.clock import ManualClock, Timers
 from bot.sessions import SessionManager
-from bot.shards import Shards
+from bot.shards import Shards, describe, running
 from bot.storage import Storage
 
 #: Snowflake-sized guild ids (near 2**62, as SQLite's 64-bit integers must take them) on shards 0 and 1 of 2.
@@ -83,3 +83,15 @@ async def test_a_write_waits_for_a_read_on_its_connection_when_another_process_w
     finally:
         await ours.close()
         await theirs.close()
+
+
+@pytest.mark.parametrize(("count", "ids", "shards", "words"), [
+    (None, [], (), "unsharded"),
+    (2, [], (0, 1), "shards 0,1 of 2"),
+    (2, [1], (1,), "shard 1 of 2"),
+    (64, [], tuple(range(64)), "shards 0-63 of 64"),
+    (16, [12, 2, 3, 4, 7, 8], (2, 3, 4, 7, 8, 12), "shards 2-4,7,8,12 of 16"),
+])
+def test_the_shards_a_process_runs_and_how_the_log_names_them(count, ids, shards, words):
+    assert running(count, ids) == shards
+    assert describe(count, ids) == words
