@@ -6,6 +6,7 @@ They live in a module of their own (not a test file) because a worker imports th
 from __future__ import annotations
 
 import os
+import select
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,19 @@ def alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return "\nState:\tZ" not in status
+
+
+def ends(pid: int, within: float = 30.0) -> bool:
+    """Whether ``pid`` has ended or ends within ``within`` seconds: woken by the process's end (a
+    pidfd), so a process on its way out on a busy machine is not taken for one that lives on."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([fd], [], [], within)[0]) or not alive(pid)
+    finally:
+        os.close(fd)
 
 
 def brain_fault(key: str, state: Any, seat: int, level: str, seed: str) -> str:

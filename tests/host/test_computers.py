@@ -17,7 +17,7 @@ import pytest
 import games
 from bot.computers import NICENESS, TRIES, ComputerPool, decide
 from games.base import Action
-from tests.host.dying import alive, always_die, die_once
+from tests.host.dying import alive, always_die, die_once, ends
 
 PLAYERS = {"calcory": 2, "mu": 4, "safaru": 2, "rummu": 3, "dacapo": 2, "kapado": 2, "skippo": 2, "diabolo": 3}
 
@@ -124,4 +124,4 @@ def test_the_workers_of_a_killed_bot_end_with_it():
                           cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == -signal.SIGKILL, done.stderr
     (worker,) = [int(pid) for pid in done.stdout.split()]
-    assert not alive(worker)
+    assert ends(worker)
