@@ -32,17 +32,17 @@ def locked(database: Path) -> Iterator[None]:
 
 async def no_busy_wait(storage: Storage) -> None:
     """Give up on a locked database at once, as after ``busy_timeout`` expired (no wall-clock wait)."""
-    await storage._db.execute("PRAGMA busy_timeout=0")
+    await storage._sql.db.execute("PRAGMA busy_timeout=0")
 
 
 @contextlib.asynccontextmanager
 async def read_only(storage: Storage) -> AsyncIterator[None]:
     """Every write fails with SQLITE_READONLY until the block ends."""
-    await storage._db.execute("PRAGMA query_only=1")
+    await storage._sql.db.execute("PRAGMA query_only=1")
     try:
         yield
     finally:
-        await storage._db.execute("PRAGMA query_only=0")
+        await storage._sql.db.execute("PRAGMA query_only=0")
 
 
 class _FullDisk:
@@ -76,12 +76,12 @@ async def _raise_full():
 @contextlib.contextmanager
 def disk_full(storage: Storage, kinds: tuple[str, ...] = WRITES) -> Iterator[None]:
     """Writes fail as on a full disk; ``kinds`` (``("UPDATE",)``, say) narrows it to some statements."""
-    db = storage._db
-    storage._db = _FullDisk(db, kinds)
+    db = storage._sql.db
+    storage._sql.db = _FullDisk(db, kinds)
     try:
         yield
     finally:
-        storage._db = db
+        storage._sql.db = db
 
 
 def fault_lines(records) -> list[str]:

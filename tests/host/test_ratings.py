@@ -143,9 +143,9 @@ async def play(storage: Storage, rows: list[ResultRow], channel: int) -> int:
 
 
 async def dump(storage: Storage) -> tuple[list, list]:
-    async with storage._db.execute("SELECT * FROM ratings ORDER BY guild_id, game, player") as cur:
+    async with storage._sql.db.execute("SELECT * FROM ratings ORDER BY guild_id, game, player") as cur:
         ratings = await cur.fetchall()
-    async with storage._db.execute("SELECT * FROM rating_log ORDER BY session_id, seat") as cur:
+    async with storage._sql.db.execute("SELECT * FROM rating_log ORDER BY session_id, seat") as cur:
         log = await cur.fetchall()
     return ratings, log
 
@@ -246,7 +246,7 @@ async def test_computer_levels_are_listed_only_on_request(storage):
 async def test_trend_is_the_change_over_the_last_ten_games(storage):
     for n in range(1, 14):
         await play(storage, [seat(0, 1 if n % 3 else 2, user=7, at=n), seat(1, 2 if n % 3 else 1, user=8, at=n)], n)
-    async with storage._db.execute(
+    async with storage._sql.db.execute(
         "SELECT before, after FROM rating_log WHERE user_id = 7 ORDER BY ended_at") as cur:
         log = await cur.fetchall()
     trend = (await storage.rating_trends(1, 7))["toy"]
@@ -299,7 +299,7 @@ async def test_python_m_bot_rebuild_ratings_recomputes_them(tmp_path, capsys):
     for n, rows in enumerate(series(3, 12)):
         await play(storage, rows, 100 + n)
     expected = await dump(storage)
-    await storage._db.execute("DELETE FROM ratings")
+    await storage._sql.db.execute("DELETE FROM ratings")
     await storage.close()
     config = tmp_path / "config.toml"
     config.write_text(f'token = "x"\ndatabase = "{path}"\n', encoding="utf-8")
