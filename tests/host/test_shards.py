@@ -16,8 +16,8 @@ ON_ZERO, ON_ONE = (2**40 + 2) << 22 | 4095, (2**40 + 1) << 22 | 7
 
 
 @pytest.fixture
-async def storage():
-    storage = await Storage.open(":memory:")
+async def storage(scratch):
+    storage = await Storage.open(scratch)
     yield storage
     await storage.close()
 
