@@ -349,25 +349,34 @@ class PostgresDriver:
 
 async def connect_postgres(url: DatabaseUrl) -> PostgresDriver:
     """The pool for ``url``; ``StorageOpenError`` names the server and database, never the password."""
-    where = f"The PostgreSQL database {url.name} on {url.host}:{url.port}"
+    # No floor of idle connections: the pool would try to restore it in the background while the
+    # server is away, logging each try; connections open when needed and stay while in use.
+    pool = asyncpg.create_pool(url.dsn, min_size=0, max_size=POOL_SIZE, timeout=10)
     try:
-        pool = await asyncpg.create_pool(url.dsn, min_size=1, max_size=POOL_SIZE, timeout=10)
-    except asyncpg.InvalidPasswordError:
-        raise StorageOpenError(f"{where} refused the user name or password in database_url.") from None
-    except asyncpg.InvalidCatalogNameError:
-        raise StorageOpenError(f"{where} does not exist: create it first (createdb {url.name}).") from None
-    except asyncpg.InvalidAuthorizationSpecificationError as exc:
-        raise StorageOpenError(f"{where} refused the connection: {redact(str(exc))}.") from None
-    except (OSError, TimeoutError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
-        raise StorageOpenError(f"{where} cannot be reached ({why}): is the server running there?") from None
-    except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-        raise StorageOpenError(f"{where} cannot be used: {redact(str(exc))}.") from None
-    driver = PostgresDriver(pool)
-    try:
-        if await pool.fetchval("SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'"):
-            raise StorageOpenError(f"{where} is read-only (a standby?); the bot needs to write to it.")
-    except BaseException:
+        await pool
+        read_only = await pool.fetchval("SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'")
+    except BaseException as exc:
         await pool.close()
+        if isinstance(exc, PostgresDriver.faults):
+            raise postgres_open_error(url, exc) from None
         raise
-    return driver
+    if read_only:
+        await pool.close()
+        raise postgres_open_error(url, None)
+    return PostgresDriver(pool)
+
+
+def postgres_open_error(url: DatabaseUrl, exc: BaseException | None) -> StorageOpenError:
+    """One sentence on why the server refused us (``None``: it is read-only)."""
+    if exc is None:
+        why = "is read-only (a standby?); the bot needs to write to it"
+    elif isinstance(exc, asyncpg.InvalidPasswordError):
+        why = "refused the user name or password given in database_url"
+    elif isinstance(exc, asyncpg.InvalidCatalogNameError):
+        why = f"does not exist: create it first (createdb {url.name})"
+    elif isinstance(exc, OSError | TimeoutError):
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
+        why = f"cannot be reached ({reason}): is the server running there?"
+    else:
+        why = f"refused the connection: {redact(str(exc))}"
+    return StorageOpenError(f"The PostgreSQL database {url.name} on {url.host}:{url.port} {why}.")

@@ -49,6 +49,7 @@ from bot.database import (
     StorageOpenError,
     connect_postgres,
     parse_url,
+    postgres_open_error,
     redact,
 )
 from bot.migrations import LATEST
@@ -251,8 +252,7 @@ class Storage:
             except BaseException as exc:
                 await driver.close()
                 if isinstance(exc, PostgresDriver.faults) and not isinstance(exc, INTEGRITY_ERRORS):
-                    raise StorageOpenError(f"The PostgreSQL database {url.name} on {url.host}:{url.port} "
-                                           f"cannot be used: {redact(str(exc))}.") from None
+                    raise postgres_open_error(url, exc) from None
                 raise
             return storage
         return await cls._open_sqlite(url.path, busy_timeout)
@@ -370,10 +370,23 @@ class Storage:
         self._wrote()
         return count
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
-        """A read alone on the writer's connection (see ``SqliteDriver.alone``); a pooled one on PostgreSQL."""
-        async with self._sql.alone() as db:
-            return await db.fetchall(sql, params)
+    async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, reader: bool = False,
+                        ) -> list[Any]:
+        """A read alone on the writer's connection (see ``SqliteDriver.alone``), or with ``reader`` on the
+        reader of the result queries; a pooled connection on PostgreSQL. A database that cannot be read
+        (the server gone) is a ``StorageFault`` too, of the same episode as the writes'."""
+        async with self._read_faults():
+            if reader:
+                return await self._sql.fetch_read(sql, params)
+            async with self._sql.alone() as db:
+                return await db.fetchall(sql, params)
+
+    @asynccontextmanager
+    async def _read_faults(self) -> AsyncIterator[None]:
+        try:
+            yield
+        except self._sql.faults as exc:
+            raise self._faulted(exc) from exc
 
     def _faulted(self, exc: BaseException) -> StorageFault:
         """The ``StorageFault`` for a failed write, logged when an episode of faults begins (and not
@@ -522,8 +535,8 @@ class Storage:
                 yield row
 
     async def results(self, session_id: int) -> list[ResultRow]:
-        rows = await self._sql.fetch_read(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,)
+        rows = await self._fetchall(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,), reader=True,
         )
         return [
             ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), bool(r[10]),
@@ -608,7 +621,7 @@ class Storage:
             FROM shown
         """
         params = {"guild": guild_id, "game": game, "limit": limit, "user": user_id}
-        fetched = await self._sql.fetch_read(sql, params)
+        fetched = await self._fetchall(sql, params, reader=True)
         rows: list[BoardRow] = []
         me: BoardRow | None = None
         for mine, uid, won, played, ahead, name in fetched:
@@ -622,19 +635,19 @@ class Storage:
 
     async def most_played_game(self, guild_id: int) -> str | None:
         """The game with the most matches ended with a result in this guild (newest wins ties)."""
-        rows = await self._sql.fetch_read(
+        rows = await self._fetchall(
             "SELECT game FROM game_totals WHERE guild_id = ? AND matches > 0 "
             "ORDER BY matches DESC, last_ended DESC, game LIMIT 1",
-            (guild_id,),
+            (guild_id,), reader=True,
         )
         return rows[0][0] if rows else None
 
     async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """Per game: matches with a result, wins, win rate, last played; most played first."""
-        rows = await self._sql.fetch_read(
+        rows = await self._fetchall(
             "SELECT game, games, wins, last_ended FROM player_totals "
             "WHERE guild_id = ? AND user_id = ? ORDER BY games DESC, game",
-            (guild_id, user_id),
+            (guild_id, user_id), reader=True,
         )
         return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
 
@@ -676,13 +689,13 @@ class Storage:
     ) -> Leaderboard[RatingRow]:
         """One guild's ratings in one game: established players by rating, provisional ones below;
         computer levels only when asked for. ``me`` is the caller's row wherever it ranks."""
-        async with self._sql.alone() as db:
+        async with self._read_faults(), self._sql.alone() as db:
             return await ratings_store.board(db, guild_id, game, computers=include_computers, limit=limit,
                                              user_id=user_id)
 
     async def rating_trends(self, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
         """Per game: a player's rating and its change over their latest rated games."""
-        async with self._sql.alone() as db:
+        async with self._read_faults(), self._sql.alone() as db:
             return await ratings_store.trends(db, guild_id, user_id)
 
     async def rebuild_ratings(self) -> tuple[int, int]:

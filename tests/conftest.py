@@ -155,14 +155,14 @@ def store(request) -> str:
     return request.param
 
 
-async def new_postgres_database(cluster) -> str:
-    """The URL of a new database of ``cluster``, migrated (a copy of the template)."""
+async def new_postgres_database(cluster, *, migrated: bool = True) -> str:
+    """The URL of a new database of ``cluster``: migrated (a copy of the template), or empty."""
     import asyncpg
 
     name = f"test_{next(_databases)}"
     admin = await asyncpg.connect(cluster.url())
     try:
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE if migrated else 'template1'}")
     finally:
         await admin.close()
     return cluster.url(name)

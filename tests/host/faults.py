@@ -1,9 +1,12 @@
-"""Storage faults on demand: a database locked by another connection, a read-only one, a full disk.
+"""Storage faults on demand: a database locked by another connection, a read-only one, a full disk;
+on PostgreSQL, the server gone for the database (every connection cut, new ones refused).
 
 Each is the real SQLite error where SQLite can produce it cheaply (a second connection's write
 lock with no busy wait; ``PRAGMA query_only``, which refuses writes as a read-only file does), and
 for a full disk the exact error SQLite raises, from every write statement of the storage's
 connection. Nothing here sleeps.
+
+``FAULTS`` names them all; ``storage_for(kind, …)`` opens the store each one needs.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import asyncpg
+
+from bot.database import parse_url
 from bot.storage import Storage
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -89,13 +95,45 @@ def fault_lines(records) -> list[str]:
     return [r.getMessage() for r in records if r.name == "spieltisch.storage"]
 
 
-FAULTS = ("locked", "read_only", "full")
+@contextlib.asynccontextmanager
+async def server_gone(storage: Storage) -> AsyncIterator[None]:
+    """PostgreSQL: the storage's connections are cut and new ones refused until the block ends, as when
+    the server went away (and came back)."""
+    url = parse_url(storage.path)
+    admin = await asyncpg.connect(f"postgresql://postgres@{url.host}:{url.port}/postgres")
+    try:
+        await admin.execute(f'ALTER DATABASE "{url.name}" WITH ALLOW_CONNECTIONS false')
+        await admin.execute("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1",
+                            url.name)
+        try:
+            yield
+        finally:
+            await admin.execute(f'ALTER DATABASE "{url.name}" WITH ALLOW_CONNECTIONS true')
+    finally:
+        await admin.close()
+
+
+FAULTS = ("locked", "read_only", "full", "server_gone")
+#: The faults during which the database can still be read (the server gone takes the reads too).
+READABLE = ("locked", "read_only", "full")
+
+
+async def storage_for(kind: str, tmp_path: Path, request) -> Storage:
+    """A file database for SQLite's faults, a PostgreSQL one (tests/conftest.py) for ``server_gone``."""
+    if kind == "server_gone":
+        from tests.conftest import new_postgres_database
+
+        return await Storage.open(await new_postgres_database(request.getfixturevalue("postgres_cluster")))
+    return await Storage.open(tmp_path / "db.sqlite3")
 
 
 @contextlib.asynccontextmanager
 async def fault(kind: str, storage: Storage) -> AsyncIterator[None]:
-    """One of ``FAULTS`` on a file database, for the length of the block."""
-    if kind == "locked":
+    """One of ``FAULTS`` on its database, for the length of the block."""
+    if kind == "server_gone":
+        async with server_gone(storage):
+            yield
+    elif kind == "locked":
         await no_busy_wait(storage)
         with locked(Path(storage.path)):
             yield
