@@ -109,6 +109,8 @@ class Dialect:
     set_timer: str
     #: True when the JSON seats of session ``s`` hold a seat of ``:user``.
     seat_of_user: str
+    #: After rows were copied in with their ids (bot/copy_database.py): new ids come after them.
+    after_copy: tuple[str, ...] = ()
 
 
 SQLITE = Dialect(
@@ -122,6 +124,8 @@ POSTGRESQL = Dialect(
     "ON CONFLICT (session_id, kind) DO UPDATE SET id = DEFAULT, due = excluded.due, payload = excluded.payload",
     "EXISTS (SELECT 1 FROM json_array_elements(CAST(s.seats AS json)) AS seat (value) "
     "WHERE CAST(seat.value ->> 'user_id' AS BIGINT) = :user)",
+    tuple(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
+          for table in ("sessions", "timers")),
 )
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|(?<![:\w]):([A-Za-z_]\w*)")

@@ -293,18 +293,19 @@ async def test_migration_gives_old_computer_rows_their_level_and_rebuild_rates_t
         await storage.close()
 
 
-async def test_python_m_bot_rebuild_ratings_recomputes_them(tmp_path, capsys):
+async def test_python_m_bot_rebuild_ratings_recomputes_them(database, tmp_path, capsys):
     from bot.__main__ import main
 
-    path = tmp_path / "db.sqlite3"
+    path = database
     storage = await Storage.open(path)
     for n, rows in enumerate(series(3, 12)):
         await play(storage, rows, 100 + n)
     expected = await dump(storage)
-    await storage._sql.db.execute("DELETE FROM ratings")
+    async with storage._sql.alone() as db:
+        await db.execute("DELETE FROM ratings")
     await storage.close()
     config = tmp_path / "config.toml"
-    config.write_text(f'token = "x"\ndatabase = "{path}"\n', encoding="utf-8")
+    config.write_text(f'token = "x"\ndatabase_url = "{path}"\n', encoding="utf-8")
 
     assert await asyncio.to_thread(main, ["--config", str(config), "rebuild-ratings"]) == 0
     assert capsys.readouterr().out == f"Rebuilt {len(expected[0])} ratings from 12 rated matches in {path}.\n"
