@@ -6,7 +6,7 @@ lock with no busy wait; ``PRAGMA query_only``, which refuses writes as a read-on
 for a full disk the exact error SQLite raises, from every write statement of the storage's
 connection. Nothing here sleeps.
 
-``FAULTS`` names them all; ``storage_for(kind, …)`` opens the store each one needs.
+``EVERY_FAULT`` names them all; ``storage_for(kind, …)`` opens the store each one needs.
 """
 
 from __future__ import annotations
@@ -113,9 +113,10 @@ async def server_gone(storage: Storage) -> AsyncIterator[None]:
         await admin.close()
 
 
-FAULTS = ("locked", "read_only", "full", "server_gone")
-#: The faults during which the database can still be read (the server gone takes the reads too).
-READABLE = ("locked", "read_only", "full")
+#: SQLite's faults, on a file database; during each the database can still be read.
+FAULTS = ("locked", "read_only", "full")
+#: And PostgreSQL's: the server gone takes the reads too.
+EVERY_FAULT = (*FAULTS, "server_gone")
 
 
 async def storage_for(kind: str, tmp_path: Path, request) -> Storage:
