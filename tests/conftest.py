@@ -131,6 +131,13 @@ async def _migrate_template(cluster) -> None:
     await (await Storage.open(cluster.url(_TEMPLATE))).close()
 
 
+def no_server(exc: Exception, env) -> None:
+    """Skip the PostgreSQL runs with one line saying why; under CI (``CI=true``) fail instead."""
+    if env.get("CI") == "true":
+        pytest.fail(f"CI runs the storage tests on PostgreSQL too, but {exc}", pytrace=False)
+    pytest.skip(f"PostgreSQL runs skipped: {exc}")
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster():
     """One PostgreSQL server for the whole run, with a migrated template database; gone afterwards."""
@@ -139,9 +146,7 @@ def postgres_cluster():
     try:
         cluster = Cluster.start()
     except NoServer as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI runs the storage tests on PostgreSQL too, but {exc}", pytrace=False)
-        pytest.skip(f"PostgreSQL runs skipped: {exc}")
+        no_server(exc, os.environ)
     try:
         with concurrent.futures.ThreadPoolExecutor(1) as thread:     # outside any test's event loop
             thread.submit(asyncio.run, _migrate_template(cluster)).result()

@@ -73,3 +73,19 @@ def test_urls_are_parsed_and_their_passwords_never_shown():
         with pytest.raises(ValueError, match=why) as caught:
             parse_url(bad)
         assert "pw" not in str(caught.value)
+
+
+def test_without_a_server_the_postgresql_runs_are_skipped_with_one_line_but_ci_fails(monkeypatch):
+    from tests import postgres
+    from tests.conftest import no_server
+
+    monkeypatch.setattr(postgres.shutil, "which", lambda name: None)
+    monkeypatch.setattr(postgres, "INSTALL_FOLDERS", ())
+    with pytest.raises(postgres.NoServer) as missing:
+        postgres.Cluster.start()
+    assert str(missing.value) == ("no PostgreSQL server is installed (initdb and pg_ctl are neither on PATH, "
+                                  "nor in pg_config --bindir, nor in /usr/lib/postgresql/*/bin)")
+    with pytest.raises(pytest.skip.Exception, match=r"^PostgreSQL runs skipped: no PostgreSQL server is installed"):
+        no_server(missing.value, {})
+    with pytest.raises(pytest.fail.Exception, match=r"^CI runs the storage tests on PostgreSQL too, but no "):
+        no_server(missing.value, {"CI": "true"})
