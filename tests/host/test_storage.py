@@ -10,7 +10,7 @@ import pytest
 
 from bot.database import INTEGRITY_ERRORS
 from bot.migrations import MIGRATIONS
-from bot.storage import ChannelBusy, ResultRow, SessionGone, Storage
+from bot.storage import ChannelBusy, Forgotten, ResultRow, SessionGone, Storage
 
 _channels = itertools.count(1000)
 
@@ -233,3 +233,26 @@ async def test_timers_are_replaced_per_kind_and_listed_by_due_time(storage):
     assert await storage.next_timer_due() == 10.0
     await storage.delete_timer(b, "lobby_expiry")
     assert await storage.next_timer_due() == 20.0
+
+
+async def test_forgetting_a_user_makes_their_rows_and_ended_sessions_anonymous(storage):
+    kept = await new_session(storage, channel=1)                    # live: left alone
+    ended = await storage.create_session(
+        guild_id=1, channel_id=2, game="toy", host_id=7, lang="en", options={},
+        seats=[{"user_id": 7, "name": "Seven"}, {"user_id": 8, "name": "Eight"}], rules_version=1, created_at=0.0)
+    rows = [ResultRow(ended, 1, "toy", 0, 7, "Seven", 5, 1, True, False, False, False, 3.0),
+            ResultRow(ended, 1, "toy", 1, 8, "Eight", 2, 2, False, False, False, False, 3.0)]
+    await storage.end_session(ended, "finished", ended_at=3.0, results=rows)
+    hosted_by_other = await storage.create_session(
+        guild_id=1, channel_id=3, game="toy", host_id=8, lang="en", options={},
+        seats=[{"user_id": 8, "name": "Eight"}, {"user_id": 7, "name": "Seven"}], rules_version=1, created_at=0.0)
+    await storage.end_session(hosted_by_other, "cancelled", ended_at=4.0)
+
+    assert await storage.forget_user(7) == Forgotten(results=1, sessions=2)
+    assert [(r.user_id, r.name) for r in await storage.results(ended)] == [(None, ""), (8, "Eight")]
+    first, second = await storage.session(ended), await storage.session(hosted_by_other)
+    assert (first.host_id, first.seats) == (0, [{"user_id": None, "name": ""}, {"user_id": 8, "name": "Eight"}])
+    assert (second.host_id, second.seats) == (8, [{"user_id": 8, "name": "Eight"}, {"user_id": None, "name": ""}])
+    assert [r.user_id for r in (await storage.leaderboard(1, "toy")).rows] == [8]
+    assert (await storage.session(kept)).host_id == 1
+    assert await storage.forget_user(7) == Forgotten(results=0, sessions=0)

@@ -141,14 +141,18 @@ async def _check_against_rows(storage: Storage, rows: list[ResultRow]) -> None:
         assert await storage.most_played_game(guild) == want
 
 
-async def test_totals_kept_by_each_ended_match_give_what_the_rows_give(on_disk):
-    matches = _random_matches(random.Random("totals"), 120)
-    for these in matches:
-        session = await new_session(on_disk, guild=these[0].guild_id, game=these[0].game)
-        assert session == these[0].session_id
-        await on_disk.end_session(session, "stopped" if these[0].stopped else "finished",
-                                  ended_at=these[0].ended_at, results=these)
-    await _check_against_rows(on_disk, [r for these in matches for r in these])
+async def test_totals_kept_by_each_ended_match_give_what_the_rows_give(database):
+    storage = await Storage.open(database)      # SQLite's triggers, and PostgreSQL's plpgsql ones
+    try:
+        matches = _random_matches(random.Random("totals"), 120)
+        for these in matches:
+            session = await new_session(storage, guild=these[0].guild_id, game=these[0].game)
+            assert session == these[0].session_id
+            await storage.end_session(session, "stopped" if these[0].stopped else "finished",
+                                      ended_at=these[0].ended_at, results=these)
+        await _check_against_rows(storage, [r for these in matches for r in these])
+    finally:
+        await storage.close()
 
 
 async def test_the_migration_fills_the_totals_from_results_already_stored(tmp_path):
