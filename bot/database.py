@@ -31,6 +31,8 @@ INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, asyncpg
 
 #: Connections the PostgreSQL pool opens at most per process.
 POOL_SIZE = 10
+#: Seconds a PostgreSQL statement waits for a lock held by another connection (SQLite: ``busy_timeout``).
+LOCK_TIMEOUT = 5.0
 
 
 class StorageError(Exception):
@@ -355,7 +357,9 @@ async def connect_postgres(url: DatabaseUrl) -> PostgresDriver:
     """The pool for ``url``; ``StorageOpenError`` names the server and database, never the password."""
     # No floor of idle connections: the pool would try to restore it in the background while the
     # server is away, logging each try; connections open when needed and stay while in use.
-    pool = asyncpg.create_pool(url.dsn, min_size=0, max_size=POOL_SIZE, timeout=10)
+    # A write waits for another's row lock as long as SQLite's busy_timeout, then is a StorageFault.
+    settings = {"application_name": "spieltisch", "lock_timeout": str(int(LOCK_TIMEOUT * 1000))}
+    pool = asyncpg.create_pool(url.dsn, min_size=0, max_size=POOL_SIZE, timeout=10, server_settings=settings)
     try:
         await pool
         read_only = await pool.fetchval("SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'")
