@@ -21,9 +21,10 @@ RUN pip install . \
 
 USER spieltisch
 WORKDIR /data
-# The database lives on the volume; /health and /metrics, once SPIELTISCH_METRICS_PORT is set, listen
-# on every address of the container (publish the port only where your monitoring can reach it).
-ENV SPIELTISCH_DATABASE=/data/spieltisch.sqlite3 \
+# The database lives on the volume (SPIELTISCH_DATABASE_URL=postgresql://… replaces it with a server);
+# /health and /metrics, once SPIELTISCH_METRICS_PORT is set, listen on every address of the container
+# (publish the port only where your monitoring can reach it).
+ENV SPIELTISCH_DATABASE_URL=sqlite:////data/spieltisch.sqlite3 \
     SPIELTISCH_METRICS_HOST=0.0.0.0
 VOLUME /data
 EXPOSE 9108

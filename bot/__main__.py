@@ -1,9 +1,10 @@
 """``python -m bot``: the command line of the bot.
 
 ``run`` (the default) connects to Discord until Ctrl+C or SIGTERM; ``check-config`` reads the settings
-and says whether they are usable; ``backup PATH`` copies the database with SQLite's online backup
-API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating from the result rows
-(while the bot is stopped). ``python -m bot config.toml`` (a bare path) still means
+and says whether they are usable; ``backup PATH`` copies an SQLite database with SQLite's online
+backup API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating from the result rows
+(while the bot is stopped); ``copy-database --from URL --to URL`` copies everything into an empty
+database (SQLite to PostgreSQL, say; while the bot is stopped). ``python -m bot config.toml`` (a bare path) still means
 ``python -m bot --config config.toml run``. Every mistake is one sentence on stderr, never a traceback:
 exit code 2 for the settings and the command line, 1 for the database.
 """
@@ -22,19 +23,22 @@ import discord
 from bot import logs
 from bot.backup import BackupError, backup
 from bot.config import ConfigError, Settings, load_settings
+from bot.copy_database import CopyError
+from bot.copy_database import copy_database as _copy
+from bot.database import parse_url
 from bot.metrics import MetricsPortError
 from bot.storage import Storage, StorageFault, StorageOpenError
 
 log = logging.getLogger("spieltisch")
 
-COMMANDS = ("run", "check-config", "backup", "rebuild-ratings")
+COMMANDS = ("run", "check-config", "backup", "rebuild-ratings", "copy-database")
 
 
 async def _run(settings: Settings) -> None:
     from bot.app import Spieltisch, point_at_double
 
     point_at_double(settings)
-    storage = await Storage.open(str(settings.database))       # before Discord: a bad file stops us at once
+    storage = await Storage.open(settings.database_url)       # before Discord: a bad database stops us at once
     bot = Spieltisch(settings, storage=storage)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -67,6 +71,10 @@ def parser() -> argparse.ArgumentParser:
     copy = sub.add_parser("backup", help="copy the database to PATH, safely while the bot runs")
     copy.add_argument("path", type=Path, metavar="PATH", help="the new file (must not exist yet)")
     sub.add_parser("rebuild-ratings", help="recompute every rating from the result rows (stop the bot first)")
+    move = sub.add_parser("copy-database", help="copy every game and result into an empty database (stop the bot first)")
+    move.add_argument("--from", dest="source", required=True, metavar="URL",
+                      help="the database to copy: sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME")
+    move.add_argument("--to", dest="target", required=True, metavar="URL", help="the empty database to fill")
     return top
 
 
@@ -83,8 +91,8 @@ def _fail(text: str, code: int) -> int:
     return code
 
 
-async def _rebuild(database: Path) -> tuple[int, int]:
-    storage = await Storage.open(str(database))
+async def _rebuild(database_url: str) -> tuple[int, int]:
+    storage = await Storage.open(database_url)
     try:
         return await storage.rebuild_ratings()
     finally:
@@ -95,31 +103,54 @@ def rebuild_ratings(settings) -> int:
     """Recompute every rating from the result rows in one transaction (it holds the write lock, so run
     it while the bot is stopped); prints what it did."""
     try:
-        matches, ratings = asyncio.run(_rebuild(settings.database))
+        matches, ratings = asyncio.run(_rebuild(settings.database_url))
     except StorageOpenError as exc:
         print(f"spieltisch: {exc}", file=sys.stderr)
         return 1
     except StorageFault as exc:
-        print(f"spieltisch: The database {settings.database} took no write ({exc}); no rating changed.",
+        print(f"spieltisch: The database {settings.database_shown} took no write ({exc}); no rating changed.",
               file=sys.stderr)
         return 1
-    print(f"Rebuilt {ratings} ratings from {matches} rated matches in {settings.database}.")
+    print(f"Rebuilt {ratings} ratings from {matches} rated matches in {settings.database_shown}.")
+    return 0
+
+
+def copy_database(source: str, target: str) -> int:
+    """Copy everything from ``source`` into the empty ``target`` and print the rows per table."""
+    for url in (source, target):
+        try:
+            parse_url(url)
+        except ValueError as exc:
+            return _fail(f"The database URL cannot be used: {exc}.", 2)
+    try:
+        copied = asyncio.run(_copy(source, target))
+    except (StorageOpenError, CopyError) as exc:
+        return _fail(str(exc), 1)
+    except StorageFault as exc:
+        return _fail(f"The copy failed ({exc}); nothing was copied.", 1)
+    rows = ", ".join(f"{n} {table}" for table, n in copied.counts.items())
+    print(f"spieltisch: Copied {parse_url(source).shown} to {parse_url(target).shown}; each holds {rows}.")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(sys.argv[1:] if argv is None else argv)
+    if args.command == "copy-database":         # both databases are named: no settings needed
+        return copy_database(args.source, args.target)
     try:
         settings = load_settings(args.config, need_token=args.command not in ("backup", "rebuild-ratings"))
     except ConfigError as exc:
         return _fail(str(exc), 2)
     if args.command == "check-config":
         metrics = "off" if settings.metrics_port is None else f"on {settings.metrics_host}:{settings.metrics_port}"
-        print(f"spieltisch: The settings are OK: database {settings.database}, commands registered "
+        print(f"spieltisch: The settings are OK: database {settings.database_shown}, commands registered "
               f"{settings.command_scope}, log level {settings.log_level} ({settings.log_format}), "
               f"metrics {metrics}.")
         return 0
     if args.command == "backup":
+        if settings.database is None:
+            return _fail(f"backup copies SQLite files; {settings.database_shown} is PostgreSQL, whose own tool "
+                         "pg_dump makes a consistent copy while the bot runs (pg_dump --format=custom).", 2)
         try:
             copied = backup(settings.database, args.path)
         except BackupError as exc:
@@ -139,7 +170,7 @@ def _run_bot(settings: Settings) -> int:
     except StorageOpenError as exc:
         return _fail(str(exc), 1)
     except StorageFault as exc:         # while restoring the live games at start-up
-        return _fail(f"The database {settings.database} took no write at start-up ({exc}).", 1)
+        return _fail(f"The database {settings.database_shown} took no write at start-up ({exc}).", 1)
     except discord.LoginFailure:
         return _fail("Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.", 2)
     except MetricsPortError as exc:

@@ -86,7 +86,7 @@ class Spieltisch(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.storage is None:
-            self.storage = await Storage.open(str(self.settings.database))
+            self.storage = await Storage.open(self.settings.database_url)
         if self.settings.metrics_port is not None:
             await self.metrics.start(self.settings.metrics_host, self.settings.metrics_port)
         kwargs = {"seed_source": self._seed_source} if self._seed_source else {}

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from bot.database import parse_url
 from bot.shards import Shards
 
 PREFIX = "SPIELTISCH_"
@@ -45,7 +46,11 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: SecretStr | None = Field(None, description="The bot token from the Discord developer portal.")
-    database: Path = Field(Path("spieltisch.sqlite3"), description="SQLite file holding games and results.")
+    database_url: str = Field(
+        "sqlite:///spieltisch.sqlite3",
+        description="Where games and results are kept: sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/NAME.")
+    database: Path | None = Field(
+        None, description="The older way to name an SQLite file (sqlite:///PATH); set from database_url if not set.")
     lobby_timeout_minutes: int = Field(30, ge=1, le=24 * 60, description="Minutes before an unstarted lobby closes.")
     computer_delay_seconds: float = Field(
         2.0, ge=0, le=60, description="Seconds a computer player waits before its move, so people can follow.")
@@ -75,6 +80,29 @@ class Settings(BaseModel):
             parts = [part.strip() for part in value.strip().strip("[]").split(",")]
             return [part for part in parts if part]
         return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url_parses(cls, value: str) -> str:
+        parse_url(value)            # a ValueError of one sentence, without the password
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _one_database(self) -> Settings:
+        """``database`` (older configs) means ``sqlite:///<path>``; naming both is a mistake. Afterwards
+        ``database`` is the SQLite file, or ``None`` on PostgreSQL."""
+        if self.database is not None:
+            if "database_url" in self.model_fields_set:
+                raise ValueError("database_url and database both name the database; keep only database_url")
+            self.database_url = f"sqlite:///{self.database}"
+        url = parse_url(self.database_url)
+        self.database = None if url.postgresql else Path(url.path)
+        return self
+
+    @property
+    def database_shown(self) -> str:
+        """The database, fit for a message or the log (a PostgreSQL URL without its password)."""
+        return parse_url(self.database_url).shown
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:
@@ -147,10 +175,11 @@ def _describe(error: ValidationError, sources: dict[tuple[str, ...], str]) -> st
         return f"Unknown setting `{where}` in config.toml; config.example.toml lists every setting."
     if not loc:     # settings that do not fit together (``_shards_fit``)
         return f"The settings do not fit together: {first['msg'].removeprefix('Value error, ')}."
+    message = first["msg"].removeprefix("Value error, ")
     variable = next((name for at, name in sources.items() if loc[:len(at)] == at), None)
     if variable is not None:
-        return f"The environment variable {variable} is invalid: {first['msg']}."
-    return f"Setting `{where}` is invalid: {first['msg']}."
+        return f"The environment variable {variable} is invalid: {message}."
+    return f"Setting `{where}` is invalid: {message}."
 
 
 def load_settings(path: Path | None = None, env: dict[str, str] | None = None, *,

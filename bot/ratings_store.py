@@ -4,7 +4,8 @@
 results and their rating update commit together or not at all. ``Rebuild`` recomputes both tables
 from the result rows alone, in the order the matches ended: the same arithmetic on the same
 inputs, so a rebuild equals the incremental updates (``python -m bot rebuild-ratings``). Called by
-``bot.storage.Storage`` with its connection; nothing else uses these functions.
+``bot.storage.Storage`` with a driver's statement runner (``bot/database.py``, SQLite or PostgreSQL,
+so every statement here is written in SQL both accept); nothing else uses these functions.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.boards import Leaderboard
 from bot.ratings import PROVISIONAL, TREND, Rated, Skill, player_key, rate_match
+
+#: A driver's statement runner: ``bot.database.SqliteRun`` or ``PostgresRun``.
+Run = Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +49,15 @@ class RatingTrend:
     over: int
 
 
-_UPSERT = ("INSERT OR REPLACE INTO ratings (guild_id, game, player, user_id, level, name, mu, sigma, ordinal, "
-           "games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-_LOG = ("INSERT OR REPLACE INTO rating_log (session_id, seat, guild_id, game, player, user_id, ended_at, before, "
-        "after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_UPSERT = ("INSERT INTO ratings (guild_id, game, player, user_id, level, name, mu, sigma, ordinal, games) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, player) DO UPDATE SET "
+           "user_id = excluded.user_id, level = excluded.level, name = excluded.name, mu = excluded.mu, "
+           "sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games")
+_LOG = ("INSERT INTO rating_log (session_id, seat, guild_id, game, player, user_id, ended_at, before, after) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seat) DO UPDATE SET "
+        "guild_id = excluded.guild_id, game = excluded.game, player = excluded.player, "
+        "user_id = excluded.user_id, ended_at = excluded.ended_at, before = excluded.before, "
+        "after = excluded.after")
 
 
 def _writes(rows: Sequence[Any], rated: Rated) -> tuple[list[tuple], list[tuple]]:
@@ -73,7 +80,7 @@ def _writes(rows: Sequence[Any], rated: Rated) -> tuple[list[tuple], list[tuple]
     return upserts, logs
 
 
-async def apply_match(db: aiosqlite.Connection, rows: Sequence[Any]) -> None:
+async def apply_match(db: Run, rows: Sequence[Any]) -> None:
     """Rate one finished match's result rows (inside the caller's transaction)."""
     rows = [row for row in rows if row.rank is not None and not row.stopped]
     if len(rows) < 2:
@@ -82,11 +89,11 @@ async def apply_match(db: aiosqlite.Connection, rows: Sequence[Any]) -> None:
     keys = sorted({key for row in rows if (key := player_key(row.user_id, row.level))})
     current: dict[str, Skill] = {}
     if keys:
-        async with db.execute(
+        fetched = await db.fetchall(
             f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
             f"AND player IN ({', '.join('?' * len(keys))})", (guild_id, game, *keys),
-        ) as cur:
-            current = {player: Skill(mu, sigma, games) for player, mu, sigma, games in await cur.fetchall()}
+        )
+        current = {player: Skill(mu, sigma, games) for player, mu, sigma, games in fetched}
     upserts, logs = _writes(rows, rate_match(rows, current))
     if upserts:
         await db.executemany(_UPSERT, upserts)
@@ -131,19 +138,18 @@ class Rebuild:
         self.logs.extend(logs)
         self.matches += bool(upserts)
 
-    async def run(self, db: aiosqlite.Connection) -> tuple[int, int]:
+    async def run(self, db: Run) -> tuple[int, int]:
         """Replace both tables (inside the caller's transaction); returns (matches rated, ratings)."""
         match: list[_Row] = []
-        async with db.execute(
+        async for raw in db.iterate(
             "SELECT session_id, guild_id, game, seat, user_id, name, rank, team, level, ended_at FROM results "
             "WHERE stopped = 0 AND rank IS NOT NULL ORDER BY ended_at, session_id, seat"
-        ) as cur:
-            async for raw in cur:
-                row = _Row(*raw)
-                if match and match[0].session_id != row.session_id:
-                    self._rate(match)
-                    match = []
-                match.append(row)
+        ):
+            row = _Row(*raw)
+            if match and match[0].session_id != row.session_id:
+                self._rate(match)
+                match = []
+            match.append(row)
         if match:
             self._rate(match)
         await db.execute("DELETE FROM ratings")
@@ -155,14 +161,14 @@ class Rebuild:
 
 _BOARD = """
     SELECT player, user_id, level, name, ordinal, games FROM ratings
-    WHERE guild_id = :guild AND game = :game AND (:computers OR user_id IS NOT NULL)
-          AND (games >= :provisional) = :established
+    WHERE guild_id = :guild AND game = :game AND (:computers = 1 OR user_id IS NOT NULL)
+          AND CASE WHEN games >= :provisional THEN 1 ELSE 0 END = :established
     ORDER BY ordinal DESC LIMIT :limit
 """
 
 
 async def board(
-    db: aiosqlite.Connection, guild_id: int, game: str, *, computers: bool, limit: int, user_id: int | None,
+    db: Run, guild_id: int, game: str, *, computers: bool, limit: int, user_id: int | None,
 ) -> Leaderboard[RatingRow]:
     """The best ratings of one guild and game: established players by ordinal, then provisional ones.
 
@@ -171,12 +177,10 @@ async def board(
     are not shown, is one count over the same index."""
     params = {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
               "limit": limit, "established": 1}
-    async with db.execute(_BOARD, params) as cur:
-        fetched = [(True, *row) for row in await cur.fetchall()]
+    fetched = [(True, *row) for row in await db.fetchall(_BOARD, params)]
     if len(fetched) < limit:
         params.update(established=0, limit=limit - len(fetched))
-        async with db.execute(_BOARD, params) as cur:
-            fetched += [(False, *row) for row in await cur.fetchall()]
+        fetched += [(False, *row) for row in await db.fetchall(_BOARD, params)]
     rows: list[RatingRow] = []
     for pos, (established, _, uid, level, name, ordinal, games) in enumerate(fetched, start=1):
         rank = None
@@ -190,55 +194,52 @@ async def board(
     return Leaderboard(tuple(rows), me)
 
 
-async def _me(db: aiosqlite.Connection, guild_id: int, game: str, user_id: int, computers: bool) -> RatingRow | None:
+async def _me(db: Run, guild_id: int, game: str, user_id: int, computers: bool) -> RatingRow | None:
     """The caller's own line, ranked among everyone shown before them."""
-    async with db.execute("SELECT name, ordinal, games FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
-                          (guild_id, game, player_key(user_id, None))) as cur:
-        found = await cur.fetchone()
+    found = await db.fetchone("SELECT name, ordinal, games FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
+                              (guild_id, game, player_key(user_id, None)))
     if found is None:
         return None
     name, ordinal, games = found
     established = games >= PROVISIONAL
-    async with db.execute(
-        "SELECT COUNT(*), SUM(ordinal > :ordinal) FROM ratings WHERE guild_id = :guild AND game = :game "
-        "AND (:computers OR user_id IS NOT NULL) AND (games >= :provisional) = 1 AND ordinal >= :floor",
+    everyone, better = await db.fetchone(
+        "SELECT COUNT(*), SUM(CASE WHEN ordinal > :ordinal THEN 1 ELSE 0 END) FROM ratings "
+        "WHERE guild_id = :guild AND game = :game AND (:computers = 1 OR user_id IS NOT NULL) "
+        "AND games >= :provisional AND ordinal >= :floor",
         {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
          "ordinal": ordinal, "floor": ordinal if established else -1e300},
-    ) as cur:
-        everyone, better = await cur.fetchone()
+    )
     if established:
         return RatingRow(better + 1, better + 1, user_id, None, name, ordinal, games)
-    async with db.execute(
-        "SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND game = :game AND (:computers OR user_id IS NOT NULL) "
-        "AND games < :provisional AND ordinal > :ordinal",
+    (before,) = await db.fetchone(
+        "SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND game = :game "
+        "AND (:computers = 1 OR user_id IS NOT NULL) AND games < :provisional AND ordinal > :ordinal",
         {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
          "ordinal": ordinal},
-    ) as cur:
-        (before,) = await cur.fetchone()
+    )
     return RatingRow(everyone + before + 1, None, user_id, None, name, ordinal, games)
 
 
-async def trends(db: aiosqlite.Connection, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
+async def trends(db: Run, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
     """Per game: the player's rating, and its change over their latest ``TREND`` rated games."""
     sql = """
         SELECT r.game, r.ordinal, r.games,
                (SELECT COUNT(*) FROM (SELECT 1 FROM rating_log l
                     WHERE l.guild_id = r.guild_id AND l.user_id = r.user_id AND l.game = r.game
-                    LIMIT :trend)),
+                    LIMIT :trend) AS t),
                (SELECT before FROM (SELECT before, ended_at, session_id FROM rating_log l
                     WHERE l.guild_id = r.guild_id AND l.user_id = r.user_id AND l.game = r.game
-                    ORDER BY ended_at DESC, session_id DESC LIMIT :trend)
+                    ORDER BY ended_at DESC, session_id DESC LIMIT :trend) AS t
                 ORDER BY ended_at, session_id LIMIT 1)
         FROM ratings r WHERE r.guild_id = :guild AND r.user_id = :user
     """
-    async with db.execute(sql, {"guild": guild_id, "user": user_id, "trend": TREND}) as cur:
-        fetched = await cur.fetchall()
+    fetched = await db.fetchall(sql, {"guild": guild_id, "user": user_id, "trend": TREND})
     return {game: RatingTrend(game, ordinal, games, ordinal - (before if before is not None else ordinal), over)
             for game, ordinal, games, over, before in fetched}
 
 
-async def forget_user(db: aiosqlite.Connection, user_id: int) -> int:
+async def forget_user(db: Run, user_id: int) -> int:
     """Delete a user's ratings and rating history in every guild (inside the caller's transaction)."""
-    cur = await db.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
+    count = await db.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
     await db.execute("DELETE FROM rating_log WHERE user_id = ?", (user_id,))
-    return cur.rowcount
+    return count

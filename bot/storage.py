@@ -8,7 +8,11 @@ coroutines sharing the connection never interleave inside each other's transacti
 method has committed when it returns, or raised ``StorageFault`` having changed nothing (the
 database locked for longer than ``busy_timeout``, the disk full, the file read-only): callers keep
 memory as it was. A fault is logged once per episode, and its end once, not once per write.
-PostgreSQL may replace SQLite behind the same methods.
+
+PostgreSQL (asyncpg) serves behind the same methods and the same SQL (``bot/database.py`` runs it on
+either and holds the few statements the two spell differently): every write there borrows a pooled
+connection, the database enforces the same rules, a lost connection or a stopped server is a
+``StorageFault``, and writes work again once the server is back.
 
 The result reads (/leaderboard, /stats) go through a second, read-only connection with its own
 thread: in WAL mode a reader sees every committed write and never waits for a writer, so these
@@ -18,7 +22,6 @@ connection for both.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -27,13 +30,29 @@ from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
 
 from bot import ratings_store
 from bot.boards import Leaderboard
-from bot.migrations import LATEST, MIGRATIONS
+from bot.database import (
+    INTEGRITY_ERRORS,
+    Dialect,
+    PostgresDriver,
+    PostgresRun,
+    SqliteDriver,
+    SqliteRun,
+    StorageError,
+    StorageFault,
+    StorageOpenError,
+    connect_postgres,
+    parse_url,
+    postgres_open_error,
+    redact,
+)
+from bot.migrations import LATEST
 from bot.ratings_store import RatingRow, RatingTrend
 from bot.shards import Shards
 
@@ -46,24 +65,12 @@ LIVE = ("lobby", "playing")
 ENDED = ("finished", "stopped", "cancelled", "expired")
 
 
-class StorageError(Exception):
-    """Base of the errors the storage raises on purpose."""
-
-
 class ChannelBusy(StorageError):
     """The channel already has a live session (the unique index refused a second one)."""
 
 
 class SessionGone(StorageError):
     """The session is no longer live in the database (ended elsewhere, or never existed)."""
-
-
-class StorageFault(StorageError):
-    """The database did not take a write (locked, full, read-only, I/O); nothing was written."""
-
-
-class StorageOpenError(StorageError):
-    """The database cannot be used at all; the message is one sentence for whoever runs the bot."""
 
 
 def _open_error(path: str, exc: sqlite3.Error) -> StorageOpenError:
@@ -133,11 +140,10 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
     )
 
 
-#: The live sessions, read through their partial index (migration 3): never a finished session.
-LIVE_SESSIONS_SQL = (
-    f"SELECT {_SESSION_COLUMNS} FROM sessions INDEXED BY sessions_live "
-    "WHERE status IN ('lobby', 'playing') ORDER BY id"
-)
+def live_sessions_sql(dialect: Dialect) -> str:
+    """The live sessions, read through their partial index (migration 5): never a finished session."""
+    return (f"SELECT {_SESSION_COLUMNS} FROM sessions {dialect.live_index}"
+            "WHERE status IN ('lobby', 'playing') ORDER BY id")
 
 
 def live_actions_sql(sessions: int) -> str:
@@ -219,12 +225,12 @@ class GameStats:
 
 
 class Storage:
-    """Open with ``await Storage.open(path)`` (``":memory:"`` for tests); ``await close()``."""
+    """Open with ``await Storage.open(url_or_path)`` (``":memory:"`` for tests); ``await close()``."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
-        self._db = db
-        self._read = db                 # the reader of the result queries: see ``_open_reader``
-        self._write = asyncio.Lock()
+    def __init__(self, driver: SqliteDriver | PostgresDriver, path: str = ":memory:") -> None:
+        self._sql = driver
+        self.dialect = driver.dialect
+        #: Where the database is, fit to print (a PostgreSQL URL without its password).
         self.path = path
         #: The fault of the episode under way (logged when it began), ``None`` while writes work.
         self.fault: str | None = None
@@ -232,8 +238,27 @@ class Storage:
     # -- lifecycle -------------------------------------------------------------------------------
     @classmethod
     async def open(cls, path: str | Any, *, busy_timeout: float | None = None) -> Storage:
-        """Open (creating and migrating) the database; ``StorageOpenError`` says what is wrong."""
-        path = str(path)
+        """Open (creating and migrating) the database: a ``database_url`` (``sqlite:///…``,
+        ``postgresql://…``) or a plain SQLite path; ``StorageOpenError`` says what is wrong."""
+        try:
+            url = parse_url(str(path))
+        except ValueError as exc:
+            raise StorageOpenError(f"The database URL cannot be used: {exc}.") from None
+        if url.postgresql:
+            driver = await connect_postgres(url)
+            storage = cls(driver, url.shown)
+            try:
+                await storage._migrate()
+            except BaseException as exc:
+                await driver.close()
+                if isinstance(exc, PostgresDriver.faults) and not isinstance(exc, INTEGRITY_ERRORS):
+                    raise postgres_open_error(url, exc) from None
+                raise
+            return storage
+        return await cls._open_sqlite(url.path, busy_timeout)
+
+    @classmethod
+    async def _open_sqlite(cls, path: str, busy_timeout: float | None) -> Storage:
         timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         try:
             # A plain open first: aiosqlite leaves its thread behind when opening fails.
@@ -246,7 +271,7 @@ class Storage:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            storage = cls(db, path)
+            storage = cls(SqliteDriver(db), path)
             await storage._migrate()
             await storage._probe_write()
             await storage._open_reader(path)
@@ -268,118 +293,110 @@ class Storage:
         except BaseException:
             await reader.close()
             raise
-        self._read = reader
+        self._sql.read = reader
 
     async def close(self) -> None:
-        async with self._write:
-            if self._read is not self._db:
-                await self._read.close()
-            await self._db.close()
+        await self._sql.close()
 
     async def pragma(self, name: str) -> Any:
-        """Read one PRAGMA (``journal_mode``, ``synchronous``, ``foreign_keys``): diagnostics."""
+        """Read one SQLite PRAGMA (``journal_mode``, ``synchronous``, ``foreign_keys``): diagnostics."""
         if not name.replace("_", "").isalpha():
             raise ValueError(name)
-        async with self._db.execute(f"PRAGMA {name}") as cur:
-            row = await cur.fetchone()
-        return row[0] if row else None
+        return await self._sql.pragma(name)
 
     async def schema_version(self) -> int:
-        async with self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-            row = await cur.fetchone()
+        async with self._sql.alone() as db:
+            row = await db.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
         return int(row[0])
 
     async def _probe_write(self) -> None:
         """A write rolled back at once, so a read-only file shows at start-up, not at the first move."""
-        async with self._db.execute("PRAGMA user_version") as cur:
+        db = self._sql.db
+        async with db.execute("PRAGMA user_version") as cur:
             (version,) = await cur.fetchone()
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
+        async with self._sql.lock:
+            await db.execute("BEGIN IMMEDIATE")
             try:
-                await self._db.execute(f"PRAGMA user_version = {int(version)}")
+                await db.execute(f"PRAGMA user_version = {int(version)}")
             finally:
-                await self._db.execute("ROLLBACK")
+                await db.execute("ROLLBACK")
 
     async def _migrate(self) -> None:
-        await self._db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations "
-            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-        )
-        current = await self.schema_version()
-        if current > LATEST:
-            raise StorageOpenError(
-                f"The database {self.path} was written by a newer version of Spieltisch (schema {current}; "
-                f"this version knows up to {LATEST}), so it refuses to touch it: update the bot."
+        async with self._sql.migrating():
+            await self._sql.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-        for version, name, statements in MIGRATIONS:
-            if version <= current:
-                continue
-            async with self._begin() as db:
-                # Re-check inside the write transaction: another process may have migrated meanwhile.
-                async with db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)) as cur:
-                    if await cur.fetchone():
-                        continue
-                for statement in statements:
-                    await db.execute(statement)
-                await db.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) "
-                    "VALUES (?, ?, datetime('now'))",
-                    (version, name),
+            current = await self.schema_version()
+            if current > LATEST:
+                raise StorageOpenError(
+                    f"The database {self.path} was written by a newer version of Spieltisch (schema {current}; "
+                    f"this version knows up to {LATEST}), so it refuses to touch it: update the bot."
                 )
+            for version, name, statements in self.dialect.migrations:
+                if version <= current:
+                    continue
+                async with self._sql.transaction() as db:
+                    # Re-check inside the write transaction: another process may have migrated meanwhile.
+                    if await db.fetchone("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)):
+                        continue
+                    for statement in statements:
+                        await db.execute(statement)
+                    await db.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        (version, name, datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")),
+                    )
 
     @asynccontextmanager
-    async def _begin(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One ``BEGIN IMMEDIATE`` transaction under the write lock; rolled back on any error."""
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
-
-    @asynccontextmanager
-    async def _reading(self, sql: str, params: Sequence[Any] = ()) -> AsyncIterator[aiosqlite.Cursor]:
-        """A read on the writer's connection, alone on it like a write. A write between a read's
-        ``execute`` and its fetch would run inside the read's snapshot, and once another process
-        (another shard) has written since, SQLite refuses it at once with "database is locked"."""
-        async with self._write, self._db.execute(sql, params) as cur:
-            yield cur
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _transaction(self) -> AsyncIterator[SqliteRun | PostgresRun]:
         """A write of several statements: all committed, or ``StorageFault`` and none."""
         try:
-            async with self._begin() as db:
+            async with self._sql.transaction() as db:
                 yield db
-        except sqlite3.IntegrityError:
+        except INTEGRITY_ERRORS:
             raise
-        except sqlite3.Error as exc:
+        except self._sql.faults as exc:
             raise self._faulted(exc) from exc
         self._wrote()
 
-    async def _write1(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        """One statement, committed on its own (autocommit)."""
-        async with self._write:
-            try:
-                cur = await self._db.execute(sql, params)
-            except sqlite3.IntegrityError:
-                raise
-            except sqlite3.Error as exc:
-                raise self._faulted(exc) from exc
+    async def _write1(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement, committed on its own (autocommit); the rows it changed."""
+        try:
+            count = await self._sql.execute(sql, params)
+        except INTEGRITY_ERRORS:
+            raise
+        except self._sql.faults as exc:
+            raise self._faulted(exc) from exc
         self._wrote()
-        return cur
+        return count
 
-    def _faulted(self, exc: sqlite3.Error) -> StorageFault:
+    async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, reader: bool = False,
+                        ) -> list[Any]:
+        """A read alone on the writer's connection (see ``SqliteDriver.alone``), or with ``reader`` on the
+        reader of the result queries; a pooled connection on PostgreSQL. A database that cannot be read
+        (the server gone) is a ``StorageFault`` too, of the same episode as the writes'."""
+        async with self._read_faults():
+            if reader:
+                return await self._sql.fetch_read(sql, params)
+            async with self._sql.alone() as db:
+                return await db.fetchall(sql, params)
+
+    @asynccontextmanager
+    async def _read_faults(self) -> AsyncIterator[None]:
+        try:
+            yield
+        except self._sql.faults as exc:
+            raise self._faulted(exc) from exc
+
+    def _faulted(self, exc: BaseException) -> StorageFault:
         """The ``StorageFault`` for a failed write, logged when an episode of faults begins (and not
         again until a write has worked)."""
+        why = redact(str(exc)) or type(exc).__name__
         if self.fault is None:
             log.error("the database %s refuses writes (%s); every change is refused until it takes them again",
-                      self.path, exc)
-        self.fault = str(exc)
-        return StorageFault(str(exc))
+                      self.path, why)
+        self.fault = why
+        return StorageFault(why)
 
     def _wrote(self) -> None:
         if self.fault is not None:
@@ -396,19 +413,17 @@ class Storage:
         its id; ``ChannelBusy`` if the channel has a live session."""
         try:
             async with self._transaction() as db:
-                cur = await db.execute(
+                session_id = await db.insert(
                     "INSERT INTO sessions (guild_id, channel_id, game, host_id, lang, status, options, seats, "
                     "rules_version, created_at, messages) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game, host_id, lang, _dump(options), _dump(seats), rules_version,
                      created_at, _dump(messages or {})),
                 )
-                session_id = cur.lastrowid
-                assert session_id is not None
                 if timer is not None:
                     await db.execute("INSERT INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, '{}')",
                                      (session_id, *timer))
-        except sqlite3.IntegrityError as exc:
-            if "channel_id" in str(exc):
+        except INTEGRITY_ERRORS as exc:
+            if "channel_id" in str(exc) or "sessions_live_channel" in str(exc):
                 raise ChannelBusy(channel_id) from None
             raise
         return session_id
@@ -423,22 +438,20 @@ class Storage:
             raise ValueError(f"cannot update {sorted(unknown) or 'nothing'}")
         names = sorted(fields)
         values = [_dump(fields[n]) if isinstance(fields[n], dict | list) else fields[n] for n in names]
-        cur = await self._write1(
+        if await self._write1(
             f"UPDATE sessions SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
             (*values, session_id),
-        )
-        if cur.rowcount != 1:
+        ) != 1:
             raise SessionGone(session_id)
 
     async def start_session(
         self, session_id: int, *, seats: list[dict[str, Any]], seed: str, started_at: float
     ) -> None:
-        cur = await self._write1(
+        if await self._write1(
             "UPDATE sessions SET status = 'playing', seats = ?, seed = ?, started_at = ? "
             "WHERE id = ? AND status = 'lobby'",
             (_dump(seats), seed, started_at, session_id),
-        )
-        if cur.rowcount != 1:
+        ) != 1:
             raise SessionGone(session_id)
 
     async def append_action(self, session_id: int, seq: int, seat: int, action: str, at: float) -> None:
@@ -462,12 +475,11 @@ class Storage:
                     "INSERT INTO actions (session_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                     (session_id, *action),
                 )
-            cur = await db.execute(
+            if await db.execute(
                 "UPDATE sessions SET status = ?, ended_at = ?, end_reason = ? "
                 "WHERE id = ? AND status IN ('lobby', 'playing')",
                 (status, ended_at, reason, session_id),
-            )
-            if cur.rowcount != 1:
+            ) != 1:
                 raise SessionGone(session_id)
             results = list(results)
             rows = [
@@ -484,12 +496,10 @@ class Storage:
             await db.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
 
     async def session(self, session_id: int, *, with_actions: bool = False) -> SessionRow | None:
-        async with self._reading(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        rows = await self._fetchall(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
             return None
+        row = rows[0]
         out = _session_row(row)
         if with_actions:
             out.actions = await self.actions(session_id)
@@ -497,10 +507,8 @@ class Storage:
 
     async def actions(self, session_id: int) -> list[tuple[int, str]]:
         """The action log of one session, ``(seat, key)`` in order."""
-        async with self._reading(
-            "SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
-        ) as cur:
-            return [(seat, action) for seat, action in await cur.fetchall()]
+        rows = await self._fetchall("SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,))
+        return [(seat, action) for seat, action in rows]
 
     async def live_sessions(self) -> list[SessionRow]:
         """Every lobby and game in progress with its action log."""
@@ -514,25 +522,22 @@ class Storage:
         open while the caller works (it may end a session it cannot rebuild). With ``shards``, only
         the sessions in those shards' guilds.
         """
-        sql, params = LIVE_SESSIONS_SQL, ()
+        sql, params = live_sessions_sql(self.dialect), ()
         if shards is not None:
             condition, params = shards.sql("guild_id")
             sql = sql.replace(" ORDER BY", f" AND {condition} ORDER BY")
-        async with self._reading(sql, params) as cur:
-            waiting = deque(_session_row(row) for row in await cur.fetchall())
+        waiting = deque(_session_row(row) for row in await self._fetchall(sql, params))
         while waiting:
             group = {row.id: row for row in (waiting.popleft() for _ in range(min(batch, len(waiting))))}
-            async with self._reading(live_actions_sql(len(group)), tuple(group)) as cur:
-                for session_id, seat, action in await cur.fetchall():
-                    group[session_id].actions.append((seat, action))
+            for session_id, seat, action in await self._fetchall(live_actions_sql(len(group)), tuple(group)):
+                group[session_id].actions.append((seat, action))
             for row in group.values():
                 yield row
 
     async def results(self, session_id: int) -> list[ResultRow]:
-        async with self._read.execute(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,), reader=True,
+        )
         return [
             ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), bool(r[10]),
                       bool(r[11]), r[12], r[13], r[14])
@@ -542,12 +547,14 @@ class Storage:
     # -- timers ----------------------------------------------------------------------------------
     async def set_timer(self, session_id: int, kind: str, due: float, payload: dict[str, Any]) -> int:
         """Insert or replace the timer ``(session_id, kind)``; a replaced timer gets a new id."""
-        cur = await self._write1(
-            "INSERT OR REPLACE INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, ?)",
-            (session_id, kind, due, _dump(payload)),
-        )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        try:
+            timer_id = await self._sql.insert(self.dialect.set_timer, (session_id, kind, due, _dump(payload)))
+        except INTEGRITY_ERRORS:
+            raise
+        except self._sql.faults as exc:
+            raise self._faulted(exc) from exc
+        self._wrote()
+        return timer_id
 
     async def delete_timer(self, session_id: int, kind: str) -> None:
         await self._write1("DELETE FROM timers WHERE session_id = ? AND kind = ?", (session_id, kind))
@@ -560,24 +567,19 @@ class Storage:
         sql, params = "SELECT id, session_id, kind, due, payload FROM timers WHERE due <= ?", (now,)
         if shards is not None:
             sql, params = _in_shards(sql, params, shards)
-        async with self._reading(f"{sql} ORDER BY due, id LIMIT ?", (*params, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall(f"{sql} ORDER BY due, id LIMIT ?", (*params, limit))
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def timers(self) -> list[TimerRow]:
-        async with self._reading(
-            "SELECT id, session_id, kind, due, payload FROM timers ORDER BY due, id"
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall("SELECT id, session_id, kind, due, payload FROM timers ORDER BY due, id")
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def next_timer_due(self, *, shards: Shards | None = None) -> float | None:
         sql, params = "SELECT MIN(due) FROM timers", ()
         if shards is not None:
-            sql, params = _in_shards(f"{sql} WHERE 1", params, shards)
-        async with self._reading(sql, params) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+            sql, params = _in_shards(f"{sql} WHERE TRUE", params, shards)
+        rows = await self._fetchall(sql, params)
+        return rows[0][0] if rows else None
 
     # -- results ---------------------------------------------------------------------------------
     async def leaderboard(
@@ -593,9 +595,10 @@ class Storage:
         # Per game the planner walks the board index for each use of ``per``; across all games the
         # sums are worked out once.
         hint = "MATERIALIZED" if game is None else "NOT MATERIALIZED"
+        real = self.dialect.real
         if game is None:
             per = (f"SELECT user_id, SUM({wins}) AS w, SUM({games}) AS g FROM player_totals "
-                   "WHERE guild_id = :guild GROUP BY user_id HAVING g > 0")
+                   f"WHERE guild_id = :guild GROUP BY user_id HAVING SUM({games}) > 0")
         else:   # one game: the top rows are the first entries of the board index (migration 3)
             per = (f"SELECT user_id, {wins} AS w, {games} AS g FROM player_totals "
                    f"WHERE guild_id = :guild AND game = :game AND {games} > 0")
@@ -603,14 +606,14 @@ class Storage:
         # caller's rank counts the players strictly ahead; the top rows' ranks follow from their order.
         sql = f"""
             WITH per AS {hint} ({per}),
-            top AS (SELECT user_id, w, g FROM per ORDER BY w DESC, CAST(w AS REAL) / g DESC, g DESC, user_id
+            top AS (SELECT user_id, w, g FROM per ORDER BY w DESC, CAST(w AS {real}) / g DESC, g DESC, user_id
                     LIMIT :limit),
             mine AS (SELECT user_id, w, g FROM per WHERE user_id = :user),
-            shown AS (SELECT * FROM (SELECT 0 AS mine, user_id, w, g, NULL AS ahead FROM top)
+            shown AS (SELECT * FROM (SELECT 0 AS mine, user_id, w, g, CAST(NULL AS INTEGER) AS ahead FROM top) t
                       UNION ALL
                       SELECT 1, user_id, w, g,
                              (SELECT COUNT(*) FROM per p WHERE p.w > m.w
-                              OR (p.w = m.w AND CAST(p.w AS REAL) / p.g > CAST(m.w AS REAL) / m.g))
+                              OR (p.w = m.w AND CAST(p.w AS {real}) / p.g > CAST(m.w AS {real}) / m.g))
                       FROM mine m)
             SELECT mine, user_id, w, g, ahead,
                    (SELECT name FROM results x WHERE x.guild_id = :guild AND x.user_id = shown.user_id
@@ -618,8 +621,7 @@ class Storage:
             FROM shown
         """
         params = {"guild": guild_id, "game": game, "limit": limit, "user": user_id}
-        async with self._read.execute(sql, params) as cur:
-            fetched = await cur.fetchall()
+        fetched = await self._fetchall(sql, params, reader=True)
         rows: list[BoardRow] = []
         me: BoardRow | None = None
         for mine, uid, won, played, ahead, name in fetched:
@@ -633,22 +635,20 @@ class Storage:
 
     async def most_played_game(self, guild_id: int) -> str | None:
         """The game with the most matches ended with a result in this guild (newest wins ties)."""
-        async with self._read.execute(
+        rows = await self._fetchall(
             "SELECT game FROM game_totals WHERE guild_id = ? AND matches > 0 "
             "ORDER BY matches DESC, last_ended DESC, game LIMIT 1",
-            (guild_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+            (guild_id,), reader=True,
+        )
+        return rows[0][0] if rows else None
 
     async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """Per game: matches with a result, wins, win rate, last played; most played first."""
-        async with self._read.execute(
+        rows = await self._fetchall(
             "SELECT game, games, wins, last_ended FROM player_totals "
             "WHERE guild_id = ? AND user_id = ? ORDER BY games DESC, game",
-            (guild_id, user_id),
-        ) as cur:
-            rows = await cur.fetchall()
+            (guild_id, user_id), reader=True,
+        )
         return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
 
     # -- data protection -------------------------------------------------------------------------
@@ -659,16 +659,13 @@ class Storage:
         refuses while the person is at a table. The running totals and the ratings (derived from the
         results) lose the person's lines: an anonymous row counts for nobody."""
         async with self._transaction() as db:
-            cur = await db.execute("UPDATE results SET user_id = NULL, name = '' WHERE user_id = ?", (user_id,))
-            results = cur.rowcount
+            results = await db.execute("UPDATE results SET user_id = NULL, name = '' WHERE user_id = ?", (user_id,))
             await db.execute("DELETE FROM player_totals WHERE user_id = ?", (user_id,))
             await ratings_store.forget_user(db, user_id)
-            async with db.execute(
+            found = await db.fetchall(
                 "SELECT id, host_id, seats FROM sessions s WHERE status NOT IN ('lobby', 'playing') AND "
-                "(host_id = :user OR EXISTS (SELECT 1 FROM json_each(s.seats) "
-                "WHERE json_extract(value, '$.user_id') = :user))", {"user": user_id},
-            ) as cur:
-                found = await cur.fetchall()
+                f"(host_id = :user OR {self.dialect.seat_of_user})", {"user": user_id},
+            )
             for session_id, host_id, seats in found:
                 anonymous = [{**seat, "user_id": None, "name": ""} if seat.get("user_id") == user_id else seat
                              for seat in json.loads(seats)]
@@ -678,12 +675,12 @@ class Storage:
 
     # -- what the bot remembers about itself -----------------------------------------------------
     async def remembered(self, key: str) -> str | None:
-        async with self._reading("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+        rows = await self._fetchall("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
 
     async def remember(self, key: str, value: str) -> None:
-        await self._write1("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        await self._write1("INSERT INTO meta (key, value) VALUES (?, ?) "
+                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     # -- ratings (bot/ratings.py, SQL in bot/ratings_store.py) -----------------------------------
     async def rating_board(
@@ -692,14 +689,14 @@ class Storage:
     ) -> Leaderboard[RatingRow]:
         """One guild's ratings in one game: established players by rating, provisional ones below;
         computer levels only when asked for. ``me`` is the caller's row wherever it ranks."""
-        async with self._write:     # alone on the connection, as ``_reading`` says
-            return await ratings_store.board(self._db, guild_id, game, computers=include_computers, limit=limit,
+        async with self._read_faults(), self._sql.alone() as db:
+            return await ratings_store.board(db, guild_id, game, computers=include_computers, limit=limit,
                                              user_id=user_id)
 
     async def rating_trends(self, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
         """Per game: a player's rating and its change over their latest rated games."""
-        async with self._write:     # alone on the connection, as ``_reading`` says
-            return await ratings_store.trends(self._db, guild_id, user_id)
+        async with self._read_faults(), self._sql.alone() as db:
+            return await ratings_store.trends(db, guild_id, user_id)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
         """Recompute every rating from the result rows in one transaction: (matches, ratings). It holds

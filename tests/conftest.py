@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import itertools
 import logging
+import os
 
 import pytest
 
@@ -103,3 +106,82 @@ def computer_pool():
     pool.start()
     yield pool
     pool.shutdown()
+
+
+# ============================================================================ the two stores: SQLite and PostgreSQL
+# Every storage and session test runs against both (``store``). PostgreSQL is a real server the suite
+# starts once (tests/postgres.py); each test gets a fresh database, a copy of one migrated template.
+# Without a server here those runs are skipped, with one reason; under CI (CI=true) that is a failure.
+
+STORES = ("sqlite", "postgresql")
+_TEMPLATE = "spieltisch_template"
+_databases = itertools.count(1)
+
+
+async def _migrate_template(cluster) -> None:
+    import asyncpg
+
+    from bot.storage import Storage
+
+    admin = await asyncpg.connect(cluster.url())
+    try:
+        await admin.execute(f"CREATE DATABASE {_TEMPLATE}")
+    finally:
+        await admin.close()
+    await (await Storage.open(cluster.url(_TEMPLATE))).close()
+
+
+def no_server(exc: Exception, env) -> None:
+    """Skip the PostgreSQL runs with one line saying why; under CI (``CI=true``) fail instead."""
+    if env.get("CI") == "true":
+        pytest.fail(f"CI runs the storage tests on PostgreSQL too, but {exc}", pytrace=False)
+    pytest.skip(f"PostgreSQL runs skipped: {exc}")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One PostgreSQL server for the whole run, with a migrated template database; gone afterwards."""
+    from tests.postgres import Cluster, NoServer
+
+    try:
+        cluster = Cluster.start()
+    except NoServer as exc:
+        no_server(exc, os.environ)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:     # outside any test's event loop
+            thread.submit(asyncio.run, _migrate_template(cluster)).result()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=STORES)
+def store(request) -> str:
+    return request.param
+
+
+async def new_postgres_database(cluster, *, migrated: bool = True) -> str:
+    """The URL of a new database of ``cluster``: migrated (a copy of the template), or empty."""
+    import asyncpg
+
+    name = f"test_{next(_databases)}"
+    admin = await asyncpg.connect(cluster.url())
+    try:
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE if migrated else 'template1'}")
+    finally:
+        await admin.close()
+    return cluster.url(name)
+
+
+@pytest.fixture
+async def database(store, tmp_path, request) -> str:
+    """A database that outlives one ``Storage`` (for restarts): a file, or a PostgreSQL database."""
+    if store == "sqlite":
+        return str(tmp_path / "db.sqlite3")
+    return await new_postgres_database(request.getfixturevalue("postgres_cluster"))
+
+
+@pytest.fixture
+def scratch(store, database) -> str:
+    """A database for one ``Storage``: SQLite in memory, or a fresh PostgreSQL database."""
+    return ":memory:" if store == "sqlite" else database

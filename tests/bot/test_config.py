@@ -43,7 +43,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     from bot.config import ENV_NAMES, Settings
 
     env = {
-        "SPIELTISCH_TOKEN": "env-token", "SPIELTISCH_DATABASE": "/data/db.sqlite3",
+        "SPIELTISCH_TOKEN": "env-token", "SPIELTISCH_DATABASE_URL": "sqlite:////data/db.sqlite3",
         "SPIELTISCH_LOBBY_TIMEOUT_MINUTES": "7", "SPIELTISCH_COMPUTER_DELAY_SECONDS": "0.5",
         "SPIELTISCH_SYNC_COMMANDS": "false", "SPIELTISCH_COMMAND_GUILD_ID": "123456789012345678",
         "SPIELTISCH_LOG_LEVEL": "WARNING", "SPIELTISCH_LOG_FORMAT": "json", "SPIELTISCH_METRICS_PORT": "9108",
@@ -51,7 +51,8 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
         "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway", "SPIELTISCH_COMPUTER_PROCESSES": "1",
         "SPIELTISCH_SHARD_COUNT": "4", "SPIELTISCH_SHARD_IDS": "2, 0",
     }
-    assert set(env) == set(ENV_NAMES)       # one variable per setting, none forgotten
+    # one variable per setting, none forgotten (SPIELTISCH_DATABASE, the older name: see below)
+    assert set(env) | {"SPIELTISCH_DATABASE"} == set(ENV_NAMES)
     assert {name for (name, *_) in ENV_NAMES.values()} == set(Settings.model_fields)
     settings = load_settings(write(tmp_path, 'token = "file"\nlobby_timeout_minutes = 30\n'), env=env)
     assert settings.token.get_secret_value() == "env-token"
@@ -177,3 +178,39 @@ def test_a_process_owns_the_guilds_of_its_shards_by_discords_formula():
     shards = Shards(2, (1,))
     assert shards.owns(1 << 22) and shards.owns(3 << 22 | 4095) and not shards.owns(2 << 22)
     assert shard_of(81384788765712384, 4) == 2 and shard_of(81384788765712384, 1) == 0
+
+
+def test_the_database_is_a_url_or_the_older_sqlite_path_never_both(tmp_path):
+    def load(text: str, **env: str):
+        return load_settings(write(tmp_path, f'token = "x"\n{text}'), env=env)
+
+    assert load("").database_url == "sqlite:///spieltisch.sqlite3"
+    old = load('database = "games.sqlite3"\n')
+    assert (old.database_url, old.database) == ("sqlite:///games.sqlite3", Path("games.sqlite3"))
+    assert load("", SPIELTISCH_DATABASE="/d/g.sqlite3").database_url == "sqlite:////d/g.sqlite3"
+    pg = load("", SPIELTISCH_DATABASE_URL="postgresql://bot:s3cret@db:5432/spieltisch")
+    assert pg.database is None and pg.database_shown == "postgresql://bot:***@db:5432/spieltisch"
+    with pytest.raises(ConfigError) as err:
+        load('database = "games.sqlite3"\ndatabase_url = "sqlite:///other.sqlite3"\n')
+    assert str(err.value) == ("The settings do not fit together: database_url and database both name the "
+                              "database; keep only database_url.")
+    with pytest.raises(ConfigError) as err:
+        load("", SPIELTISCH_DATABASE_URL="mysql://bot:s3cret@db/spieltisch")
+    assert str(err.value) == ("The environment variable SPIELTISCH_DATABASE_URL is invalid: mysql://bot:***@db/"
+                              "spieltisch is neither sqlite:///PATH nor postgresql://USER@HOST/DATABASE.")
+    with pytest.raises(ConfigError, match="Setting `database_url` is invalid: postgresql://db names no database"):
+        load('database_url = "postgresql://db"\n')
+
+
+def test_check_config_and_backup_on_postgresql_never_show_the_password(tmp_path, capsys):
+    from bot.__main__ import main
+
+    config = write(tmp_path, 'token = "x"\ndatabase_url = "postgresql://bot:s3cret@db:5432/spieltisch"\n')
+    assert main(["--config", str(config), "check-config"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("spieltisch: The settings are OK: database postgresql://bot:***@db:5432/spieltisch, ")
+    assert main(["--config", str(config), "backup", str(tmp_path / "copy.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err == ("spieltisch: backup copies SQLite files; postgresql://bot:***@db:5432/spieltisch is PostgreSQL, "
+                   "whose own tool pg_dump makes a consistent copy while the bot runs (pg_dump --format=custom).\n")
+    assert not (tmp_path / "copy.sqlite3").exists()

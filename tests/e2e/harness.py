@@ -27,7 +27,8 @@ class Env:
     channel: object
     thread: object
     users: dict[str, object]
-    database: Path
+    #: An SQLite file, or a PostgreSQL ``database_url``.
+    database: Path | str
     clock: ManualClock
     monkeypatch: object
     bot: Spieltisch | None = None
@@ -58,7 +59,7 @@ class Env:
         self.monkeypatch.setattr(discord.http.Route, "BASE", self.double.api_base)
         self.monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                                  yarl.URL(self.double.gateway_url))
-        settings = Settings(token=self.token, database=self.database,
+        settings = Settings(token=self.token, database_url=str(self.database),
                             **{"computer_processes": self.computer_processes, **settings})
         bot = Spieltisch(settings, clock=self.clock, seed_source=lambda: f"seed-{next(self.seeds)}",
                          computers=self.computers, guild_ready_timeout=0.01)

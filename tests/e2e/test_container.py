@@ -50,8 +50,8 @@ def test_the_image_is_slim_runs_as_a_user_and_keeps_the_database_on_its_volume()
     users = [args for word, args in steps if word == "USER"]
     assert users and users[-1] not in ("root", "0")
     volumes = [args for word, args in steps if word == "VOLUME"]
-    database = image_env()["SPIELTISCH_DATABASE"]
-    assert volumes == ["/data"] and database.startswith("/data/")
+    database = image_env()["SPIELTISCH_DATABASE_URL"]      # a PostgreSQL URL from outside replaces it
+    assert volumes == ["/data"] and database.startswith("sqlite:////data/")
     for word, args in steps:                # everything copied into the image is in the repository
         if word == "COPY":
             for source in args.split()[:-1]:

@@ -1,6 +1,6 @@
 """The bot as shards: one process running shards [0, 1] of 2, and two processes (in-process here:
-two bots) with shards [0] and [1] on one SQLite file. Each owns the guilds of its shards
-(``(guild_id >> 22) % 2``): it restores and fires timers only for their tables."""
+two bots) with shards [0] and [1] on one SQLite file or one PostgreSQL database. Each owns the guilds
+of its shards (``(guild_id >> 22) % 2``): it restores and fires timers only for their tables."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ from tests.e2e.test_operations import _get, _samples
 SHARDS = 2
 
 
-@pytest.fixture
-async def world(tmp_path, monkeypatch, bot_errors):
+async def _world(database, monkeypatch) -> Env:
     """A guild on shard 0 and one on shard 1 of 2, ann, bob and cem in both; no bot started yet."""
     d = DiscordDouble()
     guilds = [d.add_guild("Null", shard=(0, SHARDS)), d.add_guild("Eins", shard=(1, SHARDS))]
@@ -31,12 +30,30 @@ async def world(tmp_path, monkeypatch, bot_errors):
         for user in users.values():
             d.add_member(g, user)
     await d.start()
-    env = Env(d, guilds[0], channels[0], None, users, tmp_path / "bot.sqlite3", ManualClock(), monkeypatch)
+    env = Env(d, guilds[0], channels[0], None, users, database, ManualClock(), monkeypatch)
     env.guilds, env.channels = guilds, channels
-    yield env
+    return env
+
+
+async def _end(env: Env) -> None:
     await env.stop_bot()
-    await d.stop()
-    assert not d.unknown_routes and not d.internal_errors
+    await env.double.stop()
+    assert not env.double.unknown_routes and not env.double.internal_errors
+
+
+@pytest.fixture
+async def world(tmp_path, monkeypatch, bot_errors):
+    env = await _world(tmp_path / "bot.sqlite3", monkeypatch)
+    yield env
+    await _end(env)
+
+
+@pytest.fixture
+async def world_on_either_store(database, monkeypatch, bot_errors):
+    """``world`` on an SQLite file, and on a PostgreSQL database (``database``, tests/conftest.py)."""
+    env = await _world(database, monkeypatch)
+    yield env
+    await _end(env)
 
 
 def _sharded(*shard_ids: int) -> dict:
@@ -70,7 +87,8 @@ async def test_one_process_runs_both_shards_and_plays_in_the_guilds_of_each(worl
         assert clicked and all(str(world.guilds[shard_id].id) in frame for frame in clicked)
 
 
-async def test_two_processes_own_their_shards_tables_timers_and_restarts(world):
+async def test_two_processes_own_their_shards_tables_timers_and_restarts(world_on_either_store):
+    world = world_on_either_store
     d, (zero, one) = world.double, world.channels
     busy_elsewhere = d.add_text_channel(world.guilds[0], "anderswo")
     one_b = d.add_text_channel(world.guilds[1], "karten")

@@ -34,8 +34,8 @@ class Recorder:
 
 
 @pytest.fixture
-async def storage():
-    storage = await Storage.open(":memory:")
+async def storage(scratch):
+    storage = await Storage.open(scratch)
     yield storage
     await storage.close()
 
@@ -146,8 +146,8 @@ async def test_cancelled_and_moved_timers(storage):
         await timers.stop()
 
 
-async def test_timers_survive_a_restart_and_a_missed_timer_fires_once(tmp_path):
-    path = tmp_path / "db.sqlite3"
+async def test_timers_survive_a_restart_and_a_missed_timer_fires_once(database):
+    path = database
     clock = ManualClock(0.0)
     storage = await Storage.open(path)
     timers = Timers(storage, clock)

@@ -103,8 +103,8 @@ def test_a_match_of_one_side_changes_nothing():
 # ------------------------------------------------------------------------------------- storage
 
 @pytest.fixture
-async def storage():
-    storage = await Storage.open(":memory:")
+async def storage(scratch):
+    storage = await Storage.open(scratch)
     yield storage
     await storage.close()
 
@@ -142,12 +142,14 @@ async def play(storage: Storage, rows: list[ResultRow], channel: int) -> int:
     return session_id
 
 
+async def fetched(storage: Storage, sql: str) -> list[tuple]:
+    async with storage._sql.alone() as db:
+        return [tuple(row) for row in await db.fetchall(sql)]
+
+
 async def dump(storage: Storage) -> tuple[list, list]:
-    async with storage._db.execute("SELECT * FROM ratings ORDER BY guild_id, game, player") as cur:
-        ratings = await cur.fetchall()
-    async with storage._db.execute("SELECT * FROM rating_log ORDER BY session_id, seat") as cur:
-        log = await cur.fetchall()
-    return ratings, log
+    return (await fetched(storage, "SELECT * FROM ratings ORDER BY guild_id, game, player"),
+            await fetched(storage, "SELECT * FROM rating_log ORDER BY session_id, seat"))
 
 
 async def test_a_finished_match_rates_its_players_and_a_stopped_one_does_not(storage):
@@ -171,7 +173,7 @@ async def test_rebuild_equals_the_incremental_updates(storage):
     assert await dump(storage) == incremental             # equal to the last bit: same arithmetic, same order
 
 
-async def test_a_restart_in_the_middle_of_a_series_changes_no_rating(tmp_path):
+async def test_a_restart_in_the_middle_of_a_series_changes_no_rating(database):
     matches = series(11, 40)
     straight = await Storage.open(":memory:")
     for n, rows in enumerate(matches):
@@ -179,7 +181,7 @@ async def test_a_restart_in_the_middle_of_a_series_changes_no_rating(tmp_path):
     expected = await dump(straight)
     await straight.close()
 
-    path = tmp_path / "db.sqlite3"
+    path = database
     first = await Storage.open(path)
     for n, rows in enumerate(matches[:17]):
         await play(first, rows, 100 + n)
@@ -196,8 +198,10 @@ async def test_a_restart_in_the_middle_of_a_series_changes_no_rating(tmp_path):
 
 
 async def test_the_rating_update_commits_with_the_result_rows_or_neither(storage, monkeypatch):
-    def broken(*_args, **_kwargs):
-        raise sqlite3.OperationalError("disk I/O error")
+    def broken(*_args, **_kwargs):       # what each database raises when the write cannot be made
+        if storage.dialect.name == "sqlite":
+            raise sqlite3.OperationalError("disk I/O error")
+        raise ConnectionResetError("the connection to the server was lost")
 
     session_id = await storage.create_session(guild_id=1, channel_id=5, game="toy", host_id=1, lang="en",
                                               options={}, seats=[], rules_version=1, created_at=0.0)
@@ -246,9 +250,7 @@ async def test_computer_levels_are_listed_only_on_request(storage):
 async def test_trend_is_the_change_over_the_last_ten_games(storage):
     for n in range(1, 14):
         await play(storage, [seat(0, 1 if n % 3 else 2, user=7, at=n), seat(1, 2 if n % 3 else 1, user=8, at=n)], n)
-    async with storage._db.execute(
-        "SELECT before, after FROM rating_log WHERE user_id = 7 ORDER BY ended_at") as cur:
-        log = await cur.fetchall()
+    log = await fetched(storage, "SELECT before, after FROM rating_log WHERE user_id = 7 ORDER BY ended_at")
     trend = (await storage.rating_trends(1, 7))["toy"]
     assert (trend.games, trend.over) == (13, 10)
     assert trend.ordinal == log[-1][1]
@@ -291,18 +293,19 @@ async def test_migration_gives_old_computer_rows_their_level_and_rebuild_rates_t
         await storage.close()
 
 
-async def test_python_m_bot_rebuild_ratings_recomputes_them(tmp_path, capsys):
+async def test_python_m_bot_rebuild_ratings_recomputes_them(database, tmp_path, capsys):
     from bot.__main__ import main
 
-    path = tmp_path / "db.sqlite3"
+    path = database
     storage = await Storage.open(path)
     for n, rows in enumerate(series(3, 12)):
         await play(storage, rows, 100 + n)
     expected = await dump(storage)
-    await storage._db.execute("DELETE FROM ratings")
+    async with storage._sql.alone() as db:
+        await db.execute("DELETE FROM ratings")
     await storage.close()
     config = tmp_path / "config.toml"
-    config.write_text(f'token = "x"\ndatabase = "{path}"\n', encoding="utf-8")
+    config.write_text(f'token = "x"\ndatabase_url = "{path}"\n', encoding="utf-8")
 
     assert await asyncio.to_thread(main, ["--config", str(config), "rebuild-ratings"]) == 0
     assert capsys.readouterr().out == f"Rebuilt {len(expected[0])} ratings from 12 rated matches in {path}.\n"

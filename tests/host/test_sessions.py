@@ -37,8 +37,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def storage():
-    storage = await Storage.open(":memory:")
+async def storage(scratch):
+    storage = await Storage.open(scratch)
     yield storage
     await storage.close()
 
@@ -399,8 +399,8 @@ async def test_an_unstarted_lobby_expires_and_a_started_one_does_not(manager, st
 # -- restart -------------------------------------------------------------------------------------
 
 
-async def test_restore_rebuilds_identical_sessions_from_the_file(tmp_path, clock):
-    path = tmp_path / "db.sqlite3"
+async def test_restore_rebuilds_identical_sessions_from_the_file(database, clock):
+    path = database
     storage = await Storage.open(path)
     manager = make_manager(storage, clock)
     game = await playing(manager, 3, channel=1)
@@ -440,8 +440,8 @@ async def test_restore_rebuilds_identical_sessions_from_the_file(tmp_path, clock
 
 
 @pytest.mark.parametrize(("games", "reason"), [({"toy": ToyGameV2()}, "rules_changed"), ({}, "unknown_game")])
-async def test_restore_ends_what_it_cannot_replay_politely(tmp_path, clock, games, reason):
-    path = tmp_path / "db.sqlite3"
+async def test_restore_ends_what_it_cannot_replay_politely(database, clock, games, reason):
+    path = database
     storage = await Storage.open(path)
     manager = make_manager(storage, clock)
     game = await playing(manager, 2, channel=1)
@@ -473,7 +473,7 @@ def test_every_refusal_of_the_host_has_an_english_and_a_german_text():
         assert sorted(keys - set(catalogue(lang))) == [], lang
 
 
-async def test_what_happens_at_the_deal_is_observed_and_survives_a_restart(tmp_path, clock):
+async def test_what_happens_at_the_deal_is_observed_and_survives_a_restart(database, clock):
     """Skippo with aces out of turn: the dealt aces go out before the first move. Those events start
     every seat's observations (drawn cards only for their owner) and come back after a restart."""
     from games import REGISTRY
@@ -482,7 +482,7 @@ async def test_what_happens_at_the_deal_is_observed_and_survives_a_restart(tmp_p
     options = skippo.parse_options({"aces_out_of_turn": True})
     seed = next(f"deal-{n}" for n in range(500) if len({e.seat for e in skippo.begin(3, options, f"deal-{n}")[1]
                                                        if e.kind == "ace_out"}) > 1)
-    path = tmp_path / "db.sqlite3"
+    path = database
     storage = await Storage.open(path)
     manager = make_manager(storage, clock, games={"skippo": skippo}, seeds=iter([seed]))
     session = await manager.open_lobby(GUILD, CHANNEL, "skippo", HOST, "Host", "en", lobby_ttl=TTL)
@@ -510,8 +510,8 @@ async def test_what_happens_at_the_deal_is_observed_and_survives_a_restart(tmp_p
         await storage.close()
 
 
-async def test_pictures_are_on_by_default_the_host_turns_them_off_and_it_survives_a_restart(tmp_path, clock):
-    path = tmp_path / "db.sqlite3"
+async def test_pictures_are_on_by_default_the_host_turns_them_off_and_it_survives_a_restart(database, clock):
+    path = database
     storage = await Storage.open(path)
     manager = make_manager(storage, clock)
     session = await lobby(manager, 2)

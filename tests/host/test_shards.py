@@ -16,8 +16,8 @@ ON_ZERO, ON_ONE = (2**40 + 2) << 22 | 4095, (2**40 + 1) << 22 | 7
 
 
 @pytest.fixture
-async def storage():
-    storage = await Storage.open(":memory:")
+async def storage(scratch):
+    storage = await Storage.open(scratch)
     yield storage
     await storage.close()
 
@@ -71,7 +71,7 @@ async def test_a_write_waits_for_a_read_on_its_connection_when_another_process_w
     try:
         mine = await _lobby(ours, ON_ONE, 1, 10.0)
         await _lobby(ours, ON_ONE, 2, 10.0)
-        async with ours._reading("SELECT id FROM sessions ORDER BY id") as cur:
+        async with ours._sql.alone(), ours._sql.db.execute("SELECT id FROM sessions ORDER BY id") as cur:
             assert await cur.fetchone() == (mine,)                     # the read's snapshot is open
             await _lobby(theirs, ON_ZERO, 3, 10.0)                     # the other process writes
             write = asyncio.create_task(ours.update_session(mine, messages={"lobby": 7}))

@@ -1,4 +1,5 @@
-"""Storage: schema migrations, the one-live-session-per-channel index, logs, results and rankings."""
+"""Storage: schema migrations, the one-live-session-per-channel index, logs, results and rankings, on
+SQLite and on PostgreSQL (the ``store`` fixture, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import sqlite3
 
 import pytest
 
+from bot.database import INTEGRITY_ERRORS
 from bot.migrations import MIGRATIONS
-from bot.storage import ChannelBusy, ResultRow, SessionGone, Storage
+from bot.storage import ChannelBusy, Forgotten, ResultRow, SessionGone, Storage
 
 _channels = itertools.count(1000)
 
@@ -37,31 +39,34 @@ async def match(storage: Storage, players: list[tuple[int | None, bool]], *, gui
 
 
 @pytest.fixture
-async def storage():
-    storage = await Storage.open(":memory:")
+async def storage(scratch):
+    storage = await Storage.open(scratch)
     yield storage
     await storage.close()
 
 
-async def test_migrations_from_empty_and_reopen_is_idempotent(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    storage = await Storage.open(path)
+async def test_migrations_from_empty_and_reopen_is_idempotent(database):
+    storage = await Storage.open(database)
     assert await storage.schema_version() == MIGRATIONS[-1][0]
     session_id = await new_session(storage, channel=7)
     await storage.close()
 
-    again = await Storage.open(path)
+    again = await Storage.open(database)
     try:
         assert await again.schema_version() == MIGRATIONS[-1][0]
         row = await again.session(session_id)
         assert row is not None and row.channel_id == 7 and row.status == "lobby"
+        async with again._sql.alone() as db:
+            versions = [v for (v,) in await db.fetchall("SELECT version FROM schema_migrations ORDER BY version")]
     finally:
         await again.close()
-    with sqlite3.connect(path) as raw:
-        versions = [v for (v,) in raw.execute("SELECT version FROM schema_migrations ORDER BY version")]
-        tables = {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert versions == [m[0] for m in MIGRATIONS]
-    assert {"sessions", "actions", "results", "timers", "schema_migrations"} <= tables
+
+
+async def test_an_action_of_no_session_breaks_a_rule(storage):
+    with pytest.raises(INTEGRITY_ERRORS):
+        await storage.append_action(999, 0, 0, "pass", 1.0)  # no such session: the foreign key
+    assert storage.fault is None
 
 
 async def test_file_database_uses_wal_normal_sync_and_foreign_keys(tmp_path):
@@ -76,9 +81,8 @@ async def test_file_database_uses_wal_normal_sync_and_foreign_keys(tmp_path):
         await storage.close()
 
 
-async def test_one_live_session_per_channel_even_across_connections(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    first, second = await Storage.open(path), await Storage.open(path)
+async def test_one_live_session_per_channel_even_across_connections(database):
+    first, second = await Storage.open(database), await Storage.open(database)
     try:
         lobby = await new_session(first, channel=5)
         with pytest.raises(ChannelBusy):
@@ -104,7 +108,7 @@ async def test_action_log_keeps_order_and_refuses_a_second_entry_for_a_seq(stora
     moves = [(0, "pass"), (1, "swap"), (0, "swap"), (1, "pass"), (0, "pass")]
     for seq, (seat, key) in enumerate(moves):
         await storage.append_action(session_id, seq, seat, key, float(seq))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await storage.append_action(session_id, 2, 1, "pass", 9.0)
     assert await storage.actions(session_id) == moves
     (live,) = await storage.live_sessions()
@@ -229,3 +233,26 @@ async def test_timers_are_replaced_per_kind_and_listed_by_due_time(storage):
     assert await storage.next_timer_due() == 10.0
     await storage.delete_timer(b, "lobby_expiry")
     assert await storage.next_timer_due() == 20.0
+
+
+async def test_forgetting_a_user_makes_their_rows_and_ended_sessions_anonymous(storage):
+    kept = await new_session(storage, channel=1)                    # live: left alone
+    ended = await storage.create_session(
+        guild_id=1, channel_id=2, game="toy", host_id=7, lang="en", options={},
+        seats=[{"user_id": 7, "name": "Seven"}, {"user_id": 8, "name": "Eight"}], rules_version=1, created_at=0.0)
+    rows = [ResultRow(ended, 1, "toy", 0, 7, "Seven", 5, 1, True, False, False, False, 3.0),
+            ResultRow(ended, 1, "toy", 1, 8, "Eight", 2, 2, False, False, False, False, 3.0)]
+    await storage.end_session(ended, "finished", ended_at=3.0, results=rows)
+    hosted_by_other = await storage.create_session(
+        guild_id=1, channel_id=3, game="toy", host_id=8, lang="en", options={},
+        seats=[{"user_id": 8, "name": "Eight"}, {"user_id": 7, "name": "Seven"}], rules_version=1, created_at=0.0)
+    await storage.end_session(hosted_by_other, "cancelled", ended_at=4.0)
+
+    assert await storage.forget_user(7) == Forgotten(results=1, sessions=2)
+    assert [(r.user_id, r.name) for r in await storage.results(ended)] == [(None, ""), (8, "Eight")]
+    first, second = await storage.session(ended), await storage.session(hosted_by_other)
+    assert (first.host_id, first.seats) == (0, [{"user_id": None, "name": ""}, {"user_id": 8, "name": "Eight"}])
+    assert (second.host_id, second.seats) == (8, [{"user_id": 8, "name": "Eight"}, {"user_id": None, "name": ""}])
+    assert [r.user_id for r in (await storage.leaderboard(1, "toy")).rows] == [8]
+    assert (await storage.session(kept)).host_id == 1
+    assert await storage.forget_user(7) == Forgotten(results=0, sessions=0)

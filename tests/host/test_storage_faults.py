@@ -98,7 +98,7 @@ async def test_sqlites_own_full_error_is_a_fault_too(tmp_path):
         session_id = await new_session(storage)
         await storage.start_session(session_id, seats=[], seed="s", started_at=0.0)
         pages = await storage.pragma("page_count")
-        await storage._db.execute(f"PRAGMA max_page_count={pages + 1}")
+        await storage._sql.db.execute(f"PRAGMA max_page_count={pages + 1}")
         with pytest.raises(StorageFault, match="full"):
             for seq in range(10_000):
                 await storage.append_action(session_id, seq, 0, "x" * 500, float(seq))

@@ -10,8 +10,9 @@ from collections import defaultdict
 
 import pytest
 
+from bot.database import SQLITE
 from bot.migrations import MIGRATIONS
-from bot.storage import LIVE_SESSIONS_SQL, ResultRow, Storage, live_actions_sql
+from bot.storage import ResultRow, Storage, live_actions_sql, live_sessions_sql
 from tests.host.test_storage import match, new_session
 
 
@@ -140,14 +141,18 @@ async def _check_against_rows(storage: Storage, rows: list[ResultRow]) -> None:
         assert await storage.most_played_game(guild) == want
 
 
-async def test_totals_kept_by_each_ended_match_give_what_the_rows_give(on_disk):
-    matches = _random_matches(random.Random("totals"), 120)
-    for these in matches:
-        session = await new_session(on_disk, guild=these[0].guild_id, game=these[0].game)
-        assert session == these[0].session_id
-        await on_disk.end_session(session, "stopped" if these[0].stopped else "finished",
-                                  ended_at=these[0].ended_at, results=these)
-    await _check_against_rows(on_disk, [r for these in matches for r in these])
+async def test_totals_kept_by_each_ended_match_give_what_the_rows_give(database):
+    storage = await Storage.open(database)      # SQLite's triggers, and PostgreSQL's plpgsql ones
+    try:
+        matches = _random_matches(random.Random("totals"), 120)
+        for these in matches:
+            session = await new_session(storage, guild=these[0].guild_id, game=these[0].game)
+            assert session == these[0].session_id
+            await storage.end_session(session, "stopped" if these[0].stopped else "finished",
+                                      ended_at=these[0].ended_at, results=these)
+        await _check_against_rows(storage, [r for these in matches for r in these])
+    finally:
+        await storage.close()
 
 
 async def test_the_migration_fills_the_totals_from_results_already_stored(tmp_path):
@@ -226,14 +231,14 @@ async def test_the_restart_reads_no_finished_session(tmp_path):
     live_small, live_large = await _history(small, 2), await _history(large, 30)
     costs = []
     for path, live in ((small, live_small), (large, live_large)):
-        sessions_steps, sessions = _steps(path, LIVE_SESSIONS_SQL, ())
+        sessions_steps, sessions = _steps(path, live_sessions_sql(SQLITE), ())
         actions_steps, actions = _steps(path, live_actions_sql(1), (live,))
         assert [row[0] for row in sessions] == [live] and len(actions) == 3
         costs.append((sessions_steps, actions_steps))
     # Thirty times the finished history, not one more step: nothing finished is visited.
     assert costs[0] == costs[1]
     with sqlite3.connect(large) as db:
-        plans = [row[3] for sql, params in ((LIVE_SESSIONS_SQL, ()), (live_actions_sql(2), (1, 2)))
+        plans = [row[3] for sql, params in ((live_sessions_sql(SQLITE), ()), (live_actions_sql(2), (1, 2)))
                  for row in db.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
     # The live sessions' own index, then each log by its key: never a walk over a whole table.
     assert all("USING INDEX sessions_live" in plan or "USING PRIMARY KEY (session_id=?)" in plan
