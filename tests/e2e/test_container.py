@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.__main__ import COMMANDS
-from bot.config import ENV_NAMES, Settings, load_settings
+from bot.config import ENV_NAMES, load_settings
 from tests.e2e import compose_yaml
 from tests.e2e.bot_process import ROOT, clean_env
 
@@ -150,11 +150,7 @@ def _known(name: str) -> bool:
     return name == "DISCORD_TOKEN" or name in ENV_NAMES
 
 
-@pytest.mark.parametrize("name", [
-    "compose.yaml",
-    pytest.param("compose.postgres.yaml", marks=pytest.mark.skipif(
-        "database_url" not in Settings.model_fields, reason="database_url (PostgreSQL) is not on this branch yet")),
-])
+@pytest.mark.parametrize("name", ["compose.yaml", "compose.postgres.yaml"])
 def test_every_variable_a_compose_file_passes_to_the_bot_is_a_setting(name):
     services = bots(compose(name)["services"])
     passed = {variable for service in services.values() for variable in service["environment"]}
@@ -169,11 +165,9 @@ def test_the_copy_service_moves_compose_yamls_sqlite_volume_into_the_bots_postgr
     assert copy["volumes"] == [single]                              # the SQLite bot's volume, same name
     command, *args = copy["command"]
     assert args[0::2] == ["--from", "--to"]
-    assert args[1] == "sqlite:///" + image_env()["SPIELTISCH_DATABASE"]
+    assert args[1] == image_env()["SPIELTISCH_DATABASE_URL"]
     (url,) = {service["environment"]["SPIELTISCH_DATABASE_URL"] for service in bots(services).values()}
     assert args[3] == url
-    if "copy-database" not in COMMANDS:
-        pytest.skip("copy-database (PostgreSQL) is not on this branch yet")
     assert command in COMMANDS
 
 
