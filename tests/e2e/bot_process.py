@@ -26,11 +26,17 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def write_config(path: Path, double, database: Path, token: str = "process-token") -> Path:
+def write_config(path: Path, double, database: Path | str, token: str = "process-token", *,
+                 settings: str = "") -> Path:
+    """A config for the double: ``database`` is an SQLite file or a ``database_url``; ``settings`` are
+    more top-level lines."""
+    where = (f'database_url = "{database}"' if isinstance(database, str) and "://" in database
+             else f'database = "{Path(database).as_posix()}"')
     path.write_text(
         f'token = "{token}"\n'
-        f'database = "{database.as_posix()}"\n'
+        f"{where}\n"
         'log_level = "WARNING"\n'
+        f"{settings}"
         "[testing]\n"
         f'api_base_url = "{double.api_base}"\n'
         f'gateway_url = "{double.gateway_url}"\n',
@@ -101,10 +107,21 @@ def stored_session(database: Path, session_id: int) -> Stored:
     finally:
         db.close()
     game_key, status, options, seats, seed, messages = row
-    seats = json.loads(seats)
+    return _planned(session_id, game_key, status, json.loads(options), json.loads(seats), seed,
+                    json.loads(messages), log)
+
+
+async def read_session(storage, session_id: int) -> Stored:
+    """``stored_session`` through the bot's own storage: an SQLite file or a PostgreSQL database."""
+    row = await storage.session(session_id, with_actions=True)
+    return _planned(session_id, row.game, row.status, row.options, row.seats, row.seed, row.messages,
+                    [(seat, key) for seat, key in row.actions])
+
+
+def _planned(session_id, game_key, status, options, seats, seed, messages, log) -> Stored:
     state = None
     if seed is not None:
         game = games.REGISTRY[game_key]
-        state = replay(game, len(seats), game.parse_options(json.loads(options)), seed,
+        state = replay(game, len(seats), game.parse_options(options), seed,
                        [(seat, Action.parse(key)) for seat, key in log]).state
-    return Stored(session_id, status, seats, json.loads(messages), log, state)
+    return Stored(session_id, status, seats, messages, log, state)

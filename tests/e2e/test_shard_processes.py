@@ -1,4 +1,5 @@
-"""Two bot processes, shards 0 and 1 of 2, on one database, against the double: shard 0's process
+"""Two bot processes, shards 0 and 1 of 2, on one database (an SQLite file, or one PostgreSQL
+server started by the test), against the double: shard 0's process
 is SIGKILLed in the middle of a move (the move committed, its answer never sent) and started
 again. Its table goes on from the same position with the same message and buttons; shard 1's
 table is not disturbed meanwhile; a /start in a busy channel is refused whichever process stored
@@ -13,25 +14,22 @@ from bot.storage import Storage
 from games.calcory import SLOTS
 from tests.double import DiscordDouble
 from tests.e2e import outside as O
-from tests.e2e.bot_process import BotProcess, clean_env, stored_session, write_config
+from tests.e2e.bot_process import BotProcess, clean_env, read_session, write_config
 
 TIMEOUT = 30          # only guards a hanging test; every wait ends on an event
 SHARDS = 2
 
 
-def _config(tmp_path, d, database, shard: int):
-    path = write_config(tmp_path / f"shard-{shard}.toml", d, database)
-    text = path.read_text(encoding="utf-8").replace(
-        "[testing]", f"shard_count = {SHARDS}\nshard_ids = [{shard}]\n[testing]")
-    path.write_text(text, encoding="utf-8")
-    return path
+def _config(tmp_path, d, database: str, shard: int):
+    return write_config(tmp_path / f"shard-{shard}.toml", d, database,
+                        settings=f"shard_count = {SHARDS}\nshard_ids = [{shard}]\n")
 
 
 class Table:
     """One Calcory table as its players see it, planned from the stored log."""
 
-    def __init__(self, d: DiscordDouble, channel, database, by_id) -> None:
-        self.d, self.channel, self.database, self.by_id = d, channel, database, by_id
+    def __init__(self, d: DiscordDouble, channel, storage: Storage, by_id) -> None:
+        self.d, self.channel, self.storage, self.by_id = d, channel, storage, by_id
         self.sid = 0
 
     async def start(self, host, guest) -> None:
@@ -42,37 +40,40 @@ class Table:
         await d.click(host, lobby, ids.lobby(self.sid, "start"))
         await self.drawn()
 
-    def stored(self):
-        return stored_session(self.database, self.sid)
+    async def stored(self):
+        return await read_session(self.storage, self.sid)
 
-    def flip_id(self) -> tuple[object, str, tuple[int, str]]:
+    async def flip_id(self) -> tuple[object, str, tuple[int, str]]:
         """Who is to flip, the button's custom_id, and the log entry the flip makes."""
-        stored = self.stored()
+        stored = await self.stored()
         seat = stored.state.active
         counter = sum(1 for s, _ in stored.log if s == seat)
         key = f"flip:{SLOTS[O.face_down(stored.state)[0]]}"
         return self.by_id[stored.user_of(seat)], ids.move(self.sid, seat, counter, key), (seat, key)
 
     async def drawn(self) -> list:
-        """The table messages once every move button carries the position's counter."""
+        """The stored table messages once every move button carries the stored position's counter."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + TIMEOUT
+        while not ((stored := await self.stored()).state and stored.messages.get("table")):
+            assert loop.time() < end, f"table {self.sid} was never stored"
+            await self.d.next_change(0.1)       # the bot stores a table's ids after posting it
+        seat = stored.state.active
+        counter = sum(1 for s, _ in stored.log if s == seat)
+
         def caught_up():
-            stored = self.stored()
-            if stored.state is None:
-                return None
-            seat = stored.state.active
-            counter = sum(1 for s, _ in stored.log if s == seat)
-            found = [self.d.message(i) for i in stored.messages.get("table") or [] if str(i) in self.d.world.messages]
+            found = [self.d.message(i) for i in stored.messages["table"] if str(i) in self.d.world.messages]
             return found if found and O.drawn_for(found, self.sid, seat, counter) else None
 
         return await self.d.wait_until(caught_up, TIMEOUT, f"table {self.sid} drawn")
 
     async def flip(self):
-        user, custom_id, _entry = self.flip_id()
+        user, custom_id, _entry = await self.flip_id()
         tables = await self.drawn()
         return await self.d.click(user, O.holding(tables, custom_id), custom_id)
 
 
-async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undisturbed(tmp_path):
+async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undisturbed(tmp_path, database):
     d = DiscordDouble()
     guilds = [d.add_guild("Null", shard=(0, SHARDS)), d.add_guild("Eins", shard=(1, SHARDS))]
     channels = [d.add_text_channel(g, "spiele") for g in guilds]
@@ -82,7 +83,6 @@ async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undis
         for user in (ann, bob):
             d.add_member(g, user)
     by_id = {ann.id: ann, bob.id: bob}
-    database = tmp_path / "bot.sqlite3"
     procs: list[BotProcess] = []
 
     def launch(shard: int) -> BotProcess:
@@ -93,31 +93,32 @@ async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undis
 
     async with d:
         configs = [_config(tmp_path, d, database, shard) for shard in range(SHARDS)]
+        storage = await Storage.open(database)      # the test's own look at the shared database
         try:
             zero = launch(0)
             await d.wait_until(lambda: d.gateway.shards() == [(0, SHARDS)], TIMEOUT, "shard 0 to connect")
             one = launch(1)
             await d.wait_until(lambda: sorted(d.gateway.shards()) == [(0, SHARDS), (1, SHARDS)], TIMEOUT,
                                "shard 1 to connect")
-            tables = [Table(d, channel, database, by_id) for channel in channels]
+            tables = [Table(d, channel, storage, by_id) for channel in channels]
             for table in tables:
                 await table.start(ann, bob)
                 assert (await table.flip()).callback["type"] == 7
             first, second = tables
-            before = first.stored()
+            before = (await first.stored())
             table_ids = before.messages["table"]
 
             # Killed as its answer to a flip goes out: the flip is committed, the player saw nothing.
             kill = d.fault("POST", "/interactions/*/callback", status=503, then=lambda r: zero.kill())
-            user, custom_id, entry = first.flip_id()
+            user, custom_id, entry = await first.flip_id()
             await d.click(user, O.holding(await first.drawn(), custom_id), custom_id, expect_ack=False)
             await d.wait_until(lambda: kill.hits and d.gateway.shards() == [(1, SHARDS)], TIMEOUT, "the kill")
-            killed = first.stored()
+            killed = (await first.stored())
             assert killed.log == [*before.log, entry]
 
             # Meanwhile shard 1's table plays on, drawn by its own process.
             assert (await second.flip()).callback["type"] == 7
-            assert one.proc.poll() is None and len(second.stored().log) == 2
+            assert one.proc.poll() is None and len((await second.stored()).log) == 2
             edits = {m.id: len(m.history) for m in await second.drawn()}
 
             # Shard 0 comes back: the same table messages, redrawn at the committed position, play on.
@@ -126,22 +127,18 @@ async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undis
                                "shard 0 to reconnect")
             again = await first.drawn()
             assert [m.id for m in again] == [str(i) for i in table_ids]
-            assert first.stored().messages["table"] == table_ids
+            assert (await first.stored()).messages["table"] == table_ids
             assert (await first.flip()).callback["type"] == 7
-            assert first.stored().log[: len(killed.log)] == killed.log and len(first.stored().log) == 3
+            assert (await first.stored()).log[: len(killed.log)] == killed.log and len((await first.stored()).log) == 3
 
             # Shard 1's process never restarted, and nothing touched its table meanwhile.
-            assert one.proc.poll() is None and len(second.stored().log) == 2
+            assert one.proc.poll() is None and len((await second.stored()).log) == 2
             assert {m.id: len(m.history) for m in await second.drawn()} == edits
 
             # A live session stored by another process (here: the test's own) makes /start refuse.
-            storage = await Storage.open(database)
-            try:
-                await storage.create_session(
-                    guild_id=int(guilds[0].id), channel_id=int(busy.id), game="calcory", host_id=int(bob.id),
-                    lang="en", options={}, seats=[], rules_version=1, created_at=0.0)
-            finally:
-                await storage.close()
+            await storage.create_session(
+                guild_id=int(guilds[0].id), channel_id=int(busy.id), game="calcory", host_id=int(bob.id),
+                lang="en", options={}, seats=[], rules_version=1, created_at=0.0)
             refused = await d.slash(ann, busy, "start", game="calcory")
             assert refused.ephemeral and refused.message.text == (
                 "There is already a game in this channel. Finish or stop it first.")
@@ -150,7 +147,7 @@ async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undis
         finally:
             for proc in procs:
                 proc.kill()
-            await asyncio.sleep(0)
+            await storage.close()
     assert not d.unknown_routes and not d.internal_errors
     for proc in procs:
         assert "Traceback" not in proc.output(), proc.output()
