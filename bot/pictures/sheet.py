@@ -135,7 +135,8 @@ class Sheet:
 
 
 def png(image: Image.Image) -> bytes:
-    """The picture as an 8-bit PNG (fast zlib level: the palette keeps it small anyway)."""
+    """The picture as an 8-bit PNG at zlib's fastest level: half the CPU of level 6 for files about a
+    third larger, still far inside the size budget (the palette keeps them small)."""
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
+    image.save(out, "PNG", compress_level=1)
     return out.getvalue()
