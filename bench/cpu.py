@@ -18,6 +18,7 @@ it; the hand openings and in-hand steps a move needs are (a person makes those c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -59,16 +60,19 @@ class GameCpu:
         return self.cpu / self.moves
 
 
-def bot_cpu(pid: int) -> float:
-    """CPU seconds of every thread of process ``pid`` (nanosecond counters, not clock ticks)."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+def bot_cpu(bot: BotProcess) -> float:
+    """CPU seconds of every thread of the bot process: the scheduler's nanosecond counters where the
+    kernel keeps them, else its user + system time in clock ticks (10 ms steps: coarser, as honest)."""
+    pid, total = bot.pid, 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            # a thread that ended meanwhile has no file any more
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError), \
+                    open(f"/proc/{pid}/task/{task}/schedstat") as fh:
                 total += int(fh.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            continue                    # a thread that ended meanwhile
-    return total / 1e9
+    except OSError:
+        total = 0
+    return total / 1e9 if total else bot.cpu_seconds()
 
 
 async def quiet(load: LoadDouble, seconds: float = QUIET, timeout: float = 10.0) -> None:
@@ -100,17 +104,17 @@ async def measure(load: LoadDouble, workdir: Path, moves: int, profile: Path | N
         for key in keys or playable():
             channel = d.add_text_channel(guild, f"cpu-{key}")
             seats = min(SEATS, games.REGISTRY[key].max_players)
-            table = _Table(load, bot.pid, database, channel, users[:seats], key, random.Random(f"bench-cpu:{key}"),
+            table = _Table(load, bot, database, channel, users[:seats], key, random.Random(f"bench-cpu:{key}"),
                            pictures)
             out.append(await table.play(moves))
     return out
 
 
 class _Table:
-    def __init__(self, load: LoadDouble, pid: int, database: Path, channel, users, key: str,
+    def __init__(self, load: LoadDouble, bot: BotProcess, database: Path, channel, users, key: str,
                  rng: random.Random, pictures: bool = True) -> None:
         self.pictures = pictures
-        self.load, self.pid, self.database, self.channel = load, pid, database, channel
+        self.load, self.bot, self.database, self.channel = load, bot, database, channel
         self.users, self.key, self.rng = users, key, rng
         self.session: Session | None = None
         self.clicks = 0
@@ -119,14 +123,14 @@ class _Table:
         await self._open()
         session, game = self.session, self.session.game
         await quiet(self.load)
-        before, clicks = bot_cpu(self.pid), self.clicks
+        before, clicks = bot_cpu(self.bot), self.clicks
         moves = 0
         while session.status is Status.PLAYING and moves < max_moves:
             seat = self.rng.choice(sorted(game.to_act(session.state)))
             await self._move(seat, self.rng.choice(game.legal_actions(session.state, seat)).key)
             moves += 1
         await quiet(self.load)
-        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, bot_cpu(self.pid) - before)
+        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, bot_cpu(self.bot) - before)
 
     # -- the lobby -------------------------------------------------------------------------------
     async def _open(self) -> None:
