@@ -59,10 +59,11 @@ class Picture:
         return discord.File(io.BytesIO(self.png), filename=self.name, description=self.alt)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=64)
 def _digest(png: bytes) -> str:
     """The content hash of a PNG, hashed once: every redraw of an unchanged table or open hand gets
-    the very same bytes back from the picture cache (``bot.ui.pictured``), whose hash Python keeps."""
+    the very same bytes back from the picture cache (``bot.ui.pictured``, as many entries, so this
+    keeps hardly any PNG alive that the picture cache has not), whose hash Python keeps."""
     return hashlib.sha256(png).hexdigest()
 
 
