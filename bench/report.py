@@ -24,8 +24,10 @@ PICTURE_SIZE = "table picture, largest PNG"
 RATING_UPDATE = "rating update per finished match, median"
 RATING_BOARD = "/leaderboard by rating, median"
 CHANNEL_ROUTES = "Discord channel-route requests per move"
+BOT_CPU = "bot CPU per accepted move, median"
 TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS,
-               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD, CHANNEL_ROUTES)
+               MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD, CHANNEL_ROUTES,
+               BOT_CPU)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from bench import envinfo
 from bench.budget import GameCount, count_games
+from bench.cpu import GameCpu
+from bench.cpu import measure as measure_cpu
 from bench.live import LiveResult, run_live
 from bench.load import BenchError, LoadDouble
 from bench.pictures import PictureResult
@@ -19,6 +21,7 @@ from bench.playouts import measure as measure_playouts
 from bench.ratings import RatingResult
 from bench.ratings import measure as measure_ratings
 from bench.report import (
+    BOT_CPU,
     CHANNEL_ROUTES,
     INFO,
     LATENCY_MEDIAN,
@@ -60,6 +63,7 @@ READ_MS = 20.0
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
 RATING_UPDATE_MS, RATING_BOARD_MS = 2.0, 20.0
 CHANNEL_PER_MOVE = 1.0
+BOT_CPU_MS = 1.2
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,7 @@ class Workload:
     rated_players: int          # people the rated rows are spread over (one guild, eight games)
     rating_updates: int         # finished matches whose rating update is timed
     budget_moves: int           # moves per game (at most) whose Discord requests are counted
+    cpu_moves: int = 60         # moves per game (at most) whose bot CPU time is measured
 
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
@@ -90,7 +95,7 @@ FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
                  safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50,
-                 budget_moves=10)
+                 budget_moves=10, cpu_moves=20)
 
 
 async def run(workload: Workload, parent: Path | None = None, profile: Path | None = None,
@@ -130,6 +135,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
                               computer_processes=computer_processes)
         restored = await run_restore(load, workdir, live.guild_id, sessions=w.sessions, moves=w.moves,
                                      profile=profile)
+        cpu = await measure_cpu(load, workdir, w.cpu_moves, profile)
     finally:
         await load.stop()
     results = await run_results(workdir, rows=w.result_rows)
@@ -150,7 +156,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
                   "conditions, the status column only shows the command works")
     rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts, computer_processes)
             + _picture_rows(w, pictures) + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
-            + _budget_rows(w, budget))
+            + _budget_rows(w, budget) + _cpu_rows(w, cpu))
     notes = _notes(live, restored, time.perf_counter() - started)
     return render(title, environment, rows, notes)
 
@@ -302,6 +308,20 @@ def _budget_rows(w: Workload, games: list[GameCount]) -> list[Row]:
                         f"channel routes; {g.interaction_per_move:.2f}/move on exempt interaction routes; "
                         f"{g.seats} seats (2 people opening their hand for each move), {g.moves} moves, "
                         f"{g.computer_moves} by computers"))
+    return rows
+
+
+def _cpu_rows(w: Workload, games: list[GameCpu]) -> list[Row]:
+    """Issue 14's target 5: the bot process's own CPU time per accepted move, per game and the median."""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    figure = median([g.per_move for g in games])
+    rows = [Row(BOT_CPU, ms(figure), f"<= {BOT_CPU_MS:g} ms", mark(check(figure * 1000, BOT_CPU_MS, at_most=True)),
+                f"median of the {len(games)} games' own figures; up to {w.cpu_moves} moves each, people at every "
+                "seat (no computers), pictures on; every thread of the bot process, hand openings and redraws "
+                "included, the double and the players (another process) not")]
+    for g in games:
+        rows.append(Row(f"bot CPU per move, {g.game}", ms(g.per_move), "-", INFO,
+                        f"{g.seats} seats, {g.moves} moves, {g.clicks} clicks"))
     return rows
 
 

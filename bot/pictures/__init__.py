@@ -25,9 +25,13 @@ _TABLES = {
 }
 
 
-def _own_cards(game_key: str, view) -> tuple[str, ...]:
-    hand = getattr(view, "hand", None)
-    return tuple(hand or ())
+def hand_cards(game_key: str, view) -> tuple[str, ...]:
+    """The cards a hand picture of ``view`` shows, in order: with the playable ones, all it depends on
+    (so a picture cache keyed on them repaints a hand only when its cards or their standing change,
+    not whenever something public in the view did)."""
+    if game_key == "kapado":
+        return (*([view.drawn] if view.drawn else []), *(view.wishes[view.seat] if view.seat is not None else ()))
+    return tuple(getattr(view, "hand", None) or ())
 
 
 def table_png(game_key: str, view, lang: str) -> bytes | None:
@@ -40,9 +44,7 @@ def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes 
     """The owner's cards as a PNG, the ``playable`` ones standing up; None without cards to show."""
     if game_key not in _TABLES:
         return None
-    if game_key == "kapado":
-        return _encode(layouts.kapado_hand(view, playable))
-    return _encode(layouts.hand(faces.FACES[game_key], _own_cards(game_key, view), playable))
+    return _encode(layouts.hand(faces.FACES[game_key], hand_cards(game_key, view), playable))
 
 
 def _encode(sheet: Sheet | None) -> bytes | None:

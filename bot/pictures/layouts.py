@@ -63,12 +63,6 @@ def hand(face_of: Callable[[str], Face], cids: Iterable[str], playable: frozense
     return sheet
 
 
-def kapado_hand(view, playable: frozenset[str]) -> Sheet | None:
-    """Kapado's hand: the drawn card waiting to be placed, then the wish cards kept."""
-    cids = ([view.drawn] if view.drawn else []) + list(view.wishes[view.seat] if view.seat is not None else ())
-    return hand(faces.kapado, cids, playable)
-
-
 # -- Mü ---------------------------------------------------------------------------------------------
 def _trump(name: str) -> Face:
     if name in INKS:

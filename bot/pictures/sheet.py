@@ -6,10 +6,12 @@ but pasted, so a table picture costs a few milliseconds once its sprites are cac
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 from dataclasses import dataclass, field
 
 from PIL import Image
+from zlib_ng import zlib_ng
 
 from bot.pictures.sprites import PALETTE
 
@@ -135,7 +137,22 @@ class Sheet:
 
 
 def png(image: Image.Image) -> bytes:
-    """The picture as an 8-bit PNG (fast zlib level: the palette keeps it small anyway)."""
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
-    return out.getvalue()
+    """The palette picture as an 8-bit PNG: signature, header, palette, one compressed data chunk.
+
+    Written here rather than by Pillow so the data goes through zlib-ng at level 2: smaller files than
+    zlib's level 1 at under half its CPU (a table picture is drawn after every move). Every row gets
+    PNG's filter byte 0 ("none"): the picture is pasted one pixel to the right on a blank canvas, so
+    its bytes come out with a 0 before each row."""
+    width, height = image.size
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(image, (1, 0))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)   # 8 bits, palette, no interlace
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(image.getpalette("RGB"))),
+                     _chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), 2)), _chunk(b"IEND", b"")))
+
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

@@ -13,6 +13,7 @@ import hashlib
 import io
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import discord
 
@@ -36,7 +37,7 @@ class Picture:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "alt", (self.alt.strip() or self.kind)[:MAX_ALT])
-        object.__setattr__(self, "digest", hashlib.sha256(self.png).hexdigest())
+        object.__setattr__(self, "digest", _digest(self.png))
 
     @property
     def pending(self) -> bool:
@@ -56,6 +57,14 @@ class Picture:
     def file(self) -> discord.File:
         """A fresh upload (discord.py reads a ``File`` once per request)."""
         return discord.File(io.BytesIO(self.png), filename=self.name, description=self.alt)
+
+
+@lru_cache(maxsize=64)
+def _digest(png: bytes) -> str:
+    """The content hash of a PNG, hashed once: every redraw of an unchanged table or open hand gets
+    the very same bytes back from the picture cache (``bot.ui.pictured``, as many entries, so this
+    keeps hardly any PNG alive that the picture cache has not), whose hash Python keeps."""
+    return hashlib.sha256(png).hexdigest()
 
 
 def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:

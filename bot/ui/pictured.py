@@ -17,13 +17,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from bot.i18n import t
-from bot.pictures import hand_png, table_png
+from bot.pictures import hand_cards, hand_png, table_png
 from bot.ui import media
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
 from bot.ui.media import Picture
 
-#: PNGs kept by (kind, game, lang, playable, view): a few tables' worth, so memory stays small.
+#: PNGs kept by (kind, game, lang, what is drawn): a few tables' worth, so memory stays small.
 CACHE_SIZE = 64
 _drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
 _MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
@@ -80,7 +80,7 @@ def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
     game, playable = session.game.key, frozenset(order)
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
-    key = ("hand", game, lang, tuple(sorted(playable)), repr(view))
+    key = ("hand", game, lang, tuple(sorted(playable)), hand_cards(game, view))
     return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable), may_wait=True),
                       plain("\n".join(said)), "hand")
 

@@ -15,7 +15,6 @@ import mimetypes
 import re
 import struct
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import payloads as P
@@ -111,22 +110,31 @@ def reference_problems(body: dict, attachments: list[dict], prefix: V.Path = ())
             for path, url in references(body) if url[len(SCHEME):] not in names]
 
 
-def references(body: dict) -> Iterator[tuple[V.Path, str]]:
+def references(body: dict) -> list[tuple[V.Path, str]]:
     """(path, url) of every ``attachment://`` url in the body's components and embeds."""
+    found: list[tuple[V.Path, str]] = []
     for key in ("components", "embeds"):
-        yield from _urls(body.get(key), (key,))
+        _urls(body.get(key), [key], found)
+    return found
 
 
-def _urls(node, path: V.Path) -> Iterator[tuple[V.Path, str]]:
+def _urls(node, trail: list, found: list) -> None:
+    """Plain recursion with one shared trail: a path is built only for a url found (every message
+    the double stores or edits is walked, so this stays cheap)."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key in ("url", "icon_url") and isinstance(value, str) and value.startswith(SCHEME):
-                yield (*path, key), value
-            else:
-                yield from _urls(value, (*path, key))
+                found.append(((*trail, key), value))
+            elif isinstance(value, (dict, list)):
+                trail.append(key)
+                _urls(value, trail, found)
+                trail.pop()
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            yield from _urls(value, (*path, i))
+            if isinstance(value, (dict, list)):
+                trail.append(i)
+                _urls(value, trail, found)
+                trail.pop()
 
 
 def show(components: list, attachments: list[dict]) -> None:

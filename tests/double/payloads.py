@@ -7,8 +7,10 @@ on members, `thread_metadata` on threads).
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from collections.abc import Callable
+from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -203,3 +205,21 @@ def application(app_id: str, name: str, owner: dict) -> dict:
     return {"id": app_id, "name": name, "icon": None, "description": "", "summary": "", "type": None,
             "bot_public": True, "bot_require_code_grant": False, "owner": owner, "verify_key": "0" * 64,
             "flags": 0, "team": None, "interactions_endpoint_url": None, "tags": []}
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, tuples, scalars): what ``copy.deepcopy`` gives
+    for it, several times faster (no memo; a payload has no cycles and no shared parts to keep)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _SCALARS else copied(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _SCALARS else copied(v) for v in value]
+    if kind is tuple:
+        return tuple(copied(v) for v in value)
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})

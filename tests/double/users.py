@@ -8,7 +8,6 @@ waits until the bot acknowledged it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -277,7 +276,7 @@ class UsersMixin:
                 channel.guild, user, channel), locale=user.locale,
             guild_locale=None if channel.is_dm else channel.guild.locale,
             app_permissions=self.world.app_permissions(channel),
-            message_payload=copy.deepcopy(source.payload) if source is not None else None)
+            message_payload=P.copied(source.payload) if source is not None else None)
         rec = InteractionRecord(payload, user, channel, self.clock(), source=source)
         self.world.interactions[rec.token] = rec
         await self.gateway.dispatch("INTERACTION_CREATE", payload)

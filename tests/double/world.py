@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -385,7 +384,7 @@ class World:
         return msg
 
     def edit_message(self, msg: Message, body: dict, flags: int, files: Files | None = None) -> None:
-        msg.history.append(copy.deepcopy(msg.payload))
+        msg.history.append(P.copied(msg.payload))
         apply_body(msg, body, files)
         msg.payload["flags"] = flags
         msg.payload["edited_timestamp"] = P.iso(self.clock())
@@ -423,12 +422,12 @@ def apply_body(msg: Message, body: dict, files: Files | None) -> None:
             continue
         value = body[key]
         if key == "components":
-            value = number_components(copy.deepcopy(value or []))
+            value = number_components(P.copied(value or []))
             A.show(value, payload["attachments"])
         elif key == "content":
             value = value or ""
         elif key == "embeds":
-            value = copy.deepcopy(value or [])
+            value = P.copied(value or [])
         elif key == "sticker_ids":
             continue
         payload[key] = value
@@ -436,9 +435,10 @@ def apply_body(msg: Message, body: dict, files: Files | None) -> None:
 
 def number_components(rows: list) -> list:
     """Discord gives every component without an `id` the next free number, depth first."""
-    used = {c["id"] for _p, c in C.iter_components(rows) if isinstance(c.get("id"), int)}
+    every = C.walk({"components": rows})
+    used = {c["id"] for c in every if isinstance(c.get("id"), int)}
     n = 0
-    for _p, comp in C.iter_components(rows):
+    for comp in every:
         if not isinstance(comp.get("id"), int):
             n += 1
             while n in used:

@@ -9,9 +9,9 @@ import pytest
 from PIL import Image, ImageChops
 
 import games
-from bot.pictures import GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
+from bot.pictures import _TABLES, GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
 from bot.pictures.palette import PAPER
-from bot.pictures.sheet import LIFT, WIDTH, Sheet
+from bot.pictures.sheet import LIFT, WIDTH, Sheet, png
 from bot.preview import playable, positions
 from games.kapado import cards as kapado_cards
 
@@ -324,3 +324,15 @@ def test_the_seat_to_act_shows_its_filled_badge_even_before_it_has_cards_out(key
             assert all(sprites.badge(seat, seat == current) in badges for seat in range(players)), "every seat"
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+def test_the_png_writer_keeps_every_pixel_and_the_palette(key: str) -> None:
+    """``sheet.png`` writes the PNG itself: decoded again, it is the very picture that was drawn."""
+    game = games.REGISTRY[key]
+    pos = next(iter(positions(key, game.max_players, count=1)))
+    drawn = _TABLES[key](game.view(pos.state, None)).render()
+    back = _image(png(drawn))
+    assert back.format == "PNG" and back.mode == "P" and back.size == drawn.size
+    assert back.getpalette() == drawn.getpalette()
+    assert back.tobytes() == drawn.tobytes()

@@ -1,0 +1,273 @@
+"""Bot CPU per accepted move, per game, read from the bot process's own CPU time (issue 14, target 5).
+
+The bot runs in its own process (``python -m bot``) against the load double; people at every seat
+(four, or the game's most if fewer; no computer players, so every move is a person's click and no
+computer's thinking is in the figure). The players in this process choose a seeded random legal
+move on their own copy of the game (the seed and seat order read from the bot's database once the
+table is posted; moves are deterministic from there) and make it by clicking as a person would:
+open the hand on the table, then the clicks ``tests.ui.kit.hand_path`` finds on the renderings.
+After each move they wait until the table shows the new position, so every move's redraw happens
+as at a table of people (no redraws merge).
+
+The figure is the bot process's CPU time (every thread: the event loop, SQLite's, picture
+drawing) from just before the first measured move until the bot is quiet after the last, divided
+by the moves it accepted. The double and the players run in this process, so their work is not in
+it; the hand openings and in-hand steps a move needs are (a person makes those clicks too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import games
+from bench.botproc import BotProcess
+from bench.live import wait_ready
+from bench.load import BenchError, LoadDouble
+from bot import ids
+from bot.i18n import language
+from bot.seats import Seat
+from bot.sessions import Session, Status
+from bot.ui.options import PICTURES
+from bot.ui.presenters import playable, presenter
+from tests.double import custom_ids
+from tests.e2e import outside as O
+from tests.ui import kit
+
+SEATS = 4
+UPDATE_MESSAGE = 7
+#: The bot counts as done with a move once it has sent nothing for this long.
+QUIET = 0.05
+
+
+@dataclass(frozen=True)
+class GameCpu:
+    game: str
+    seats: int
+    moves: int          # accepted moves, all by people
+    clicks: int         # interactions those moves took (hand openings and in-hand steps included)
+    cpu: float          # bot process CPU seconds over those moves
+
+    @property
+    def per_move(self) -> float:
+        return self.cpu / self.moves
+
+
+def bot_cpu(bot: BotProcess) -> float:
+    """CPU seconds of every thread of the bot process: the scheduler's nanosecond counters where the
+    kernel keeps them, else its user + system time in clock ticks (10 ms steps: coarser, as honest)."""
+    pid, total = bot.pid, 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            # a thread that ended meanwhile has no file any more
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError), \
+                    open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+                total += int(fh.read().split()[0])
+    except OSError:
+        total = 0
+    return total / 1e9 if total else bot.cpu_seconds()
+
+
+async def quiet(load: LoadDouble, seconds: float = QUIET, timeout: float = 10.0) -> None:
+    """Until the double has had no request for ``seconds``."""
+    end = time.time() + timeout
+    while time.time() < end:
+        idle = time.time() - load.requests.last_at
+        if idle >= seconds:
+            return
+        await asyncio.sleep(seconds - idle)
+    raise BenchError(f"the bot kept sending requests for {timeout:g} s")
+
+
+async def measure(load: LoadDouble, workdir: Path, moves: int, profile: Path | None = None,
+                  keys: list[str] | None = None, pictures: bool = True) -> list[GameCpu]:
+    """One bot process, one channel per game, the games one after another."""
+    d = load.double
+    guild = d.add_guild("bench-cpu")
+    users = [d.add_user(f"cpu{i}") for i in range(SEATS)]
+    for user in users:
+        d.add_member(guild, user)
+    database = workdir / "cpu.sqlite3"
+    load.requests.mark()
+    bot = BotProcess(workdir, "bot-cpu", database=database, api_base=d.api_base, gateway_url=d.gateway_url,
+                     guild_id=guild.id, profile=profile)
+    out = []
+    async with bot:
+        await wait_ready(load, bot, guild.id)
+        for key in keys or playable():
+            channel = d.add_text_channel(guild, f"cpu-{key}")
+            seats = min(SEATS, games.REGISTRY[key].max_players)
+            table = _Table(load, bot, database, channel, users[:seats], key, random.Random(f"bench-cpu:{key}"),
+                           pictures)
+            out.append(await table.play(moves))
+    return out
+
+
+class _Table:
+    def __init__(self, load: LoadDouble, bot: BotProcess, database: Path, channel, users, key: str,
+                 rng: random.Random, pictures: bool = True) -> None:
+        self.pictures = pictures
+        self.load, self.bot, self.database, self.channel = load, bot, database, channel
+        self.users, self.key, self.rng = users, key, rng
+        self.session: Session | None = None
+        self.clicks = 0
+
+    async def play(self, max_moves: int) -> GameCpu:
+        await self._open()
+        session, game = self.session, self.session.game
+        await quiet(self.load)
+        before, clicks = bot_cpu(self.bot), self.clicks
+        moves = 0
+        while session.status is Status.PLAYING and moves < max_moves:
+            seat = self.rng.choice(sorted(game.to_act(session.state)))
+            await self._move(seat, self.rng.choice(game.legal_actions(session.state, seat)).key)
+            moves += 1
+        await quiet(self.load)
+        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, bot_cpu(self.bot) - before)
+
+    # -- the lobby -------------------------------------------------------------------------------
+    async def _open(self) -> None:
+        load, host = self.load, self.users[0]
+        lobby = (await load.slash(host, self.channel, "start", game=self.key)).original
+        sid = O.session_id(lobby)
+        for guest in self.users[1:]:
+            await load.click(guest, lobby, ids.lobby(sid, "join"))
+        if not self.pictures:
+            panel = (await load.click(host, lobby, ids.lobby(sid, "rules"))).message
+            await load.select(host, panel, ids.lobby(sid, "opt"), [PICTURES])
+            await load.click(host, panel, ids.lobby(sid, "pictures:off"))
+        await load.click(host, lobby, ids.lobby(sid, "start"))
+        count = presenter(self.key).table_messages
+        row = await self._row(sid, lambda r: r[0] is not None and len(json.loads(r[4]).get("table", [])) == count)
+        seed, seats, options, lang, messages = row
+        game = games.REGISTRY[self.key]
+        options = game.parse_options(json.loads(options))
+        seats = tuple(Seat.from_json(raw) for raw in json.loads(seats))
+        state, opening = game.begin(len(seats), options, seed)
+        self.session = Session(sid, int(self.channel.guild.id), int(self.channel.id), game, int(host.id), lang,
+                               Status.PLAYING, options, seats, 0.0, seed=seed, state=state,
+                               counters=[0] * len(seats), opening=opening, messages=json.loads(messages),
+                               pictures=False)
+        await self._drawn()
+
+    async def _row(self, sid: int, ready, timeout: float = 10.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+            try:
+                row = db.execute("SELECT seed, seats, options, lang, messages FROM sessions WHERE id = ?",
+                                 (sid,)).fetchone()
+            finally:
+                db.close()
+            if row is not None and ready(row):
+                return row
+            await asyncio.sleep(0.01)
+        raise BenchError(f"the {self.key} table of session {sid} was not posted within {timeout:g} s")
+
+    # -- moves -----------------------------------------------------------------------------------
+    def _tables(self) -> list:
+        return [self.load.double.message(str(i)) for i in self.session.messages["table"]]
+
+    def _user(self, seat: int):
+        user_id = self.session.seats[seat].user_id
+        return next(u for u in self.users if int(u.id) == user_id)
+
+    async def _drawn(self) -> None:
+        """Until every table message offers what the position offers (the bot's redraw arrived)."""
+        wanted = [custom_ids(kit.body(r)) for r in presenter(self.key).table(self.session, self.session.lang, None)]
+        await self.load.until(
+            self.channel, lambda: [custom_ids(m.payload) for m in self._tables()] == wanted,
+            what=f"the {self.key} table to show move {sum(self.session.counters)}")
+
+    async def _move(self, seat: int, key: str) -> None:
+        load, session = self.load, self.session
+        user = self._user(seat)
+        path = kit.hand_path(session, seat, key, language(user.locale))
+        if path is None:
+            raise BenchError(f"{self.key}: seat {seat} finds no way to click {key!r}")
+        hand = None
+        if path[0].where == "hand":
+            where = self._with(ids.table(session.id, "hand"))
+            hand = await O.hand_of(load.double, await load.click(user, where, ids.table(session.id, "hand")))
+            self.clicks += 1
+        record = None
+        for click in path:
+            message = self._with(click.custom_id) if click.where == "table" else hand
+            if click.values:
+                record = await load.select(user, message, click.custom_id, list(click.values))
+            else:
+                record = await load.click(user, message, click.custom_id)
+            self.clicks += 1
+            if click.where == "hand" and record.message is not None:
+                hand = record.message
+        if record.callback_type != UPDATE_MESSAGE:
+            data = (record.callback or {}).get("data") or {}
+            raise BenchError(f"{self.key}: the bot did not take {key!r} of seat {seat}: "
+                             f"{data.get('content', record.callback)}")
+        logged = self._logged()
+        if len(logged) != sum(session.counters) + 1 or logged[-1][0] != seat:
+            raise BenchError(f"{self.key}: the bot did not take {key!r} of seat {seat}; its last moves: "
+                             f"{logged[-3:]}; the answer: {record.callback}")
+        kit.play(session, seat, logged[-1][1])      # as the bot logged it (a meld's groups in its order)
+        await self._drawn()
+
+    def _logged(self) -> list[tuple[int, str]]:
+        db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+        try:
+            return db.execute("SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq",
+                              (self.session.id,)).fetchall()
+        finally:
+            db.close()
+
+    def _with(self, custom_id: str):
+        for message in self._tables():
+            if message.has_component(custom_id):
+                return message
+        raise BenchError(f"{self.key}: {custom_id} is on no table message")
+
+
+async def _main(moves: int, keys: list[str] | None, profile: Path | None, pictures: bool) -> list[GameCpu]:
+    import shutil
+    import tempfile
+    workdir = Path(tempfile.mkdtemp(prefix="spieltisch-cpu-"))
+    load = LoadDouble()
+    await load.start()
+    try:
+        return await measure(load, workdir, moves, profile, keys, pictures)
+    finally:
+        await load.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.cpu [--moves N] [--games k,...] [--profile DIR]``: this row alone."""
+    import argparse
+    import statistics
+    parser = argparse.ArgumentParser(prog="python -m bench.cpu", description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=40, help="moves per game (at most)")
+    parser.add_argument("--games", default=None, help="comma-separated game keys (default: all)")
+    parser.add_argument("--profile", type=Path, default=None, help="run the bot under cProfile, save in DIR")
+    parser.add_argument("--no-pictures", action="store_true", help="every table turns pictures off")
+    args = parser.parse_args(argv)
+    if args.profile is not None:
+        args.profile = args.profile.resolve()
+        args.profile.mkdir(parents=True, exist_ok=True)
+    keys = args.games.split(",") if args.games else None
+    rows = asyncio.run(_main(args.moves, keys, args.profile, not args.no_pictures))
+    for r in rows:
+        print(f"{r.game:<8} {r.seats} seats {r.moves:>4} moves {r.clicks:>4} clicks "
+              f"{r.per_move * 1000:6.2f} ms/move")
+    print(f"median {statistics.median(r.per_move for r in rows) * 1000:.2f} ms/move")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
