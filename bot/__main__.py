@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -33,11 +34,19 @@ log = logging.getLogger("spieltisch")
 
 COMMANDS = ("run", "check-config", "backup", "rebuild-ratings", "copy-database")
 
+#: The cyclic garbage collector's thresholds while the bot runs. Every click leaves its discord.py
+#: interaction (with the message and all its components) as cyclic garbage, so the middle
+#: generation fills fast: collecting it after every third young collection instead of every tenth
+#: keeps each such pause near 2 ms instead of 5-12 ms (a click arriving meanwhile waits for it),
+#: and the oldest generation is still considered after about as many young collections (3 x 30).
+GC_THRESHOLDS = (700, 3, 30)
+
 
 async def _run(settings: Settings) -> None:
     from bot.app import Spieltisch, point_at_double
 
     point_at_double(settings)
+    gc.set_threshold(*GC_THRESHOLDS)
     storage = await Storage.open(settings.database_url)       # before Discord: a bad database stops us at once
     bot = Spieltisch(settings, storage=storage)
     loop = asyncio.get_running_loop()

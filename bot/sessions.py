@@ -56,6 +56,10 @@ class Status(StrEnum):
 
 LIVE = frozenset({Status.LOBBY, Status.PLAYING})
 
+#: Moves per session whose events stay in memory: more than the table's move log shows, so
+#: drawing it seldom needs a replay (``Session.events_from``).
+EVENTS_KEPT = 32
+
 #: Seconds a player has for a turn at each pace (``None``: no clock).
 PACES: dict[str, float | None] = {"live": 120.0, "relaxed": 12 * 3600.0, "none": None}
 #: The strengths of computer players (``games.ai``).
@@ -106,6 +110,9 @@ class Session:
     double click or an old button of one's own is refused while other players' moves are not.
     ``history`` holds ``(seat, action, events)`` per logged move and ``opening`` what happened before
     the first move (a deal, aces that went out at once): together, the source of observations.
+    Only the newest ``EVENTS_KEPT`` moves keep their events in memory (older ones hold ``None``):
+    the table shows the last few, and a thousand restored tables would otherwise carry a few hundred
+    thousand events nobody reads. ``events_from`` replays the log for the rare reader of older ones.
     """
 
     id: int
@@ -121,7 +128,7 @@ class Session:
     seed: str | None = field(default=None, repr=False)
     state: Any = field(default=None, repr=False)
     counters: list[int] = field(default_factory=list)
-    history: list[tuple[int, Action, list[Event]]] = field(default_factory=list, repr=False)
+    history: list[tuple[int, Action, list[Event] | None]] = field(default_factory=list, repr=False)
     opening: list[Event] = field(default_factory=list, repr=False)
     messages: dict[str, Any] = field(default_factory=dict)
     #: How long a player has for a turn: a key of ``PACES``.
@@ -143,6 +150,17 @@ class Session:
     def log(self) -> list[tuple[int, str]]:
         """The action log as stored: ``(seat, action key)`` in order."""
         return [(seat, action.key) for seat, action, _ in self.history]
+
+    def events_from(self, start: int) -> list[list[Event]]:
+        """The events of each logged move from ``start`` on; those no longer kept are replayed from
+        the log (a pure function of seed, options and actions, so they come back the same)."""
+        kept = [events for _, _, events in self.history[start:]]
+        if all(events is not None for events in kept):
+            return kept
+        assert self.seed is not None
+        rebuilt = replay(self.game, len(self.seats), self.options, self.seed,
+                         [(seat, action) for seat, action, _ in self.history])
+        return [events for _, _, events in rebuilt.events[start:]]
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -230,7 +248,7 @@ class SessionManager:
 
     def observations(self, session: Session, seat: int) -> list[Event]:
         """Every event ``seat`` was allowed to see, in order: its memory of the match."""
-        moves = [event for _, _, events in session.history for event in events]
+        moves = [event for events in session.events_from(0) for event in events]
         return [event for event in session.opening + moves if event.visible_to(seat)]
 
     def add_listener(self, listener: Listener) -> None:
@@ -544,6 +562,7 @@ class SessionManager:
         session.state = new
         session.counters[seat] += 1
         session.history.append((seat, action, events))
+        _forget_old_events(session.history, len(session.history) - 1)
         self.moves[game.key] += 1
         if over:
             self._ended_now(session, Status.FINISHED, "over", now)
@@ -605,6 +624,7 @@ class SessionManager:
             actions = [(seat, _logged(key)) for seat, key in row.actions]
             rebuilt = replay(game, len(seats), options, row.seed, actions)
             session.seed, session.state, session.history = row.seed, rebuilt.state, rebuilt.events
+            _forget_old_events(session.history, 0)
             session.opening = rebuilt.opening
             session.counters = [0] * len(seats)
             for seat, _ in actions:
@@ -717,6 +737,14 @@ class SessionManager:
 
     def _stopped_rows(self, session: Session) -> list[ResultRow]:
         return _stopped_rows(session.id, session.guild_id, session.game.key, session.seats, self.clock.now())
+
+
+def _forget_old_events(history: list[tuple[int, Action, list[Event] | None]], since: int) -> None:
+    """Drop the events of moves ``since`` on that are no longer among the newest ``EVENTS_KEPT``."""
+    for index in range(max(since - EVENTS_KEPT, 0), len(history) - EVENTS_KEPT):
+        seat, action, events = history[index]
+        if events is not None:
+            history[index] = (seat, action, None)
 
 
 def _seats_json(seats: tuple[Seat, ...]) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from bot.i18n import t
 from bot.sessions import Refusal
 from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
-from bot.ui import media
+from bot.ui import media, pictured
 from bot.ui.autoplay import deadline_line
 from bot.ui.base import Rendered, StaticView, hand_button, row
 from bot.ui.movelog import MoveLog
@@ -321,6 +321,7 @@ class TableWriter:
         """Edit the messages whose rendering changed; post a fresh table when Discord will not
         let them be edited any more (an old message edited too often, an archived thread, a
         deleted message), as ``/table`` does. A post in an archived thread unarchives it."""
+        await pictured.paint_table(session)     # in a thread: the event loop stays free for clicks
         rendered = self.render(session)
         if not self._needs_post(session, table, rendered):
             ids = list(session.messages.get("table", []))

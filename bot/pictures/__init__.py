@@ -11,6 +11,8 @@ hand; a picture beside it would repeat the buttons.
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.pictures import faces, layouts
 from bot.pictures.sheet import Sheet, png
 
@@ -36,8 +38,16 @@ def hand_cards(game_key: str, view) -> tuple[str, ...]:
 
 def table_png(game_key: str, view, lang: str) -> bytes | None:
     """The public table of ``game_key`` as a PNG, or None for a game without a table picture."""
+    image = table_image(game_key, view, lang)
+    return None if image is None else png(image)
+
+
+def table_image(game_key: str, view, lang: str) -> Image.Image | None:
+    """``table_png`` before its encoding (``png``), which takes most of the time and whose zlib-ng
+    compression runs without holding the GIL: so the encoding alone can go to a thread."""
     layout = _TABLES.get(game_key)
-    return None if layout is None else _encode(layout(view))
+    sheet = None if layout is None else layout(view)
+    return None if sheet is None else sheet.render()
 
 
 def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes | None:

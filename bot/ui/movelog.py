@@ -4,13 +4,16 @@ A player who looked away (or waited for computer players) reads what happened ri
 The lines come from the presenters' ``describe`` of each logged move (and of the opening, such as a
 deal), so they use public events only, and after a restart the replayed history reads the same.
 A line is described once: the log remembers how far into the history it got and describes only the
-moves since, so a redraw of a long game does not describe every move again.
+moves since, so a redraw of a long game does not describe every move again. A session keeps the
+events of its newest moves only (``bot.sessions.EVENTS_KEPT``): the log reads those first and asks
+for older ones (a replay) only when they do not give it ``LENGTH`` lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.sessions import EVENTS_KEPT
 from games.base import Event
 
 #: How many moves the table shows.
@@ -43,7 +46,7 @@ class MoveLog:
             self._lines = _newest(session, describe)
             self._moves = len(history)
             return list(self._lines)
-        for _, _, events in history[self._moves:]:
+        for events in session.events_from(self._moves):
             if (line := describe(events)) is not None:
                 self._lines.append(log_line(line))
         self._lines = self._lines[-LENGTH:]
@@ -52,15 +55,20 @@ class MoveLog:
 
 
 def _newest(session, describe: Describe) -> list[str]:
-    """The newest ``LENGTH`` lines, walking back from the latest move (the opening comes first)."""
-    found: list[str] = []
-    moves = [events for _, _, events in reversed(session.history)]
-    for events in [*moves, session.opening]:
-        if (line := describe(events)) is not None:
-            found.append(log_line(line))
-            if len(found) == LENGTH:
-                break
-    return found[::-1]
+    """The newest ``LENGTH`` lines, walking back from the latest move (the opening comes first):
+    over the moves whose events are kept, and over the whole log only if those are not enough."""
+    start = max(len(session.history) - EVENTS_KEPT, 0)
+    while True:
+        found: list[str] = []
+        moves = session.events_from(start)[::-1]
+        for events in [*moves, *([session.opening] if start == 0 else [])]:
+            if (line := describe(events)) is not None:
+                found.append(log_line(line))
+                if len(found) == LENGTH:
+                    return found[::-1]
+        if start == 0:
+            return found[::-1]
+        start = 0
 
 
 def move_log(session, lang: str) -> list[str]:

@@ -4,12 +4,16 @@ the hand's on the legacy hand message (Discord shows it below the text, above th
 Both are pure functions of a view, so the PNG of a view drawn lately is taken from a small cache:
 redrawing an unchanged view (a step inside a hand, a table whose only news is its text line) paints
 nothing, and the content hash then finds the picture already on the message, so nothing is uploaded.
+The table writer paints a table's picture ahead (``paint_table``) and leaves its PNG encoding, most
+of a picture's time, to a thread: zlib-ng compresses without holding the GIL, so clicks at other tables
+are not held up meanwhile.
 The alt text is the text that says the same, without its markdown (a screen reader would read the
 asterisks).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -17,7 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from bot.i18n import t
-from bot.pictures import hand_cards, hand_png, table_png
+from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_image, table_png
+from bot.pictures.sheet import png
 from bot.ui import media
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
@@ -51,10 +56,38 @@ def _png(key: tuple, paint: Callable[[], bytes | None], *, may_wait: bool = Fals
         return _drawn[key]
     if may_wait and not _painting.get():
         return b""  # pending: see ``later``
-    png = _drawn[key] = paint()
+    return _remember(key, paint())
+
+
+def _remember(key: tuple, png: bytes | None) -> bytes | None:
+    _drawn[key] = png
     if len(_drawn) > CACHE_SIZE:
         _drawn.popitem(last=False)
     return png
+
+
+def _table_key(game: str, lang: str, view) -> tuple:
+    return ("table", game, lang, repr(view))
+
+
+#: Tries to paint ahead a table that keeps changing meanwhile (then the rendering paints it).
+PAINT_AHEAD_TRIES = 2
+
+
+async def paint_table(session) -> None:
+    """Paint the picture of the table as it stands (in the table's language), encoding it in a
+    worker thread, so the rendering that follows finds it drawn. The layout and the cache stay on
+    the event loop; the thread gets an image of its own."""
+    game = session.game.key
+    if not session.pictures or session.state is None or game not in GAMES_WITH_PICTURES:
+        return
+    for _ in range(PAINT_AHEAD_TRIES):
+        view = session.game.view(session.state, None)
+        key = _table_key(game, session.lang, view)
+        if key in _drawn:
+            return
+        image = table_image(game, view, session.lang)
+        _remember(key, None if image is None else await asyncio.to_thread(png, image))
 
 
 def plain(text: str) -> str:
@@ -68,7 +101,7 @@ def table_picture(session, view, lang: str, alt: str) -> Picture | None:
     game = session.game.key
     if not alt.strip():
         return None
-    return media.draw(session, lambda: _png(("table", game, lang, repr(view)), lambda: table_png(game, view, lang)),
+    return media.draw(session, lambda: _png(_table_key(game, lang, view), lambda: table_png(game, view, lang)),
                       plain(alt))
 
 

@@ -18,7 +18,8 @@ SHOW = presenter("diabolo")
 
 def _described(session, lang: str) -> list[tuple[int, str]]:
     """(seat, line) of every logged move that has a line, oldest first, described here afresh."""
-    return [(seat, line) for seat, _, events in session.history
+    seats = [seat for seat, _, _ in session.history]
+    return [(seat, line) for seat, events in zip(seats, session.events_from(0), strict=True)
             if (line := SHOW.describe(session, events, lang)) is not None]
 
 

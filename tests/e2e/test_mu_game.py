@@ -19,7 +19,7 @@ from tests.ui import kit
 def public_labels(session) -> set[str]:
     """Labels of every card the table has shown this hand: laid out in the auction, or played."""
     out = set()
-    for _, _, events in session.history:
+    for events in session.events_from(0):
         for event in events:
             if event.to is None and event.kind == "bid":
                 out |= {label(card) for card in event.data["cards"]}

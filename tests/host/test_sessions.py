@@ -531,3 +531,87 @@ async def test_pictures_are_on_by_default_the_host_turns_them_off_and_it_survive
         assert again.by_channel(CHANNEL).pictures is False
     finally:
         await storage.close()
+
+
+# -- events kept in memory -----------------------------------------------------------------------
+
+
+async def _calcory_played(manager: SessionManager, moves: int) -> tuple[Session, list[list]]:
+    """A Calcory table after ``moves`` seeded random legal moves, and the events each move made."""
+    session = await manager.open_lobby(GUILD, CHANNEL, "calcory", HOST, "Host", "en", lobby_ttl=TTL)
+    for n in (1, 2):
+        await manager.join(session, HOST + n, f"P{n}")
+    await manager.start(session, HOST)
+    rng, made = random.Random("kept-events"), []
+    for _ in range(moves):
+        (seat,) = session.to_act()
+        action = rng.choice(session.game.legal_actions(session.state, seat))
+        made.append(await manager.act_for_seat(session, seat, session.counters[seat], action.key))
+    assert session.status is Status.PLAYING
+    return session, made
+
+
+async def test_only_the_newest_moves_keep_their_events_and_older_ones_are_replayed(tmp_path, clock):
+    """A thousand restored tables must not carry every move's events: only the newest
+    ``EVENTS_KEPT`` stay in memory, yet every event (and so every seat's observations) reads the
+    same, while playing and after a restart."""
+    from games import REGISTRY
+
+    kept = bot.sessions.EVENTS_KEPT
+    path = tmp_path / "db.sqlite3"
+    storage = await Storage.open(path)
+    manager = make_manager(storage, clock, games={"calcory": REGISTRY["calcory"]})
+    session, made = await _calcory_played(manager, kept + 20)
+    assert [events is None for _, _, events in session.history] == [True] * 20 + [False] * kept
+    assert session.events_from(0) == made and session.events_from(25) == made[25:]
+    seen = [manager.observations(session, seat) for seat in range(3)]
+    assert sum(map(len, seen)) > 0
+    await storage.close()
+
+    storage = await Storage.open(path)
+    try:
+        again = make_manager(storage, clock, games={"calcory": REGISTRY["calcory"]})
+        assert await again.restore() == []
+        restored = again.by_channel(CHANNEL)
+        assert [events is None for _, _, events in restored.history] == [True] * 20 + [False] * kept
+        assert restored.events_from(0) == made
+        assert [again.observations(restored, seat) for seat in range(3)] == seen
+    finally:
+        await storage.close()
+
+
+async def test_the_move_log_reads_moves_whose_events_are_no_longer_kept(storage, clock):
+    """The log walks back past the kept moves when they do not fill it, and catches up over a gap
+    longer than the kept moves, reading what a session with every event in memory reads."""
+    from dataclasses import replace
+
+    from bot.ui.movelog import LENGTH, MoveLog
+    from games import REGISTRY
+
+    kept = bot.sessions.EVENTS_KEPT
+    manager = make_manager(storage, clock, games={"calcory": REGISTRY["calcory"]})
+    session, _ = await _calcory_played(manager, kept + 20)
+    full = replace(session, history=[(s, a, e) for (s, a, _), e in zip(session.history, session.events_from(0),
+                                                                        strict=True)])
+
+    def hits(events) -> str | None:     # only moves that hit 21, and the deal, make a line
+        return " ".join(e.kind for e in events) if events is session.opening or any(
+            e.kind == "hit" for e in events) else None
+
+    assert sum(hits(events) is not None for events in session.events_from(20)) < LENGTH    # not enough
+    expected = MoveLog().lines(full, "en", hits)
+    assert 0 < len(expected) <= LENGTH
+    assert MoveLog().lines(session, "en", hits) == expected
+
+    everything = MoveLog()      # every move makes a line: the kept ones are enough
+    assert everything.lines(session, "en", lambda events: repr(events)) == [
+        repr(events) for events in session.events_from(kept + 20 - LENGTH)]
+    log = MoveLog()
+    log.lines(session, "en", repr)
+    rng = random.Random("gap")
+    for _ in range(kept + 5):
+        (seat,) = session.to_act()
+        action = rng.choice(session.game.legal_actions(session.state, seat))
+        await manager.act_for_seat(session, seat, session.counters[seat], action.key)
+    assert session.history[-kept - 1][2] is None
+    assert log.lines(session, "en", repr) == [repr(e) for e in session.events_from(len(session.history) - LENGTH)]

@@ -1,7 +1,10 @@
 """Connecting the pictures: alt text without markdown, a cache that spares repainting an unchanged view,
-an empty table without a picture, and a hand answered before its new picture is painted."""
+an empty table without a picture, a hand answered before its new picture is painted, and a
+table picture encoded ahead in a thread."""
 
 from __future__ import annotations
+
+import pytest
 
 from bot.ui import media, pictured
 from bot.ui.presenters import presenter
@@ -53,3 +56,34 @@ def test_tables_are_always_painted_even_while_hands_wait():
     with pictured.later():
         [table] = presenter("diabolo").table(session, "en", None)
     assert table.pictures and not table.pictures[0].pending
+
+
+async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_uses_it(monkeypatch):
+    """A table's picture is encoded off the event loop (a computer's move at one table must not hold
+    up clicks at others); the rendering after it paints nothing and shows the same picture."""
+    import threading
+
+    session = kit.make_session("skippo", 2, seed="ahead")
+    pictured._drawn.clear()
+    [expected] = presenter("skippo").table(session, "en", None)      # painted here, the usual way
+    pictured._drawn.clear()
+    real, encoded_in = pictured.png, []
+    monkeypatch.setattr(pictured, "png", lambda image: encoded_in.append(threading.get_ident()) or real(image))
+    monkeypatch.setattr(pictured, "table_png", lambda *args: pytest.fail("painted on the event loop"))
+    await pictured.paint_table(session)
+    assert len(encoded_in) == 1 and encoded_in[0] != threading.get_ident()
+    [table] = presenter("skippo").table(session, "en", None)
+    assert table.pictures == expected.pictures
+    await pictured.paint_table(session)     # already painted: nothing to do
+    assert len(encoded_in) == 1
+
+
+async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
+    painted = []
+    monkeypatch.setattr(pictured, "table_image", lambda *args: painted.append(args))
+    pictured._drawn.clear()
+    await pictured.paint_table(kit.make_session("calcory", 2, seed="ahead"))      # no pictures in Calcory
+    off = kit.make_session("skippo", 2, seed="ahead")
+    off.pictures = False        # the lobby's setting
+    await pictured.paint_table(off)
+    assert painted == []
