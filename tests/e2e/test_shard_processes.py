@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
+import games
 from bot import ids
 from bot.storage import Storage
-from games.calcory import SLOTS
 from tests.double import DiscordDouble
 from tests.e2e import outside as O
 from tests.e2e.bot_process import BotProcess, clean_env, read_session, write_config
@@ -44,11 +44,12 @@ class Table:
         return await read_session(self.storage, self.sid)
 
     async def flip_id(self) -> tuple[object, str, tuple[int, str]]:
-        """Who is to flip, the button's custom_id, and the log entry the flip makes."""
+        """Who is to flip, the button of a card they may turn, and the log entry the flip makes."""
         stored = await self.stored()
         seat = stored.state.active
         counter = sum(1 for s, _ in stored.log if s == seat)
-        key = f"flip:{SLOTS[O.face_down(stored.state)[0]]}"
+        legal = [a.key for a in games.REGISTRY["calcory"].legal_actions(stored.state, seat)]
+        key = next(k for k in legal if k.startswith("flip:"))
         return self.by_id[stored.user_of(seat)], ids.move(self.sid, seat, counter, key), (seat, key)
 
     async def drawn(self) -> list:
