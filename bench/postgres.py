@@ -80,7 +80,7 @@ class Server:
         """Stop the server, once its start (a thread, which cannot be cancelled) has ended."""
         if self._starting is None:
             return
-        with contextlib.suppress(NoServer):
+        with contextlib.suppress(Exception):     # a start that failed has cleaned up after itself
             cluster = await self._starting
             await asyncio.to_thread(cluster.stop)
 

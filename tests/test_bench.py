@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bench import postgres
 from bench.load import BenchError
 from bench.postgres import unavailable
 from bench.report import (
@@ -76,6 +77,21 @@ def test_no_postgresql_server_skips_its_rows_with_the_reason_but_fails_under_ci(
     assert [r.target for r in rows] == ["<= 5 ms", "<= 20 ms", "<= 2 s", "<= 250 MB"]
     with pytest.raises(BenchError, match="CI runs the benchmark on PostgreSQL too, but no PostgreSQL server"):
         unavailable(NoServer("no PostgreSQL server is installed"), {"CI": "true"})
+
+
+async def test_a_server_that_cannot_start_gives_its_reason_and_fails_only_under_ci(monkeypatch):
+    def refuse(settings):
+        raise NoServer("initdb failed: out of disk")
+
+    monkeypatch.setattr(postgres.Cluster, "start", refuse)
+    server = postgres.Server({})
+    server.start()
+    assert await server.cluster() is None and server.reason == "skipped: initdb failed: out of disk"
+    await server.stop()
+    under_ci = postgres.Server({"CI": "true"})
+    with pytest.raises(BenchError, match="out of disk"):
+        await under_ci.cluster()
+    await under_ci.stop()
 
 
 def test_store_rows_go_beside_their_sqlite_rows():
