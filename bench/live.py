@@ -216,7 +216,7 @@ class ClickResult:
 
 
 async def run_clicks(load: LoadDouble, workdir, database: str, *, name: str, games: int, players: int,
-                     latency_moves: int, profile=None) -> ClickResult:
+                     latency_moves: int, profile=None, computer_processes: int | None = None) -> ClickResult:
     """Only the click latency of ``run_live`` (phase 1), with the bot on ``database`` (a database_url):
     the same tables and players in a guild of their own, nothing else timed."""
     guild = load.double.add_guild(f"bench-live-{name}")
@@ -224,7 +224,8 @@ async def run_clicks(load: LoadDouble, workdir, database: str, *, name: str, gam
     tables = seat_players(load, guild, games, players, stats)
     load.requests.mark()
     bot = BotProcess(workdir, f"bot-live-{name}", database=database, api_base=load.double.api_base,
-                     gateway_url=load.double.gateway_url, guild_id=guild.id, profile=profile)
+                     gateway_url=load.double.gateway_url, guild_id=guild.id, profile=profile,
+                     computer_processes=computer_processes)
     async with bot:
         startup = await wait_ready(load, bot, guild.id)
         await open_games(tables)

@@ -137,7 +137,8 @@ async def version(cluster: Cluster) -> str:
 
 
 async def measure(server: Server, load: LoadDouble, workdir, *, games: int, players: int, latency_moves: int,
-                  restore_guild_id: str, sqlite_restore, built: Built, profile=None) -> PostgresResult | None:
+                  restore_guild_id: str, sqlite_restore, built: Built, profile=None,
+                  computer_processes: int | None = None) -> PostgresResult | None:
     """The PostgreSQL rows' figures; ``None`` (and ``server.reason``) where no server can be started."""
     began = time.perf_counter()
     cluster = await server.cluster()
@@ -145,7 +146,8 @@ async def measure(server: Server, load: LoadDouble, workdir, *, games: int, play
         return None
     waited = time.perf_counter() - began
     clicks = await run_clicks(load, workdir, await create_database(cluster, "bench_live"), name="postgresql",
-                              games=games, players=players, latency_moves=latency_moves, profile=profile)
+                              games=games, players=players, latency_moves=latency_moves, profile=profile,
+                              computer_processes=computer_processes)
     url = await create_database(cluster, "bench_restore")
     copying = time.perf_counter()
     await copy_from_sqlite(sqlite_restore, url)

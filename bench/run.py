@@ -150,7 +150,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         pg = await measure_postgres(postgres, load, workdir, games=w.games, players=w.players,
                                     latency_moves=w.latency_moves, restore_guild_id=live.guild_id,
                                     sqlite_restore=workdir / RESTORE_DATABASE, built=restored.built,
-                                    profile=profile)
+                                    profile=profile, computer_processes=computer_processes)
     finally:
         await load.stop()
     results = await run_results(workdir, rows=w.result_rows)
