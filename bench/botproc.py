@@ -22,7 +22,7 @@ STOP_GRACE = 10.0
 
 
 class BotProcess:
-    def __init__(self, workdir: Path, name: str, *, database: Path, api_base: str, gateway_url: str,
+    def __init__(self, workdir: Path, name: str, *, database: Path | str, api_base: str, gateway_url: str,
                  guild_id: str, profile: Path | None = None, computer_processes: int | None = None) -> None:
         self.workdir = workdir
         self.profile = profile
@@ -30,9 +30,11 @@ class BotProcess:
         self.config = workdir / f"{name}.toml"
         self.log_path = workdir / f"{name}.log"
         self.database = database
+        where = (f'database_url = "{database}"\n' if isinstance(database, str)      # postgresql://…
+                 else f'database = "{database.as_posix()}"\n')
         self.config.write_text(
             "# Written by the benchmark: the bot against the Discord double on 127.0.0.1.\n"
-            f'database = "{database.as_posix()}"\n'
+            + where +
             "sync_commands = true\n"
             f"command_guild_id = {int(guild_id)}\n"
             'log_level = "INFO"\n'

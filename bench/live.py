@@ -113,32 +113,17 @@ async def run_live(load: LoadDouble, workdir, *, games: int, players: int, laten
     d = load.double
     guild = d.add_guild("bench-live")
     stats = Stats()
-    tables = []
-    for g in range(games):
-        channel = d.add_text_channel(guild, f"calcory-{g}")
-        users = [d.add_user(f"g{g}p{i}") for i in range(players)]
-        for user in users:
-            d.add_member(guild, user)
-        tables.append(TablePlayers(load, channel, users, random.Random(f"bench:{g}"), stats))
+    tables = seat_players(load, guild, games, players, stats)
     database = workdir / "live.sqlite3"
     load.requests.mark()
     bot = BotProcess(workdir, "bot-live", database=database, api_base=d.api_base, gateway_url=d.gateway_url,
                      guild_id=guild.id, profile=profile, computer_processes=computer_processes)
     async with bot:
         startup = await wait_ready(load, bot, guild.id)
-        gate = asyncio.Semaphore(OPENING_AT_ONCE)
-
-        async def opened(table: TablePlayers) -> None:
-            async with gate:
-                await table.new_game()
-
-        await asyncio.gather(*(opened(t) for t in tables))
+        await open_games(tables)
 
         # 1. latency: one click at a time over every table in progress
-        i = 0
-        while stats.moves < latency_moves:
-            await tables[i % games].move()
-            i += 1
+        i = await click_in_turn(tables, stats, latency_moves)
         latencies = stats.latencies()
 
         # 1b. the same while two strong computer players think
@@ -147,9 +132,7 @@ async def run_live(load: LoadDouble, workdir, *, games: int, players: int, laten
         for table in tables:
             table.stats = thinking_stats
         began = time.time()
-        while thinking_stats.moves < latency_moves:
-            await tables[i % games].move()
-            i += 1
+        i = await click_in_turn(tables, thinking_stats, latency_moves, i)
         strong = thinking.strong_moves(database, began, time.time())
         await thinking.stop_tables(load, thinkers)
 
@@ -186,6 +169,69 @@ async def run_live(load: LoadDouble, workdir, *, games: int, players: int, laten
         bot_cpu=(bot_cpu1 - bot_cpu0) / elapsed, bench_cpu=(bench_cpu1 - bench_cpu0) / elapsed, rss=rss,
         startup=startup, stats=stats, load_stats=load_stats, guild_id=guild.id, errors=errors,
     )
+
+
+def seat_players(load: LoadDouble, guild, games: int, players: int, stats: Stats) -> list[TablePlayers]:
+    """One channel per game in ``guild``, ``players`` new members at each (seeded by the table's number)."""
+    d = load.double
+    tables = []
+    for g in range(games):
+        channel = d.add_text_channel(guild, f"calcory-{g}")
+        users = [d.add_user(f"g{g}p{i}") for i in range(players)]
+        for user in users:
+            d.add_member(guild, user)
+        tables.append(TablePlayers(load, channel, users, random.Random(f"bench:{g}"), stats))
+    return tables
+
+
+async def open_games(tables: list[TablePlayers]) -> None:
+    """Every table's game opened through /start and its lobby, a few at a time."""
+    gate = asyncio.Semaphore(OPENING_AT_ONCE)
+
+    async def opened(table: TablePlayers) -> None:
+        async with gate:
+            await table.new_game()
+
+    await asyncio.gather(*(opened(t) for t in tables))
+
+
+async def click_in_turn(tables: list[TablePlayers], stats: Stats, moves: int, i: int = 0) -> int:
+    """One click at a time, table after table from the ``i``-th, until ``stats`` counts ``moves``;
+    the next table's index."""
+    while stats.moves < moves:
+        await tables[i % len(tables)].move()
+        i += 1
+    return i
+
+
+@dataclass
+class ClickResult:
+    """Phase 1 alone (``run_clicks``): the click latencies on some database."""
+
+    games: int
+    latencies: list[float]
+    startup: Startup
+    stats: Stats
+    errors: list[str] = field(default_factory=list)
+
+
+async def run_clicks(load: LoadDouble, workdir, database: str, *, name: str, games: int, players: int,
+                     latency_moves: int, profile=None, computer_processes: int | None = None) -> ClickResult:
+    """Only the click latency of ``run_live`` (phase 1), with the bot on ``database`` (a database_url):
+    the same tables and players in a guild of their own, nothing else timed."""
+    guild = load.double.add_guild(f"bench-live-{name}")
+    stats = Stats()
+    tables = seat_players(load, guild, games, players, stats)
+    load.requests.mark()
+    bot = BotProcess(workdir, f"bot-live-{name}", database=database, api_base=load.double.api_base,
+                     gateway_url=load.double.gateway_url, guild_id=guild.id, profile=profile,
+                     computer_processes=computer_processes)
+    async with bot:
+        startup = await wait_ready(load, bot, guild.id)
+        await open_games(tables)
+        await click_in_turn(tables, stats, latency_moves)
+        errors = bot.errors()
+    return ClickResult(games, stats.latencies(), startup, stats, errors)
 
 
 async def _watch(tasks: list[asyncio.Task], seconds: float) -> None:

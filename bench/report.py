@@ -29,6 +29,12 @@ TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTOR
                MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD, CHANNEL_ROUTES,
                BOT_CPU)
 
+#: Issue 17: these rows are printed again for the PostgreSQL store, each beside its SQLite row.
+POSTGRESQL = " [postgresql]"
+POSTGRESQL_ROWS = tuple(label + POSTGRESQL for label in (LATENCY_MEDIAN, LATENCY_P99, RESTORE, MEMORY))
+#: The status of a row that could not be measured here (its conditions say why).
+SKIPPED = "skipped"
+
 
 @dataclass(frozen=True)
 class Row:
@@ -64,6 +70,22 @@ def mb(size: int) -> str:
 
 def kb(size: int) -> str:
     return f"{size / 1000:.0f} KB"
+
+
+def beside(rows: list[Row], more: list[Row]) -> list[Row]:
+    """``rows`` with each of ``more`` placed after the row of its label without its store's suffix
+    (``" [postgresql]"``), or after the one placed before it."""
+    out = list(rows)
+    at = len(out)
+    for row in more:
+        base = row.label.rsplit(" [", 1)[0]
+        found = next((i for i, r in enumerate(out) if r.label == base), None)
+        at = at if found is None else found + 1
+        while found is not None and at < len(out) and out[at].label.startswith(base + " ["):
+            at += 1
+        out.insert(at, row)
+        at += 1
+    return out
 
 
 def render(title: str, environment: dict[str, str], rows: list[Row], notes: list[str]) -> str:

@@ -25,6 +25,8 @@ from bot.sessions import SessionManager
 from bot.storage import Storage
 
 CHANNELS_PER_GUILD = 100
+#: The restart's SQLite database, in the work directory.
+DATABASE = "restore.sqlite3"
 SYNCHRONOUS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
 
 
@@ -106,19 +108,26 @@ async def restore_in_process(database) -> float:
 
 async def run_restore(load: LoadDouble, workdir, command_guild_id: str, *, sessions: int,
                       moves: tuple[int, int], profile=None) -> RestoreResult:
-    d = load.double
-    database = workdir / "restore.sqlite3"
+    database = workdir / DATABASE
     built = await build(load, database, sessions, moves, random.Random("bench:restore"))
+    return await restart(load, workdir, command_guild_id, database, built, profile=profile)
+
+
+async def restart(load: LoadDouble, workdir, command_guild_id: str, database, built: Built, *,
+                  name: str = "bot-restore", profile=None) -> RestoreResult:
+    """The rebuild timed in this process, then the bot started on ``database`` (an SQLite file or a
+    database_url) until it has redrawn every live table; the rows of either store."""
+    d = load.double
     in_process = await restore_in_process(database)
     load.requests.mark()
     counts = load.requests.counts
     before = {key: counts.get(key, 0) for key in _REDRAW}
-    bot = BotProcess(workdir, "bot-restore", database=database, api_base=d.api_base,
+    bot = BotProcess(workdir, name, database=database, api_base=d.api_base,
                      gateway_url=d.gateway_url, guild_id=command_guild_id, profile=profile)
     async with bot:
         startup = await wait_ready(load, bot, command_guild_id)
         wanted = {key: before[key] + per * built.sessions for key, per in _REDRAW.items()}
-        redrawn = await _settled(load, bot, wanted, timeout=max(30.0, sessions * 0.05))
+        redrawn = await _settled(load, bot, wanted, timeout=max(30.0, built.sessions * 0.05))
         memory = bot.memory()
         errors = bot.errors()
     return RestoreResult(built, in_process, startup, redrawn - startup.synced, memory["VmRSS"],

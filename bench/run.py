@@ -18,6 +18,9 @@ from bench.pictures import PictureResult
 from bench.pictures import measure as measure_pictures
 from bench.playouts import Playouts
 from bench.playouts import measure as measure_playouts
+from bench.postgres import PostgresResult, Server
+from bench.postgres import describe as describe_postgres
+from bench.postgres import measure as measure_postgres
 from bench.ratings import RatingResult
 from bench.ratings import measure as measure_ratings
 from bench.report import (
@@ -33,13 +36,16 @@ from bench.report import (
     PICTURE_MEDIAN,
     PICTURE_P99,
     PICTURE_SIZE,
+    POSTGRESQL,
     RATING_BOARD,
     RATING_UPDATE,
     RAW_SQLITE,
     RESTORE,
+    SKIPPED,
     STATS,
     THROUGHPUT,
     Row,
+    beside,
     check,
     kb,
     mb,
@@ -48,6 +54,7 @@ from bench.report import (
     percentile,
     render,
 )
+from bench.restore import DATABASE as RESTORE_DATABASE
 from bench.restore import RestoreResult, run_restore
 from bench.results import CALLS, WRITERS, ResultsResult, run_results
 from bench.safaru import TARGET_MS as SAFARU_MS
@@ -103,13 +110,15 @@ async def run(workload: Workload, parent: Path | None = None, profile: Path | No
     """The printed report; with ``profile`` the bot processes run under cProfile and save there;
     ``computer_processes`` overrides the bot's setting of that name (0: strong moves in a thread)."""
     workdir = Path(tempfile.mkdtemp(prefix="spieltisch-bench-", dir=parent))
+    postgres = Server()
     try:
-        return await _run(workload, workdir, profile, computer_processes)
+        return await _run(workload, workdir, profile, computer_processes, postgres)
     except BenchError as exc:
         logs = "".join(f"\n--- the end of {log.name} ---\n{_tail(log)}"
                        for log in sorted(workdir.glob("*.log")))
         raise BenchError(f"{exc}{logs}") from None
     finally:
+        await postgres.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -117,7 +126,8 @@ def _tail(path: Path, lines: int = 25) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
-async def _run(w: Workload, workdir: Path, profile: Path | None, computer_processes: int | None) -> str:
+async def _run(w: Workload, workdir: Path, profile: Path | None, computer_processes: int | None,
+               postgres: Server) -> str:
     started = time.perf_counter()
     environment = envinfo.describe(workdir)
     raw = raw_commit_rate(workdir, w.sqlite_seconds)
@@ -126,6 +136,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
     pictures = measure_pictures(w.picture_rounds)
     safaru = measure_safaru(w.safaru_positions)
     ratings = await measure_ratings(workdir, w.result_rows, w.rated_players, w.rating_updates, w.rating_updates // 2)
+    postgres.start()        # initdb and the start run meanwhile: counting requests times nothing
     budget = await count_games(w.budget_moves, workdir)
     load = LoadDouble()
     await load.start()
@@ -136,11 +147,16 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         restored = await run_restore(load, workdir, live.guild_id, sessions=w.sessions, moves=w.moves,
                                      profile=profile)
         cpu = await measure_cpu(load, workdir, w.cpu_moves, profile)
+        pg = await measure_postgres(postgres, load, workdir, games=w.games, players=w.players,
+                                    latency_moves=w.latency_moves, restore_guild_id=live.guild_id,
+                                    sqlite_restore=workdir / RESTORE_DATABASE, built=restored.built,
+                                    profile=profile, computer_processes=computer_processes)
     finally:
         await load.stop()
     results = await run_results(workdir, rows=w.result_rows)
     environment["SQLite"] += (f", journal_mode={restored.built.journal_mode}, "
                               f"synchronous={restored.built.synchronous} (as bot.storage opens it)")
+    environment["PostgreSQL"] = describe_postgres(pg, postgres.reason)
     environment["Discord double"] = ("request validation off; the double and the players in this process, "
                                      "the bot in its own (python -m bot)")
     environment["workload"] = (f"{w.name}: {w.games} Calcory games x {w.players} players, "
@@ -157,7 +173,9 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
     rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts, computer_processes)
             + _picture_rows(w, pictures) + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
             + _budget_rows(w, budget) + _cpu_rows(w, cpu))
+    rows = beside(rows, _postgres_rows(w, pg, postgres.reason))
     notes = _notes(live, restored, time.perf_counter() - started)
+    notes[-1:-1] = _postgres_notes(pg)
     return render(title, environment, rows, notes)
 
 
@@ -323,6 +341,48 @@ def _cpu_rows(w: Workload, games: list[GameCpu]) -> list[Row]:
         rows.append(Row(f"bot CPU per move, {g.game}", ms(g.per_move), "-", INFO,
                         f"{g.seats} seats, {g.moves} moves, {g.clicks} clicks"))
     return rows
+
+
+def _postgres_rows(w: Workload, pg: PostgresResult | None, reason: str) -> list[Row]:
+    """Issue 17: the click latency and restart rows again with the bot on PostgreSQL, the same targets."""
+    targets = ((LATENCY_MEDIAN, f"<= {MEDIAN_MS:g} ms"), (LATENCY_P99, f"<= {P99_MS:g} ms"),
+               (RESTORE, f"<= {RESTORE_S:g} s"), (MEMORY, f"<= {MEMORY_MB} MB"))
+    if pg is None:
+        return [Row(label + POSTGRESQL, "-", target, SKIPPED, reason) for label, target in targets]
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    quick = " (quick)" if w.quick else ""
+    clicks, restored = pg.clicks, pg.restored
+    med, p99 = median(clicks.latencies), percentile(clicks.latencies, 99)
+    setup, rss = restored.startup.setup_hook, restored.rss
+    same = "the same workload as the row above, the bot on PostgreSQL"
+    return [
+        Row(LATENCY_MEDIAN + POSTGRESQL, ms(med), targets[0][1], mark(check(med * 1000, MEDIAN_MS, at_most=True)),
+            f"{clicks.games} games in progress{quick}, one click at a time, n={len(clicks.latencies)}; {same}"),
+        Row(LATENCY_P99 + POSTGRESQL, ms(p99), targets[1][1], mark(check(p99 * 1000, P99_MS, at_most=True)), same),
+        Row(RESTORE + POSTGRESQL, f"{setup:.2f} s", targets[2][1], mark(check(setup, RESTORE_S, at_most=True)),
+            f"{restored.built.sessions} live sessions, {restored.built.actions} moves replayed; {same} "
+            f"(the SQLite restart's database, copied over){quick}"),
+        Row(MEMORY + POSTGRESQL, mb(rss), targets[3][1], mark(check(rss / 2**20, MEMORY_MB, at_most=True)),
+            f"VmRSS with {restored.built.sessions} live sessions, every table redrawn; {same}{quick}"),
+        Row("rebuild alone, in process" + POSTGRESQL, f"{restored.in_process:.2f} s", "-", INFO,
+            "SessionManager.restore() on the same database, timed in the benchmark process"),
+        Row("redraw of every restored table" + POSTGRESQL, f"{restored.redraw:.2f} s", "-", INFO,
+            "command sync -> the last table edit and turn ping"),
+        Row("restart database written into PostgreSQL", f"{pg.written:.2f} s", "-", INFO,
+            "every table of the SQLite restart's database, COPY in batches, one transaction (not timed as a row)"),
+    ]
+
+
+def _postgres_notes(pg: PostgresResult | None) -> list[str]:
+    if pg is None:
+        return []
+    stats, errors = pg.clicks.stats, pg.clicks.errors + pg.restored.errors
+    notes = [f"on PostgreSQL: {stats.games_started} games opened, {stats.refused} clicks refused, "
+             f"{stats.deferred} deferred; its rows took {pg.seconds:.1f} s of this run, and {pg.server_start:.1f} s "
+             f"more to start the server beside the request counting (waited {pg.waited:.1f} s for it)"]
+    if errors:
+        notes.append(f"the bot logged {len(errors)} error lines on PostgreSQL, first: {errors[0]}")
+    return notes
 
 
 def _notes(live: LiveResult, restored: RestoreResult, seconds: float) -> list[str]:

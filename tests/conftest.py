@@ -133,7 +133,9 @@ async def _migrate_template(cluster) -> None:
 
 def no_server(exc: Exception, env) -> None:
     """Skip the PostgreSQL runs with one line saying why; under CI (``CI=true``) fail instead."""
-    if env.get("CI") == "true":
+    from tests.postgres import required
+
+    if required(env):
         pytest.fail(f"CI runs the storage tests on PostgreSQL too, but {exc}", pytrace=False)
     pytest.skip(f"PostgreSQL runs skipped: {exc}")
 

@@ -6,16 +6,34 @@ bot's own entry point, the double and the players are all exercised end to end.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from bench.report import LATENCY_MEDIAN, RAW_SQLITE, TARGET_ROWS, THROUGHPUT
+import pytest
+
+from bench import postgres
+from bench.load import BenchError
+from bench.postgres import unavailable
+from bench.report import (
+    LATENCY_MEDIAN,
+    POSTGRESQL,
+    POSTGRESQL_ROWS,
+    RAW_SQLITE,
+    SKIPPED,
+    TARGET_ROWS,
+    THROUGHPUT,
+    Row,
+    beside,
+)
+from bench.run import QUICK, _postgres_rows
+from tests.postgres import NoServer, required
 
 ROOT = Path(__file__).resolve().parents[1]
-ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/move))\s{2,}(?P<target>\S.*?)\s{2,}"
-                 r"(?P<status>ok\*?|missed\*?|info)(?:\s|$)")
+ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/move)|-)\s{2,}(?P<target>\S.*?)\s{2,}"
+                 r"(?P<status>ok\*?|missed\*?|info|skipped)(?:\s|$)")
 
 
 def test_quick_mode_prints_every_row(tmp_path):
@@ -36,3 +54,49 @@ def test_quick_mode_prints_every_row(tmp_path):
     assert "the bot logged" not in done.stdout, done.stdout
     assert " 0 clicks refused" in done.stdout, "a simulated move was refused"
     assert not list(tmp_path.iterdir()), "the benchmark left files behind"
+    # Issue 17: the PostgreSQL rows, each printed right after its SQLite row, the same target.
+    labels = [m["label"] for line in done.stdout.splitlines() if (m := ROW.match(line))]
+    for label in POSTGRESQL_ROWS:
+        sqlite = label.removesuffix(POSTGRESQL)
+        assert labels.index(label) == labels.index(sqlite) + 1, labels
+        assert rows[label]["target"] == rows[sqlite]["target"]
+        if rows[label]["status"] == SKIPPED:       # no server here: the line says why; never under CI
+            assert not required(os.environ) and "skipped: " in rows[label].group(0), rows[label].group(0)
+        else:
+            assert rows[label]["status"] in ("ok*", "missed*") and rows[label]["figure"] != "-", rows[label].group(0)
+            assert "on PostgreSQL: " in done.stdout and " 0 clicks refused" in done.stdout.split("on PostgreSQL: ")[1]
+    assert float(rows[LATENCY_MEDIAN + POSTGRESQL]["figure"].removesuffix(" ms")) > 0
+
+
+def test_no_postgresql_server_skips_its_rows_with_the_reason_but_fails_under_ci():
+    reason = unavailable(NoServer("no PostgreSQL server is installed"), {})
+    assert reason == "skipped: no PostgreSQL server is installed"
+    rows = _postgres_rows(QUICK, None, reason)
+    assert [r.label for r in rows] == list(POSTGRESQL_ROWS)
+    assert {(r.figure, r.status, r.conditions) for r in rows} == {("-", SKIPPED, reason)}
+    assert [r.target for r in rows] == ["<= 5 ms", "<= 20 ms", "<= 2 s", "<= 250 MB"]
+    with pytest.raises(BenchError, match="CI runs the benchmark on PostgreSQL too, but no PostgreSQL server"):
+        unavailable(NoServer("no PostgreSQL server is installed"), {"CI": "true"})
+
+
+async def test_a_server_that_cannot_start_gives_its_reason_and_fails_only_under_ci(monkeypatch):
+    def refuse(settings):
+        raise NoServer("initdb failed: out of disk")
+
+    monkeypatch.setattr(postgres.Cluster, "start", refuse)
+    server = postgres.Server({})
+    server.start()
+    assert await server.cluster() is None and server.reason == "skipped: initdb failed: out of disk"
+    await server.stop()
+    under_ci = postgres.Server({"CI": "true"})
+    with pytest.raises(BenchError, match="out of disk"):
+        await under_ci.cluster()
+    await under_ci.stop()
+
+
+def test_store_rows_go_beside_their_sqlite_rows():
+    rows = [Row("a", "1 ms", "-", "info"), Row("b", "2 ms", "-", "info"), Row("c", "3 ms", "-", "info")]
+    more = [Row("a [postgresql]", "4 ms", "-", "info"), Row("c [postgresql]", "5 ms", "-", "info"),
+            Row("written", "6 s", "-", "info"), Row("a [other]", "7 ms", "-", "info")]
+    assert [r.label for r in beside(rows, more)] == ["a", "a [postgresql]", "a [other]", "b", "c", "c [postgresql]",
+                                                     "written"]
