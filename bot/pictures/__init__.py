@@ -12,7 +12,7 @@ hand; a picture beside it would repeat the buttons.
 from __future__ import annotations
 
 from bot.pictures import faces, layouts
-from bot.pictures.sheet import Sheet, png
+from bot.pictures.sheet import Sheet
 
 _TABLES = {
     "mu": layouts.mu_table,
@@ -48,7 +48,7 @@ def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes 
 
 
 def _encode(sheet: Sheet | None) -> bytes | None:
-    return None if sheet is None else png(sheet.render())
+    return None if sheet is None else sheet.png()
 
 
 GAMES_WITH_PICTURES = frozenset(_TABLES)

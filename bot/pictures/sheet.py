@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -32,17 +33,18 @@ class Piece:
     dx: tuple[int, ...] = ()  # per image, its horizontal offset (a group kept on one line)
     lead: bool = False  # a row's seat badge: the row's wrapped lines start right of it
 
-    @property
+    # Computed once: a sheet asks each piece for its size several times while it wraps and places.
+    @cached_property
     def width(self) -> int:
         if self.dx:
             return max(x + image.width for x, image in zip(self.dx, self.images, strict=True))
         return max(image.width for image in self.images)
 
-    @property
+    @cached_property
     def height(self) -> int:
         return max(dy + image.height for dy, image in zip(self.offsets, self.images, strict=True))
 
-    @property
+    @cached_property
     def offsets(self) -> tuple[int, ...]:
         return self.dy or self._column()
 
@@ -111,7 +113,8 @@ class Sheet:
             x += p.width + p.gap_after
         return lines
 
-    def render(self) -> Image.Image:
+    def render(self, pad: int = 0) -> Image.Image:
+        """The picture; ``pad`` blank columns (the table colour) on its left, see ``png``."""
         placed: list[tuple[Image.Image, int, int]] = []
         y = MARGIN
         first = True
@@ -129,11 +132,21 @@ class Sheet:
                         placed.append((image, left, y + dy))
                     x += p.width + p.gap_after
                 y += height + GAP
-        canvas = Image.new("P", (self.width, y - GAP + MARGIN), 0)
-        canvas.putpalette(PALETTE.getpalette())
+        canvas = Image.new("P", (self.width + pad, y - GAP + MARGIN), 0)
+        canvas.putpalette(_PALETTE)
         for image, x, top in placed:
-            canvas.paste(image, (x, top))
+            canvas.paste(image, (x + pad, top))
         return canvas
+
+    def png(self) -> bytes:
+        """The picture as a PNG, drawn one pixel to the right so its rows come with PNG's filter byte
+        (``png`` without the copy; a piece wider than the sheet is cut off at the blank column)."""
+        rows = self.render(pad=1)
+        rows.paste(0, (0, 0, 1, rows.height))
+        return _png_rows(rows)
+
+
+_PALETTE = PALETTE.getpalette()
 
 
 def png(image: Image.Image) -> bytes:
@@ -143,11 +156,17 @@ def png(image: Image.Image) -> bytes:
     zlib's level 1 at under half its CPU (a table picture is drawn after every move). Every row gets
     PNG's filter byte 0 ("none"): the picture is pasted one pixel to the right on a blank canvas, so
     its bytes come out with a 0 before each row."""
-    width, height = image.size
-    rows = Image.new("P", (width + 1, height), 0)
+    rows = Image.new("P", (image.width + 1, image.height), 0)
+    rows.putpalette(image.getpalette("RGB"))
     rows.paste(image, (1, 0))
+    return _png_rows(rows)
+
+
+def _png_rows(rows: Image.Image) -> bytes:
+    """``rows`` (a palette picture whose first column is blank) as a PNG of the picture right of it."""
+    width, height = rows.width - 1, rows.height
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)   # 8 bits, palette, no interlace
-    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(image.getpalette("RGB"))),
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(rows.getpalette("RGB"))),
                      _chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), 2)), _chunk(b"IEND", b"")))
 
 
