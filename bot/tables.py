@@ -459,8 +459,8 @@ class TableWriter:
         interaction = self._valid(token)
         if interaction is not None:
             try:
-                sent = await interaction.followup.send(text, allowed_mentions=mentions, wait=True, **kwargs)
-                return sent.id, token
+                sent = await webhooks.send_followup(interaction, content=text, allowed_mentions=mentions, **kwargs)
+                return int(sent["id"]), token
             except discord.HTTPException as exc:
                 log.info("a follow-up in channel %s was refused, posting in the channel: %s", session.channel_id, exc)
                 table.token = None

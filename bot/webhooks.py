@@ -40,3 +40,18 @@ async def edit_followup(interaction: discord.Interaction, message_id: int, *, vi
             interaction.application_id, interaction.token, message_id, session=interaction._session,
             proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
             files=params.files, with_components=bool(view))
+
+
+async def send_followup(interaction: discord.Interaction, *, content: Any = MISSING, view: Any = MISSING,
+                        files: Any = MISSING, ephemeral: bool = False,
+                        allowed_mentions: discord.AllowedMentions = MISSING) -> dict:
+    """``interaction.followup.send(..., wait=True)``, unparsed: the new message's ``id`` is in it."""
+    http = interaction._state.http
+    flags = discord.MessageFlags(ephemeral=True) if ephemeral else MISSING
+    with handle_message_parameters(content=content, files=files, flags=flags, view=view,
+                                   allowed_mentions=allowed_mentions,
+                                   previous_allowed_mentions=interaction._state.allowed_mentions) as params:
+        return await async_context.get().execute_webhook(
+            interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
+            wait=True, with_components=view is not MISSING)
