@@ -9,7 +9,6 @@ from __future__ import annotations
 import struct
 import zlib
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -33,27 +32,27 @@ class Piece:
     dx: tuple[int, ...] = ()  # per image, its horizontal offset (a group kept on one line)
     lead: bool = False  # a row's seat badge: the row's wrapped lines start right of it
 
-    # Computed once: a sheet asks each piece for its size several times while it wraps and places.
-    @cached_property
-    def width(self) -> int:
+    #: Its size and each image's offset from its top, computed once: a sheet asks for them several
+    #: times while it wraps and places.
+    width: int = field(init=False, repr=False)
+    height: int = field(init=False, repr=False)
+    offsets: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        sizes = [image.size for image in self.images]
+        if self.dy:
+            self.offsets = self.dy
+        else:
+            out, y = [], 0
+            for _, h in sizes:
+                out.append(y)
+                y += h + 4
+            self.offsets = tuple(out)
         if self.dx:
-            return max(x + image.width for x, image in zip(self.dx, self.images, strict=True))
-        return max(image.width for image in self.images)
-
-    @cached_property
-    def height(self) -> int:
-        return max(dy + image.height for dy, image in zip(self.offsets, self.images, strict=True))
-
-    @cached_property
-    def offsets(self) -> tuple[int, ...]:
-        return self.dy or self._column()
-
-    def _column(self) -> tuple[int, ...]:
-        out, y = [], 0
-        for image in self.images:
-            out.append(y)
-            y += image.height + 4
-        return tuple(out)
+            self.width = max(x + w for x, (w, _) in zip(self.dx, sizes, strict=True))
+        else:
+            self.width = max(w for w, _ in sizes)
+        self.height = max(dy + h for dy, (_, h) in zip(self.offsets, sizes, strict=True))
 
 
 def strip(images: list[Image.Image], gap: int = GAP, gap_after: int = GAP) -> Piece:
