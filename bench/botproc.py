@@ -1,6 +1,8 @@
 """The bot as its own process: ``python -m bot config.toml`` with a temporary config pointing at the double.
 
-With ``profile`` set the bot runs under cProfile and leaves ``<name>.prof`` there when it stops.
+With ``profile`` set the bot runs under cProfile and leaves ``<name>.prof`` there when it stops; with
+``profile_window`` as well, only between the signals of ``profile_start`` and ``profile_stop``, timed
+by CPU time (``bench.profiled``).
 The process is always ended by ``stop`` (SIGTERM, then SIGKILL after a grace period); callers use
 ``async with BotProcess(...)`` so it is ended on every path out, crashes included. Its output goes
 to a log file in the work directory; a failed run prints its end.
@@ -23,9 +25,11 @@ STOP_GRACE = 10.0
 
 class BotProcess:
     def __init__(self, workdir: Path, name: str, *, database: Path | str, api_base: str, gateway_url: str,
-                 guild_id: str, profile: Path | None = None, computer_processes: int | None = None) -> None:
+                 guild_id: str, profile: Path | None = None, computer_processes: int | None = None,
+                 profile_window: bool = False) -> None:
         self.workdir = workdir
         self.profile = profile
+        self.profile_window = profile_window
         self.name = name
         self.config = workdir / f"{name}.toml"
         self.log_path = workdir / f"{name}.log"
@@ -60,12 +64,32 @@ class BotProcess:
         env["PYTHONUNBUFFERED"] = "1"
         self._log = self.log_path.open("wb")
         self.spawned_at = time.time()
-        profiler = ["-m", "cProfile", "-o", str(self.profile / f"{self.name}.prof")] if self.profile else []
+        if self.profile is None:
+            command = ["-m", "bot", str(self.config)]
+        elif self.profile_window:
+            command = ["-m", "bench.profiled", str(self.profile_path), str(self.config)]
+        else:
+            command = ["-m", "cProfile", "-o", str(self.profile_path), "-m", "bot", str(self.config)]
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *profiler, "-m", "bot", str(self.config), cwd=ROOT, env=env,
+            sys.executable, *command, cwd=ROOT, env=env,
             stdin=asyncio.subprocess.DEVNULL, stdout=self._log, stderr=asyncio.subprocess.STDOUT,
         )
         return self
+
+    @property
+    def profile_path(self) -> Path:
+        assert self.profile is not None
+        return self.profile / f"{self.name}.prof"
+
+    def profile_start(self) -> None:
+        """Start the profile's window (``profile_window``): what follows is profiled."""
+        if self.profile is not None and self.profile_window:
+            os.kill(self.pid, signal.SIGUSR1)
+
+    def profile_stop(self) -> None:
+        """End the window: the profile so far is written (windows add up)."""
+        if self.profile is not None and self.profile_window:
+            os.kill(self.pid, signal.SIGUSR2)
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()

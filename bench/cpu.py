@@ -97,7 +97,7 @@ async def measure(load: LoadDouble, workdir: Path, moves: int, profile: Path | N
     database = workdir / "cpu.sqlite3"
     load.requests.mark()
     bot = BotProcess(workdir, "bot-cpu", database=database, api_base=d.api_base, gateway_url=d.gateway_url,
-                     guild_id=guild.id, profile=profile)
+                     guild_id=guild.id, profile=profile, profile_window=True)
     out = []
     async with bot:
         await wait_ready(load, bot, guild.id)
@@ -123,6 +123,7 @@ class _Table:
         await self._open()
         session, game = self.session, self.session.game
         await quiet(self.load)
+        self.bot.profile_start()
         before, clicks = bot_cpu(self.bot), self.clicks
         moves = 0
         while session.status is Status.PLAYING and moves < max_moves:
@@ -130,7 +131,9 @@ class _Table:
             await self._move(seat, self.rng.choice(game.legal_actions(session.state, seat)).key)
             moves += 1
         await quiet(self.load)
-        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, bot_cpu(self.bot) - before)
+        cpu = bot_cpu(self.bot) - before
+        self.bot.profile_stop()
+        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, cpu)
 
     # -- the lobby -------------------------------------------------------------------------------
     async def _open(self) -> None:
@@ -253,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cpu", description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40, help="moves per game (at most)")
     parser.add_argument("--games", default=None, help="comma-separated game keys (default: all)")
-    parser.add_argument("--profile", type=Path, default=None, help="run the bot under cProfile, save in DIR")
+    parser.add_argument("--profile", type=Path, default=None, help="profile the bot's event loop over the measured moves (CPU time, cProfile), save in DIR")
     parser.add_argument("--no-pictures", action="store_true", help="every table turns pictures off")
     args = parser.parse_args(argv)
     if args.profile is not None:

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import discord
 
-from bot import ids
+from bot import ids, webhooks
 from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
@@ -288,8 +288,8 @@ class Clicks:
         # ephemeral follow-up. The click's token then edits this table message through the
         # interaction's webhook route for 15 minutes, outside Discord's global limit.
         await reply.defer()
-        sent = await reply.interaction.followup.send(**media.send_kwargs(rendered), ephemeral=True, wait=True)
-        tables.hand_shown(session, seat, reply, "", rendered, message_id=sent.id)
+        sent = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
+        tables.hand_shown(session, seat, reply, "", rendered, message_id=int(sent["id"]))
         tables.table_clicked(session, index, reply.interaction)
 
     async def _rejoin(self, reply: Reply, session) -> None:

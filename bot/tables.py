@@ -22,6 +22,7 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
+from bot import webhooks
 from bot.i18n import t
 from bot.sessions import Refusal
 from bot.storage import StorageFault
@@ -382,14 +383,14 @@ class TableWriter:
             kwargs = media.edit_kwargs(rendered, shown)
             try:
                 if message_id is None:
-                    edited = await interaction.edit_original_response(**kwargs)
+                    edited = await webhooks.edit_original(interaction, **kwargs)
                 else:
-                    edited = await interaction.followup.edit_message(message_id, **kwargs)
+                    edited = await webhooks.edit_followup(interaction, message_id, **kwargs)
             except discord.HTTPException:
                 del table.hands[seat]       # dismissed by the player, or the token ran out
                 continue
-            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(), media.shown_on(edited.attachments),
-                                 message_id)
+            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(),
+                                 media.shown_on(edited.get("attachments") or ()), message_id)
 
     async def _announce(self, session, table: _Table) -> None:
         while table.announcements:      # taken off the list once sent: a refused one is sent next time
@@ -459,8 +460,8 @@ class TableWriter:
         interaction = self._valid(token)
         if interaction is not None:
             try:
-                sent = await interaction.followup.send(text, allowed_mentions=mentions, wait=True, **kwargs)
-                return sent.id, token
+                sent = await webhooks.send_followup(interaction, content=text, allowed_mentions=mentions, **kwargs)
+                return int(sent["id"]), token
             except discord.HTTPException as exc:
                 log.info("a follow-up in channel %s was refused, posting in the channel: %s", session.channel_id, exc)
                 table.token = None
@@ -503,14 +504,14 @@ class TableWriter:
         interaction = self._valid(table.editors.get(index))
         if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
             try:
-                edited = await interaction.edit_original_response(
-                    **media.edit_kwargs(message, self._pictures.get(message_id)))
+                edited = await webhooks.edit_original(interaction,
+                                                      **media.edit_kwargs(message, self._pictures.get(message_id)))
             except discord.HTTPException as exc:
                 log.info("editing table message %s through a click's token was refused, using the channel: %s",
                          message_id, exc)
                 table.editors.pop(index, None)
             else:
-                self._pictures[message_id] = media.shown_on(edited.attachments)
+                self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
                 return True
         return await self._edit(session.channel_id, message_id, message)
 

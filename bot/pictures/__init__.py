@@ -14,7 +14,7 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.pictures import faces, layouts
-from bot.pictures.sheet import Sheet, png
+from bot.pictures.sheet import Sheet, png_rows
 
 _TABLES = {
     "mu": layouts.mu_table,
@@ -38,16 +38,16 @@ def hand_cards(game_key: str, view) -> tuple[str, ...]:
 
 def table_png(game_key: str, view, lang: str) -> bytes | None:
     """The public table of ``game_key`` as a PNG, or None for a game without a table picture."""
-    image = table_image(game_key, view, lang)
-    return None if image is None else png(image)
+    rows = table_rows(game_key, view, lang)
+    return None if rows is None else png_rows(rows)
 
 
-def table_image(game_key: str, view, lang: str) -> Image.Image | None:
-    """``table_png`` before its encoding (``png``), which takes most of the time and whose zlib-ng
-    compression runs without holding the GIL: so the encoding alone can go to a thread."""
+def table_rows(game_key: str, view, lang: str) -> Image.Image | None:
+    """``table_png`` before its encoding (``png_rows``), which takes most of the time and may go to a
+    thread."""
     layout = _TABLES.get(game_key)
     sheet = None if layout is None else layout(view)
-    return None if sheet is None else sheet.render()
+    return None if sheet is None else sheet.png_ready()
 
 
 def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes | None:
@@ -58,7 +58,7 @@ def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes 
 
 
 def _encode(sheet: Sheet | None) -> bytes | None:
-    return None if sheet is None else png(sheet.render())
+    return None if sheet is None else sheet.png()
 
 
 GAMES_WITH_PICTURES = frozenset(_TABLES)

@@ -32,26 +32,27 @@ class Piece:
     dx: tuple[int, ...] = ()  # per image, its horizontal offset (a group kept on one line)
     lead: bool = False  # a row's seat badge: the row's wrapped lines start right of it
 
-    @property
-    def width(self) -> int:
+    #: Its size and each image's offset from its top, computed once: a sheet asks for them several
+    #: times while it wraps and places.
+    width: int = field(init=False, repr=False)
+    height: int = field(init=False, repr=False)
+    offsets: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        sizes = [image.size for image in self.images]
+        if self.dy:
+            self.offsets = self.dy
+        else:
+            out, y = [], 0
+            for _, h in sizes:
+                out.append(y)
+                y += h + 4
+            self.offsets = tuple(out)
         if self.dx:
-            return max(x + image.width for x, image in zip(self.dx, self.images, strict=True))
-        return max(image.width for image in self.images)
-
-    @property
-    def height(self) -> int:
-        return max(dy + image.height for dy, image in zip(self.offsets, self.images, strict=True))
-
-    @property
-    def offsets(self) -> tuple[int, ...]:
-        return self.dy or self._column()
-
-    def _column(self) -> tuple[int, ...]:
-        out, y = [], 0
-        for image in self.images:
-            out.append(y)
-            y += image.height + 4
-        return tuple(out)
+            self.width = max(x + w for x, (w, _) in zip(self.dx, sizes, strict=True))
+        else:
+            self.width = max(w for w, _ in sizes)
+        self.height = max(dy + h for dy, (_, h) in zip(self.offsets, sizes, strict=True))
 
 
 def strip(images: list[Image.Image], gap: int = GAP, gap_after: int = GAP) -> Piece:
@@ -111,7 +112,8 @@ class Sheet:
             x += p.width + p.gap_after
         return lines
 
-    def render(self) -> Image.Image:
+    def render(self, pad: int = 0) -> Image.Image:
+        """The picture; ``pad`` blank columns (the table colour) on its left, see ``png``."""
         placed: list[tuple[Image.Image, int, int]] = []
         y = MARGIN
         first = True
@@ -129,11 +131,25 @@ class Sheet:
                         placed.append((image, left, y + dy))
                     x += p.width + p.gap_after
                 y += height + GAP
-        canvas = Image.new("P", (self.width, y - GAP + MARGIN), 0)
-        canvas.putpalette(PALETTE.getpalette())
+        canvas = Image.new("P", (self.width + pad, y - GAP + MARGIN), 0)
+        canvas.putpalette(_PALETTE)
         for image, x, top in placed:
-            canvas.paste(image, (x, top))
+            canvas.paste(image, (x + pad, top))
         return canvas
+
+    def png_ready(self) -> Image.Image:
+        """The picture drawn one pixel to the right, so its rows come with PNG's filter byte: what
+        ``png_rows`` encodes (``png`` without the copy; a piece wider than the sheet is cut off at
+        the blank column)."""
+        rows = self.render(pad=1)
+        rows.paste(0, (0, 0, 1, rows.height))
+        return rows
+
+    def png(self) -> bytes:
+        return png_rows(self.png_ready())
+
+
+_PALETTE = PALETTE.getpalette()
 
 
 def png(image: Image.Image) -> bytes:
@@ -143,11 +159,18 @@ def png(image: Image.Image) -> bytes:
     zlib's level 1 at under half its CPU (a table picture is drawn after every move). Every row gets
     PNG's filter byte 0 ("none"): the picture is pasted one pixel to the right on a blank canvas, so
     its bytes come out with a 0 before each row."""
-    width, height = image.size
-    rows = Image.new("P", (width + 1, height), 0)
+    rows = Image.new("P", (image.width + 1, image.height), 0)
+    rows.putpalette(image.getpalette("RGB"))
     rows.paste(image, (1, 0))
+    return png_rows(rows)
+
+
+def png_rows(rows: Image.Image) -> bytes:
+    """``rows`` (a palette picture whose first column is blank) as a PNG of the picture right of it.
+    Most of the time goes to zlib-ng, which runs without holding the GIL: so a thread may do it."""
+    width, height = rows.width - 1, rows.height
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)   # 8 bits, palette, no interlace
-    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(image.getpalette("RGB"))),
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(rows.getpalette("RGB"))),
                      _chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), 2)), _chunk(b"IEND", b"")))
 
 

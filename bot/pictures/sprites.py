@@ -1,7 +1,8 @@
 """Card faces, numbers and seat badges, each drawn once and cached as a small palette image.
 
-Everything is drawn three times too large and scaled down (smooth edges without per-pixel work at
-render time), then mapped onto one fixed palette (``PALETTE``) so a table picture is only pasted
+Everything is drawn three times too large and scaled down by averaging each 3×3 block (smooth edges
+without per-pixel work at render time; a box filter is what supersampling needs, at a sixth of
+Lanczos's CPU for a card), then mapped onto one fixed palette (``PALETTE``) so a table picture is only pasted
 sprites and its PNG stays 8-bit. Text uses Pillow's bundled scalable font, never a system font,
 so every machine draws the same picture.
 """
@@ -66,6 +67,13 @@ PALETTE = _palette()
 def to_palette(image: Image.Image) -> Image.Image:
     """An RGB sprite on the shared palette (nearest colour, no dithering)."""
     return image.convert("RGB").quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+def shrink(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """A supersampled drawing at its shown ``size``: each SS×SS block averaged (a box filter)."""
+    if image.size == (size[0] * SS, size[1] * SS):
+        return image.reduce(SS)
+    return image.resize(size, Image.Resampling.BOX)
 
 
 @cache
@@ -142,36 +150,55 @@ LABEL_INSET = 9
 def _label(img: Image.Image, s: str, fill: RGB, centre_x: float, y: float, anchor: str) -> None:
     """A number on a card at full height, condensed sideways when it is wider than the card allows
     (two-digit numbers): narrower digits keep it readable where a smaller size would not."""
+    mask = _label_mask(s, img.width - 2 * LABEL_INSET * SS)
+    if mask is None:
+        return
+    x = round(centre_x - mask.width / 2)
+    top_y = round(y if anchor == "top" else y - mask.height / 2)
+    img.paste(fill, (x, top_y, x + mask.width, top_y + mask.height), mask)
+
+
+@cache
+def _label_mask(s: str, room: int) -> Image.Image | None:
+    """The ink of ``s`` at the text size, at most ``room`` wide: drawn once per number, whatever its colour."""
     f = font(TEXT_SIZE * SS)
     left, top, right, bottom = f.getbbox(s, anchor="ls")
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor="ls")
     ink = mask.getbbox()
     if ink is None:
-        return
+        return None
     mask = mask.crop(ink)
-    room = img.width - 2 * LABEL_INSET * SS
     if mask.width > room:
         mask = mask.resize((room, mask.height), Image.Resampling.LANCZOS)
-    x = round(centre_x - mask.width / 2)
-    top_y = round(y if anchor == "top" else y - mask.height / 2)
-    img.paste(fill, (x, top_y, x + mask.width, top_y + mask.height), mask)
+    return mask
 
 
-def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
+@cache
+def _blank(fill: RGB, size: tuple[int, int], back: bool) -> Image.Image:
+    """A card's outline filled with its colour (a back's with its stripes), supersampled: the cards
+    of one colour start from one drawing."""
     w, h = size[0] * SS, size[1] * SS
     img = Image.new("RGB", (w, h), BG)
     d = ImageDraw.Draw(img)
     radius, line = 9 * SS, 3 * SS
-    if face.back:
-        d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=BACK, outline=DARK, width=line)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=fill, outline=DARK, width=line)
+    if back:
         for x in range(-h, w, 14 * SS):
             d.line((x, h - line, x + h, line), fill=BACK_LINE, width=3 * SS)
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius, outline=DARK, width=line)
+    return img
+
+
+def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
+    w, h = size[0] * SS, size[1] * SS
+    if face.back:
+        img = _blank(BACK, size, True).copy()
         if face.label:
             _label(img, face.label, WHITE, w / 2, h / 2, "middle")
         return img
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=face.fill, outline=DARK, width=line)
+    img = _blank(face.fill, size, False).copy()
+    d = ImageDraw.Draw(img)
     full = h > 80 * SS  # full cards carry their number on top, so a cascade still shows it
     if face.label:
         _label(img, face.label, face.ink, w / 2, 7 * SS if full else h / 2, "top" if full else "middle")
@@ -200,10 +227,16 @@ def card(face: Face, size: tuple[int, int] = CARD, state: str = "plain") -> Imag
 
 @cache
 def _card(face: Face, size: tuple[int, int], state: str) -> Image.Image:
-    rgb = _card_rgb(face, size).resize(size, Image.Resampling.LANCZOS)
+    rgb = _card_shown(face, size)
     if state == "dim":
         rgb = Image.blend(rgb, Image.new("RGB", size, BG), DIM)
     return to_palette(rgb)
+
+
+@cache
+def _card_shown(face: Face, size: tuple[int, int]) -> Image.Image:
+    """The card at its shown size in full colour: its plain and faded sprites are both made from it."""
+    return shrink(_card_rgb(face, size), size)
 
 
 @cache
@@ -213,7 +246,7 @@ def slot(size: tuple[int, int] = CARD) -> Image.Image:
     img = Image.new("RGB", (w, h), BG)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), 9 * SS, outline=SLOT, width=4 * SS)
-    return to_palette(img.resize(size, Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, size))
 
 
 @cache
@@ -225,7 +258,7 @@ def text(s: str, colour: RGB = DARK) -> Image.Image:
     img = Image.new("RGB", (right - left + 2 * pad, bottom - top + 2 * pad), BG)
     ImageDraw.Draw(img).text((pad - left, pad - top), s, font=f, fill=colour, anchor="ls")
     size = (max(1, round(img.width / SS)), max(1, round(img.height / SS)))
-    return to_palette(img.resize(size, Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, size))
 
 
 @cache
@@ -237,7 +270,7 @@ def badge(seat: int, current: bool = False) -> Image.Image:
     fill, ink = (DARK, WHITE) if current else (BG, DARK)
     d.ellipse((SS, SS, s - SS, s - SS), fill=fill, outline=DARK, width=4 * SS)
     d.text((s / 2, s / 2 + SS), str(seat + 1), font=font(TEXT_SIZE * SS), fill=ink, anchor="mm")
-    return to_palette(img.resize((BADGE, BADGE), Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, (BADGE, BADGE)))
 
 
 @cache
@@ -248,7 +281,7 @@ def arrow(width: int = 34) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.polygon([(0, h * 0.38), (w * 0.55, h * 0.38), (w * 0.55, 0), (w, h / 2), (w * 0.55, h), (w * 0.55, h * 0.62),
                (0, h * 0.62)], fill=SLOT)
-    return to_palette(img.resize((width, 30), Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, (width, 30)))
 
 
 @cache
@@ -265,7 +298,7 @@ def lock_mark(kind: str) -> Image.Image:
     else:
         d.line((s * 0.12, s * 0.12, s * 0.88, s * 0.88), fill=DARK, width=7 * SS)
         d.line((s * 0.12, s * 0.88, s * 0.88, s * 0.12), fill=DARK, width=7 * SS)
-    return to_palette(img.resize((40, 40), Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, (40, 40)))
 
 
 @cache
@@ -279,7 +312,7 @@ def pill(s: str) -> Image.Image:
     d.rounded_rectangle((0, 0, img.width - 1, img.height - 1), 10 * SS, fill=DARK)
     d.text((pad_x - left, pad_y - top), s, font=f, fill=WHITE, anchor="ls")
     size = (round(img.width / SS), round(img.height / SS))
-    return to_palette(img.resize(size, Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, size))
 
 
 @cache
@@ -296,7 +329,7 @@ def token(face: Face) -> Image.Image:
         d.text((s / 2, s / 2 + SS), face.label, font=font(TEXT_SIZE * SS), fill=face.ink, anchor="mm")
     elif face.mark:
         shape(d, face.mark, s / 2, s / 2, s * 0.3, face.ink, face.fill)
-    return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, (size, size)))
 
 
 @cache
@@ -325,7 +358,7 @@ def side_mark(side: str) -> Image.Image:
     for sign in (-1, 1):
         _circle(d, s / 2 + sign * s * 0.1, s * 0.6, s * 0.045, DARK)
     d.arc((s * 0.36, s * 0.56, s * 0.64, s * 0.8), 20, 160, fill=DARK, width=2 * SS)
-    return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, (size, size)))
 
 
 @cache
@@ -339,10 +372,10 @@ def crossed(face: Face) -> Image.Image:
     inset = 4 * SS
     d.line((inset, h * SS - inset, w * SS - inset, inset), fill=BG, width=9 * SS)
     d.line((inset, h * SS - inset, w * SS - inset, inset), fill=DARK, width=4 * SS)
-    return to_palette(img.resize(OUT_CARD, Image.Resampling.LANCZOS))
+    return to_palette(shrink(img, OUT_CARD))
 
 
 def forget() -> None:
     """Drop every cached sprite (the benchmark measures a cold start with it)."""
-    for cached in (_card, slot, text, badge, arrow, lock_mark, pill, token, side_mark, crossed):
+    for cached in (_card, _card_shown, _label_mask, _blank, slot, text, badge, arrow, lock_mark, pill, token, side_mark, crossed):
         cached.cache_clear()

@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from bot.i18n import t
-from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_image, table_png
-from bot.pictures.sheet import png
+from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_png, table_rows
+from bot.pictures.sheet import png_rows
 from bot.ui import media
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
@@ -86,8 +86,8 @@ async def paint_table(session) -> None:
         key = _table_key(game, session.lang, view)
         if key in _drawn:
             return
-        image = table_image(game, view, session.lang)
-        _remember(key, None if image is None else await asyncio.to_thread(png, image))
+        rows = table_rows(game, view, session.lang)
+        _remember(key, None if rows is None else await asyncio.to_thread(png_rows, rows))
 
 
 def plain(text: str) -> str:

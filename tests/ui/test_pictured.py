@@ -67,8 +67,8 @@ async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_
     pictured._drawn.clear()
     [expected] = presenter("skippo").table(session, "en", None)      # painted here, the usual way
     pictured._drawn.clear()
-    real, encoded_in = pictured.png, []
-    monkeypatch.setattr(pictured, "png", lambda image: encoded_in.append(threading.get_ident()) or real(image))
+    real, encoded_in = pictured.png_rows, []
+    monkeypatch.setattr(pictured, "png_rows", lambda rows: encoded_in.append(threading.get_ident()) or real(rows))
     monkeypatch.setattr(pictured, "table_png", lambda *args: pytest.fail("painted on the event loop"))
     await pictured.paint_table(session)
     assert len(encoded_in) == 1 and encoded_in[0] != threading.get_ident()
@@ -80,7 +80,7 @@ async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_
 
 async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
     painted = []
-    monkeypatch.setattr(pictured, "table_image", lambda *args: painted.append(args))
+    monkeypatch.setattr(pictured, "table_rows", lambda *args: painted.append(args))
     pictured._drawn.clear()
     await pictured.paint_table(kit.make_session("calcory", 2, seed="ahead"))      # no pictures in Calcory
     off = kit.make_session("skippo", 2, seed="ahead")

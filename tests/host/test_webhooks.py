@@ -1,0 +1,70 @@
+"""``bot.webhooks`` sends exactly what discord.py's own calls send (route, query, body, files); it only
+leaves Discord's answer unparsed. Checked on the Discord double, request by request."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot import webhooks
+from bot.ui.base import StaticLayout, StaticView, button, row, text
+from tests.double.test_double import env  # noqa: F401  (the double with the sample bot connected)
+
+
+def _sent(double) -> tuple:
+    r = double.requests[-1]
+    assert r.status < 400, r.error
+    return r.method, r.path, r.query, r.body, r.files
+
+
+async def _interaction(env) -> discord.Interaction:  # noqa: F811
+    """A live interaction of the sample bot (``/slow`` defers, then follows up)."""
+    seen: list[discord.Interaction] = []
+
+    async def grab(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+
+    env.bot.add_listener(grab, "on_interaction")
+    r = await env.double.slash(env.ann, env.table, "slow")
+    await env.double.wait_until(lambda: r.message.content == "done")
+    return seen[0]
+
+
+def _png() -> discord.File:
+    return discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\nnot really"), filename="hand-0123.png", description="alt")
+
+
+async def test_an_edit_of_the_original_response_is_the_same_request(env):  # noqa: F811
+    d, interaction = env.double, await _interaction(env)
+    legacy = StaticView([row(button("Play", "st:1:0:0:m:x"))])
+    await interaction.edit_original_response(content="a hand", view=legacy, attachments=[_png()])
+    theirs = _sent(d)
+    data = await webhooks.edit_original(interaction, content="a hand", view=legacy, attachments=[_png()])
+    assert _sent(d) == theirs and [a["filename"] for a in data["attachments"]] == ["hand-0123.png"]
+
+    layout = StaticLayout([{"type": 17, "components": [text("Your hand")]}])
+    await interaction.edit_original_response(content=None, view=layout, attachments=[])
+    theirs = _sent(d)
+    data = await webhooks.edit_original(interaction, content=None, view=layout, attachments=[])
+    assert _sent(d) == theirs and data["attachments"] == []
+
+
+async def test_a_follow_up_and_its_edit_are_the_same_requests(env):  # noqa: F811
+    d, interaction = env.double, await _interaction(env)
+    view = StaticView([row(button("Hand", "st:1:t:hand"))])
+    mentions = discord.AllowedMentions(users=[discord.Object(int(env.bob.id))])
+    theirs_msg = await interaction.followup.send("your turn", allowed_mentions=mentions, view=view, wait=True)
+    theirs = _sent(d)
+    data = await webhooks.send_followup(interaction, content="your turn", allowed_mentions=mentions, view=view)
+    assert _sent(d) == theirs and int(data["id"]) != theirs_msg.id
+
+    await interaction.followup.send(view=view, files=[_png()], ephemeral=True, wait=True)
+    theirs = _sent(d)
+    data = await webhooks.send_followup(interaction, view=view, files=[_png()], ephemeral=True)
+    assert _sent(d) == theirs and data["flags"] & discord.MessageFlags.ephemeral.flag
+
+    await interaction.followup.edit_message(theirs_msg.id, content="edited", view=view)
+    theirs = _sent(d)
+    data = await webhooks.edit_followup(interaction, theirs_msg.id, content="edited", view=view)
+    assert _sent(d) == theirs and data["content"] == "edited"
