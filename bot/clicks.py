@@ -59,7 +59,7 @@ class Reply:
         if self.interaction.response.is_done():
             await self.interaction.edit_original_response(**kwargs)
         else:
-            await self.interaction.response.edit_message(**kwargs)
+            await webhooks.update_message(self.interaction, **kwargs)
 
     async def send_ephemeral(self, rendered) -> None:
         kwargs = {**media.send_kwargs(rendered), "ephemeral": True}

@@ -103,6 +103,11 @@ class SlotView:
     owner: int | None = None  # marker owner
 
 
+#: The cells that show no card, made once: a view is drawn several times per move, mostly of these.
+_EMPTY = tuple(SlotView(slot, "empty") for slot in SLOTS)
+_DOWN = tuple(SlotView(slot, "down") for slot in SLOTS)
+
+
 @dataclass(frozen=True, slots=True)
 class MarkedView:
     owner: int
@@ -421,7 +426,7 @@ class Calcory(Game[CalcoryState]):
         cells = []
         for i, cid in enumerate(grid):
             if not cid:
-                cells.append(SlotView(SLOTS[i], "empty"))
+                cells.append(_EMPTY[i])
             elif i in flips:
                 cells.append(SlotView(SLOTS[i], "up", cid, digit(cid)))
             elif i in marks:
@@ -429,7 +434,7 @@ class Calcory(Game[CalcoryState]):
             elif i in shown:
                 cells.append(SlotView(SLOTS[i], "shown", cid, digit(cid)))
             else:
-                cells.append(SlotView(SLOTS[i], "down"))
+                cells.append(_DOWN[i])
         flipped = tuple(digit(grid[i]) for i in flips)
         marked = None
         if marks:

@@ -3,10 +3,12 @@ leaves Discord's answer unparsed. Checked on the Discord double, request by requ
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import discord
 
+from bench.load import route
 from bot import webhooks
 from bot.ui.base import StaticLayout, StaticView, button, row, text
 from tests.double.test_double import env  # noqa: F401  (the double with the sample bot connected)
@@ -68,3 +70,36 @@ async def test_a_follow_up_and_its_edit_are_the_same_requests(env):  # noqa: F81
     theirs = _sent(d)
     data = await webhooks.edit_followup(interaction, theirs_msg.id, content="edited", view=view)
     assert _sent(d) == theirs and data["content"] == "edited"
+
+
+async def test_a_click_answered_by_redrawing_its_message_is_the_same_request(env):  # noqa: F811
+    d = env.double
+    seen: list[discord.Interaction] = []
+    both = asyncio.Event()
+
+    async def grab(interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.component:
+            seen.append(interaction)
+            if len(seen) == 2:
+                both.set()
+
+    env.bot.add_listener(grab, "on_interaction")
+    message = d.world.store_message(env.table, {"content": "a table", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Flip", "custom_id": "st:1:m:0:0:flip:A1"}]}]})
+    mine, theirs_click = (await d.click(env.ann, message, "st:1:m:0:0:flip:A1", expect_ack=False),
+                          await d.click(env.ann, message, "st:1:m:0:0:flip:A1", expect_ack=False))
+    await asyncio.wait_for(both.wait(), 5)
+    layout = StaticLayout([{"type": 17, "components": [text("The table")]}])
+
+    def sent(record) -> tuple:
+        r = next(r for r in d.requests if r.path.endswith(f"/{record.token}/callback"))
+        assert r.status < 400, r.error
+        return r.method, route(r.path), r.query, r.body, r.files
+
+    ours, theirs = seen
+    await theirs.response.edit_message(content=None, view=layout, attachments=[_png()])
+    data = await webhooks.update_message(ours, content=None, view=layout, attachments=[_png()])
+    assert sent(mine) == sent(theirs_click)
+    shown = data["resource"]["message"]["attachments"]
+    assert ours.response.is_done() and [a["filename"] for a in shown] == ["hand-0123.png"]
+    assert theirs_click.callback is not None and mine.callback == theirs_click.callback
