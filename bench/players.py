@@ -48,14 +48,26 @@ def _buttons(message: Message) -> list[dict]:
     return [c for c in C.walk(message.payload) if c.get("type") == C.BUTTON]
 
 
+#: Per message id: its components list and the position read from it. Every edit stores a new
+#: list, so the position is read once per edit, not on every wake of every watcher.
+_positions: dict[str, tuple[list, tuple[int, int] | None]] = {}
+
+
 def _position(message: Message) -> tuple[int, int] | None:
     """(seat to act, its move counter) as the message's move buttons carry them."""
+    components = message.payload.get("components")
+    known = _positions.get(message.id)
+    if known is not None and known[0] is components:
+        return known[1]
+    found = None
     for button in _buttons(message):
         custom_id = button.get("custom_id", "")
         if custom_id.startswith("st:m:"):
             parts = custom_id.split(":")
-            return int(parts[3]), int(parts[4])
-    return None
+            found = int(parts[3]), int(parts[4])
+            break
+    _positions[message.id] = (components, found)
+    return found
 
 
 def _custom_id(message: Message, suffix: str) -> str:

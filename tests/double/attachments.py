@@ -138,11 +138,14 @@ def _urls(node, trail: list, found: list) -> None:
 
 
 def show(components: list, attachments: list[dict]) -> None:
-    """Replace each ``attachment://`` media reference by the unfurled item Discord answers with."""
-    _unfurl(components, {a["filename"]: a for a in attachments})
+    """Replace each ``attachment://`` media reference by the unfurled item Discord answers with
+    (a message without attachments has none to unfurl: every stored or edited message comes here)."""
+    if attachments:
+        _unfurl(components, {a["filename"]: a for a in attachments})
 
 
 def _unfurl(node, by_name: dict[str, dict]) -> None:
+    """Only into dicts and lists: the walk meets every value of every component."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key in ("media", "file") and isinstance(value, dict) and str(value.get("url", "")).startswith(SCHEME):
@@ -151,11 +154,15 @@ def _unfurl(node, by_name: dict[str, dict]) -> None:
                     node[key] = {"url": a["url"], "proxy_url": a["proxy_url"], "width": a.get("width"),
                                  "height": a.get("height"), "content_type": a["content_type"], "flags": 0,
                                  "attachment_id": a["id"]}
-            else:
+            elif type(value) in _CONTAINERS:
                 _unfurl(value, by_name)
-    elif isinstance(node, list):
+    else:
         for value in node:
-            _unfurl(value, by_name)
+            if type(value) in _CONTAINERS:
+                _unfurl(value, by_name)
+
+
+_CONTAINERS = (dict, list)
 
 
 def _attachment(aid: str, filename: str, data: bytes, description: str | None) -> dict:

@@ -60,12 +60,12 @@ def _collect(components, found: list[dict]) -> None:
         if not isinstance(comp, dict):
             continue
         found.append(comp)
-        if isinstance(comp.get("components"), list):
-            _collect(comp["components"], found)
-        if isinstance(comp.get("accessory"), dict):
-            found.append(comp["accessory"])
-        if isinstance(comp.get("component"), dict):
-            _collect([comp["component"]], found)
+        if "components" in comp and isinstance(children := comp["components"], list):
+            _collect(children, found)
+        if "accessory" in comp and isinstance(accessory := comp["accessory"], dict):
+            found.append(accessory)
+        if "component" in comp and isinstance(child := comp["component"], dict):
+            _collect([child], found)
 
 
 def find_component(body: dict, custom_id: str | None = None, *, label: str | None = None) -> dict | None:
