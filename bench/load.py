@@ -103,7 +103,7 @@ class LoadDouble:
             return message
 
         def edit_message(message: Message, body: dict, flags: int, files: Files | None = None) -> None:
-            apply_body(message, body, files)
+            apply_body(message, body, files, copy=False)
             message.payload["flags"] = flags
             message.payload["edited_timestamp"] = P.iso(d.clock())
             self._touched(message.channel.id)

@@ -11,6 +11,7 @@ error 50045), 25 MiB per request (40005), 10 files per message.
 
 from __future__ import annotations
 
+import json
 import mimetypes
 import re
 import struct
@@ -113,8 +114,14 @@ def reference_problems(body: dict, attachments: list[dict], prefix: V.Path = ())
 def references(body: dict) -> list[tuple[V.Path, str]]:
     """(path, url) of every ``attachment://`` url in the body's components and embeds."""
     found: list[tuple[V.Path, str]] = []
-    for key in ("components", "embeds"):
-        _urls(body.get(key), [key], found)
+    parts = [body.get("components"), body.get("embeds")]
+    try:
+        named = SCHEME in json.dumps(parts)     # C speed; most bodies name no file: no walk
+    except (TypeError, ValueError):
+        named = True
+    if named:
+        for key, part in zip(("components", "embeds"), parts, strict=True):
+            _urls(part, [key], found)
     return found
 
 

@@ -409,7 +409,9 @@ def is_empty(fields: dict) -> bool:
                 or fields.get("attachments") or fields.get("poll") or fields.get("sticker_ids"))
 
 
-def apply_body(msg: Message, body: dict, files: Files | None) -> None:
+def apply_body(msg: Message, body: dict, files: Files | None, *, copy: bool = True) -> None:
+    """``body``'s fields onto the message; ``copy=False`` for a body nothing else will read (the
+    benchmark's edits: its components become the message's own, numbered and unfurled in place)."""
     payload = msg.payload
     if files is not None:
         attachments, blobs = files
@@ -422,7 +424,7 @@ def apply_body(msg: Message, body: dict, files: Files | None) -> None:
             continue
         value = body[key]
         if key == "components":
-            value = number_components(P.copied(value or []))
+            value = number_components((P.copied(value) if copy else value) if value else [])
             A.show(value, payload["attachments"])
         elif key == "content":
             value = value or ""
