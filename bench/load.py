@@ -6,7 +6,9 @@ clicks a second the double would measure itself. Here, in this process only:
 
 - the interaction callback route resolves one future per interaction and notes when the callback
   request *arrived* (the middleware's timestamp, before the double does any work on it);
-- message edits keep no history, and every store or edit wakes whoever watches that channel;
+- message edits keep no history and take the request's components as they are (no copy), an
+  interaction carries a shallow copy of the clicked message, and every store or edit wakes whoever
+  watches that channel;
 - interaction records are dropped a while after their answer, so memory stays flat.
 
 Nothing here reads the bot's memory: players see what a client would see, the double's messages.
@@ -66,6 +68,7 @@ class LoadDouble:
 
     def __init__(self) -> None:
         self.double = DiscordDouble(validate=False)
+        self.double.copy_clicked = False
         self.requests = self.double.requests = _Requests(4096)
         self.arrivals: dict[str, float] = {}        # interaction token -> callback request arrival
         self._acks: dict[str, asyncio.Future] = {}

@@ -81,6 +81,9 @@ class DiscordDouble(UsersMixin):
         number; off by default). ``privileged_intents``: those enabled in the developer portal
         (others close the gateway with 4014)."""
         self.validate = validate
+        #: An interaction carries a deep copy of the clicked message. The benchmark's double turns
+        #: this off (a shallow copy): there edits replace a message's components, never change them.
+        self.copy_clicked = True
         self.rate_limits = rate_limits
         self.old_message_edits = old_message_edits
         self.privileged_intents = privileged_intents

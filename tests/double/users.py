@@ -276,7 +276,8 @@ class UsersMixin:
                 channel.guild, user, channel), locale=user.locale,
             guild_locale=None if channel.is_dm else channel.guild.locale,
             app_permissions=self.world.app_permissions(channel),
-            message_payload=P.copied(source.payload) if source is not None else None)
+            message_payload=None if source is None else
+            P.copied(source.payload) if self.copy_clicked else dict(source.payload))
         rec = InteractionRecord(payload, user, channel, self.clock(), source=source)
         self.world.interactions[rec.token] = rec
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
