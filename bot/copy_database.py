@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage import _RESULT_COLUMNS, _SESSION_COLUMNS, Storage, StorageError
+from bot.results import COLUMNS as _RESULT_COLUMNS
+from bot.storage import _SESSION_COLUMNS, Storage, StorageError
 
 #: Every table and the columns it is copied by, parents before children.
 TABLES: dict[str, str] = {

@@ -44,7 +44,7 @@ def fresh(model: PlackettLuce = MODEL) -> Skill:
 
 
 class RatedSeat(Protocol):
-    """What a rating needs of a result row (``bot.storage.ResultRow`` has it)."""
+    """What a rating needs of a result row (``bot.results.ResultRow`` has it)."""
 
     seat: int
     user_id: int | None

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.boards import Leaderboard
 from bot.ratings import PROVISIONAL, TREND, Rated, Skill, player_key, rate_match
+from bot.results import COLUMNS, ResultRow, result_row
 
 #: A driver's statement runner: ``bot.database.SqliteRun`` or ``PostgresRun``.
 Run = Any
@@ -100,21 +101,6 @@ async def apply_match(db: Run, rows: Sequence[Any]) -> None:
         await db.executemany(_LOG, logs)
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    session_id: int
-    guild_id: int
-    game: str
-    seat: int
-    user_id: int | None
-    name: str
-    rank: int | None
-    team: int | None
-    level: str | None
-    ended_at: float
-    stopped: bool = False
-
-
 class Rebuild:
     """Every rating derived afresh from the result rows, in the order the matches ended.
 
@@ -126,7 +112,7 @@ class Rebuild:
         self.logs: list[tuple] = []
         self.matches = 0
 
-    def _rate(self, match: list[_Row]) -> None:
+    def _rate(self, match: list[ResultRow]) -> None:
         if len(match) < 2:
             return
         guild_id, game = match[0].guild_id, match[0].game
@@ -140,12 +126,11 @@ class Rebuild:
 
     async def run(self, db: Run) -> tuple[int, int]:
         """Replace both tables (inside the caller's transaction); returns (matches rated, ratings)."""
-        match: list[_Row] = []
+        match: list[ResultRow] = []
         async for raw in db.iterate(
-            "SELECT session_id, guild_id, game, seat, user_id, name, rank, team, level, ended_at FROM results "
-            "WHERE stopped = 0 AND rank IS NOT NULL ORDER BY ended_at, session_id, seat"
+            f"SELECT {COLUMNS} FROM results WHERE stopped = 0 AND rank IS NOT NULL ORDER BY ended_at, session_id, seat"
         ):
-            row = _Row(*raw)
+            row = result_row(raw)
             if match and match[0].session_id != row.session_id:
                 self._rate(match)
                 match = []

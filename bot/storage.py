@@ -54,6 +54,7 @@ from bot.database import (
 )
 from bot.migrations import LATEST
 from bot.ratings_store import RatingRow, RatingTrend
+from bot.results import COLUMNS, ResultRow, result_row
 from bot.shards import Shards
 
 log = logging.getLogger("spieltisch.storage")
@@ -157,35 +158,6 @@ def _in_shards(sql: str, params: tuple[Any, ...], shards: Shards) -> tuple[str, 
     condition, more = shards.sql("sessions.guild_id")     # one primary-key look-up per timer
     return (f"{sql} AND EXISTS (SELECT 1 FROM sessions WHERE sessions.id = timers.session_id AND {condition})",
             (*params, *more))
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer, whose
-    ``level`` says how strong it played, and for a person who asked to be forgotten (``name`` is then
-    empty); ``team`` is the seat's side when partners share a score."""
-
-    session_id: int
-    guild_id: int
-    game: str
-    seat: int
-    user_id: int | None
-    name: str
-    score: int | None
-    rank: int | None
-    won: bool
-    shared: bool
-    with_computers: bool
-    stopped: bool
-    ended_at: float
-    team: int | None = None
-    level: str | None = None
-
-
-_RESULT_COLUMNS = (
-    "session_id, guild_id, game, seat, user_id, name, score, rank, won, shared, with_computers, "
-    "stopped, ended_at, team, level"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,14 +454,10 @@ class Storage:
             ) != 1:
                 raise SessionGone(session_id)
             results = list(results)
-            rows = [
-                (r.session_id, r.guild_id, r.game, r.seat, r.user_id, r.name, r.score, r.rank, int(r.won),
-                 int(r.shared), int(r.with_computers), int(r.stopped), r.ended_at, r.team, r.level)
-                for r in results
-            ]
+            rows = [r.values() for r in results]
             if rows:
                 await db.executemany(
-                    f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 15)})", rows
+                    f"INSERT INTO results ({COLUMNS}) VALUES ({', '.join('?' * 15)})", rows
                 )
             if status == "finished":
                 await ratings_store.apply_match(db, results)
@@ -536,13 +504,9 @@ class Storage:
 
     async def results(self, session_id: int) -> list[ResultRow]:
         rows = await self._fetchall(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,), reader=True,
+            f"SELECT {COLUMNS} FROM results WHERE session_id = ? ORDER BY seat", (session_id,), reader=True,
         )
-        return [
-            ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), bool(r[10]),
-                      bool(r[11]), r[12], r[13], r[14])
-            for r in rows
-        ]
+        return [result_row(r) for r in rows]
 
     # -- timers ----------------------------------------------------------------------------------
     async def set_timer(self, session_id: int, kind: str, due: float, payload: dict[str, Any]) -> int:
