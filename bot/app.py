@@ -161,8 +161,9 @@ class Spieltisch(commands.Bot):
 
     async def on_ready(self) -> None:
         shards = f", {describe(self.settings.shard_count, self.settings.shard_ids)}" if self.own_shards else ""
-        log.info("logged in as %s (id %s) in %d servers%s; %s", self.user, self.user.id if self.user else "?",
-                 len(self.guilds), shards, self.synced)
+        servers = f"{len(self.guilds)} server{'' if len(self.guilds) == 1 else 's'}"
+        log.info("logged in as %s (id %s) in %s%s; %s", self.user, self.user.id if self.user else "?",
+                 servers, shards, self.synced)
 
     def lobby_expiry(self, session) -> float:
         """When an unstarted lobby closes by itself."""

@@ -162,7 +162,7 @@ async def test_an_info_log_of_a_whole_game_says_what_happened_and_holds_no_token
     assert "PyNaCl" not in text and "davey" not in text and "voice" not in text
     lines = text.splitlines()
     (ready,) = [line for line in lines if "logged in as Spieltisch" in line]
-    assert "in 1 servers; 8 commands registered globally" in ready
+    assert "in 1 server; 8 commands registered globally" in ready
     assert any("calcory started with 2 seats" in line for line in lines)
     assert any("calcory finished (over)" in line for line in lines)
 

@@ -171,7 +171,7 @@ async def test_health_metrics_and_the_start_up_line_say_which_shards_a_process_r
     caplog.clear()
     world.settings = {**_sharded(1), "metrics_port": 0}
     bot = await world.start_bot()
-    assert "in 1 servers, shard 1 of 2; " in _ready_line(caplog, bot)
+    assert "in 1 server, shard 1 of 2; " in _ready_line(caplog, bot)
     body = json.loads((await _get(bot.metrics.port, "/health"))[1])
     assert (body["status"], body["shards"], body["shard_count"]) == ("ok", [1], 2)
     guilds = _samples((await _get(bot.metrics.port, "/metrics"))[1])
