@@ -312,7 +312,10 @@ class PostgresDriver:
     """A pool of connections: every statement borrows one, a transaction keeps one to its end."""
 
     dialect = POSTGRESQL
-    faults: tuple[type[Exception], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+    #: A connection the server cut in the middle of a statement can also leave asyncpg's protocol in a
+    #: state it reports as ``InternalClientError`` ("another operation is in progress").
+    faults: tuple[type[Exception], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                                           OSError, TimeoutError)
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool

@@ -10,7 +10,7 @@ import pytest
 
 from bot import migrations, migrations_pg
 from bot.database import parse_url, redact
-from bot.storage import Storage, StorageOpenError
+from bot.storage import Storage, StorageFault, StorageOpenError
 from tests.conftest import new_postgres_database
 from tests.host.test_storage import new_session
 from tests.postgres import free_port
@@ -89,3 +89,24 @@ def test_without_a_server_the_postgresql_runs_are_skipped_with_one_line_but_ci_f
         no_server(missing.value, {})
     with pytest.raises(pytest.fail.Exception, match=r"^CI runs the storage tests on PostgreSQL too, but no "):
         no_server(missing.value, {"CI": "true"})
+
+
+async def test_a_connection_asyncpg_finds_mid_operation_is_a_refused_write_not_a_crash(postgres_cluster, monkeypatch):
+    """A connection the server cut in the middle of a statement can leave asyncpg reporting
+    ``InternalClientError``; like a lost connection it is a ``StorageFault``, and nothing was written."""
+    storage = await Storage.open(await new_postgres_database(postgres_cluster))
+    try:
+        session_id = await new_session(storage, channel=5)
+
+        async def cut(*_args, **_kwargs):
+            raise asyncpg.InternalClientError("cannot switch to state 11; another operation (2) is in progress")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(type(storage._sql.pool), "fetchval", cut)
+            with pytest.raises(StorageFault):
+                await storage.set_timer(session_id, "deadline", 10.0, {})
+        assert storage.fault is not None and await storage.timers() == []
+        await storage.set_timer(session_id, "deadline", 10.0, {})
+        assert [t.kind for t in await storage.timers()] == ["deadline"] and storage.fault is None
+    finally:
+        await storage.close()
