@@ -27,8 +27,8 @@ import logging
 import os
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -319,28 +319,29 @@ class Storage:
                         (version, name, datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")),
                     )
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[SqliteRun | PostgresRun]:
-        """A write of several statements: all committed, or ``StorageFault`` and none."""
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write's outcome: a broken rule as the driver raised it, any other refusal a
+        ``StorageFault`` (logged once per episode), and a write that worked ends an episode."""
         try:
-            async with self._sql.transaction() as db:
-                yield db
+            yield
         except INTEGRITY_ERRORS:
             raise
         except self._sql.faults as exc:
             raise self._faulted(exc) from exc
         self._wrote()
 
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[SqliteRun | PostgresRun]:
+        """A write of several statements: all committed, or ``StorageFault`` and none."""
+        with self._writing():
+            async with self._sql.transaction() as db:
+                yield db
+
     async def _write1(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement, committed on its own (autocommit); the rows it changed."""
-        try:
-            count = await self._sql.execute(sql, params)
-        except INTEGRITY_ERRORS:
-            raise
-        except self._sql.faults as exc:
-            raise self._faulted(exc) from exc
-        self._wrote()
-        return count
+        with self._writing():
+            return await self._sql.execute(sql, params)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, reader: bool = False,
                         ) -> list[Any]:
@@ -511,14 +512,8 @@ class Storage:
     # -- timers ----------------------------------------------------------------------------------
     async def set_timer(self, session_id: int, kind: str, due: float, payload: dict[str, Any]) -> int:
         """Insert or replace the timer ``(session_id, kind)``; a replaced timer gets a new id."""
-        try:
-            timer_id = await self._sql.insert(self.dialect.set_timer, (session_id, kind, due, _dump(payload)))
-        except INTEGRITY_ERRORS:
-            raise
-        except self._sql.faults as exc:
-            raise self._faulted(exc) from exc
-        self._wrote()
-        return timer_id
+        with self._writing():
+            return await self._sql.insert(self.dialect.set_timer, (session_id, kind, due, _dump(payload)))
 
     async def delete_timer(self, session_id: int, kind: str) -> None:
         await self._write1("DELETE FROM timers WHERE session_id = ? AND kind = ?", (session_id, kind))
