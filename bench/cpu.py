@@ -5,9 +5,10 @@ The bot runs in its own process (``python -m bot``) against the load double; peo
 computer's thinking is in the figure). The players in this process choose a seeded random legal
 move on their own copy of the game (the seed and seat order read from the bot's database once the
 table is posted; moves are deterministic from there) and make it by clicking as a person would:
-open the hand on the table, then the clicks ``tests.ui.kit.hand_path`` finds on the renderings.
-After each move they wait until the table shows the new position, so every move's redraw happens
-as at a table of people (no redraws merge).
+open their hand on the table once and keep it open, as people do (the bot keeps an open hand
+current while its click's token lasts), then make the clicks ``tests.ui.kit.hand_path`` finds on
+the renderings. After each move they wait until the table, and the mover's next open hand, show
+the new position, so every move's redraw happens as at a table of people (no redraws merge).
 
 The figure is the bot process's CPU time (every thread: the event loop, SQLite's, picture
 drawing) from just before the first measured move until the bot is quiet after the last, divided
@@ -118,6 +119,8 @@ class _Table:
         self.users, self.key, self.rng = users, key, rng
         self.session: Session | None = None
         self.clicks = 0
+        #: Each seat's open hand: the id of the ephemeral message the bot keeps current.
+        self.hands: dict[int, str] = {}
 
     async def play(self, max_moves: int) -> GameCpu:
         await self._open()
@@ -197,9 +200,7 @@ class _Table:
             raise BenchError(f"{self.key}: seat {seat} finds no way to click {key!r}")
         hand = None
         if path[0].where == "hand":
-            where = self._with(ids.table(session.id, "hand"))
-            hand = await O.hand_of(load.double, await load.click(user, where, ids.table(session.id, "hand")))
-            self.clicks += 1
+            hand = await self._hand(seat, user)
         record = None
         for click in path:
             message = self._with(click.custom_id) if click.where == "table" else hand
@@ -220,6 +221,21 @@ class _Table:
                              f"{logged[-3:]}; the answer: {record.callback}")
         kit.play(session, seat, logged[-1][1])      # as the bot logged it (a meld's groups in its order)
         await self._drawn()
+
+    async def _hand(self, seat: int, user):
+        """The seat's open hand once it shows the position (opened on the table the first time)."""
+        load, session = self.load, self.session
+        if seat not in self.hands:
+            where = self._with(ids.table(session.id, "hand"))
+            opened = await O.hand_of(load.double, await load.click(user, where, ids.table(session.id, "hand")))
+            self.clicks += 1
+            self.hands[seat] = opened.id
+        hand = load.double.message(self.hands[seat])
+        rendered = presenter(self.key).hand(session, seat, language(user.locale), "", None)
+        wanted = custom_ids(kit.body(rendered))
+        await load.until(self.channel, lambda: custom_ids(hand.payload) == wanted,
+                         what=f"the {self.key} hand of seat {seat} to show move {sum(session.counters)}")
+        return hand
 
     def _logged(self) -> list[tuple[int, str]]:
         db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
