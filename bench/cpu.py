@@ -233,8 +233,11 @@ class _Table:
         hand = load.double.message(self.hands[seat])
         rendered = presenter(self.key).hand(session, seat, language(user.locale), "", None)
         wanted = custom_ids(kit.body(rendered))
-        await load.until(self.channel, lambda: custom_ids(hand.payload) == wanted,
-                         what=f"the {self.key} hand of seat {seat} to show move {sum(session.counters)}")
+        try:
+            await load.until(self.channel, lambda: custom_ids(hand.payload) == wanted,
+                             what=f"the {self.key} hand of seat {seat} to show move {sum(session.counters)}")
+        except BenchError as exc:
+            raise BenchError(f"{exc}; it shows {custom_ids(hand.payload)}, wanted {wanted}") from None
         return hand
 
     def _logged(self) -> list[tuple[int, str]]:

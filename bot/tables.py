@@ -371,7 +371,11 @@ class TableWriter:
     async def _refresh_hands(self, session, table: _Table) -> None:
         """Redraw open hands that another player's move changed, through each seat's newest token."""
         hands = presenter(session.game.key)
-        for seat, (interaction, lang, ui, drawn, shown, message_id) in list(table.hands.items()):
+        for seat in list(table.hands):
+            entry = table.hands.get(seat)       # read now: a click may have replaced it during an edit above
+            if entry is None:
+                continue
+            interaction, lang, ui, drawn, shown, message_id = entry
             if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
                 # The token ran out, or the seat's player is no longer the one who opened the hand
                 # (replaced by a computer): it stops following the seat's cards.
@@ -387,7 +391,17 @@ class TableWriter:
                 else:
                     edited = await webhooks.edit_followup(interaction, message_id, **kwargs)
             except discord.HTTPException:
-                del table.hands[seat]       # dismissed by the player, or the token ran out
+                if table.hands.get(seat) is entry:
+                    del table.hands[seat]       # dismissed by the player, or the token ran out
+                continue
+            newer = table.hands.get(seat)
+            if newer is not entry:
+                # The player clicked in the hand while this edit was under way: Discord may apply
+                # the edit after the click's answer, so the hand is drawn again in the step the
+                # player is in now (what it shows and which pictures it has are unknown).
+                if newer is not None:
+                    table.hands[seat] = (*newer[:3], b"", None, newer[5])
+                    table.dirty.set()
                 continue
             table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(),
                                  media.shown_on(edited.get("attachments") or ()), message_id)
