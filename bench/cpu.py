@@ -55,6 +55,7 @@ class GameCpu:
     moves: int          # accepted moves, all by people
     clicks: int         # interactions those moves took (hand openings and in-hand steps included)
     cpu: float          # bot process CPU seconds over those moves
+    requests: int = 0   # requests the bot sent to Discord over those moves
 
     @property
     def per_move(self) -> float:
@@ -127,7 +128,7 @@ class _Table:
         session, game = self.session, self.session.game
         await quiet(self.load)
         self.bot.profile_start()
-        before, clicks = bot_cpu(self.bot), self.clicks
+        before, clicks, sent = bot_cpu(self.bot), self.clicks, self._sent()
         moves = 0
         while session.status is Status.PLAYING and moves < max_moves:
             seat = self.rng.choice(sorted(game.to_act(session.state)))
@@ -136,7 +137,10 @@ class _Table:
         await quiet(self.load)
         cpu = bot_cpu(self.bot) - before
         self.bot.profile_stop()
-        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, cpu)
+        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, cpu, self._sent() - sent)
+
+    def _sent(self) -> int:
+        return sum(self.load.requests.counts.values())
 
     # -- the lobby -------------------------------------------------------------------------------
     async def _open(self) -> None:
@@ -285,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = asyncio.run(_main(args.moves, keys, args.profile, not args.no_pictures))
     for r in rows:
         print(f"{r.game:<8} {r.seats} seats {r.moves:>4} moves {r.clicks:>4} clicks "
-              f"{r.per_move * 1000:6.2f} ms/move")
+              f"{r.requests / r.moves:5.2f} requests/move {r.per_move * 1000:6.2f} ms/move")
     print(f"median {statistics.median(r.per_move for r in rows) * 1000:.2f} ms/move")
     return 0
 

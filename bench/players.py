@@ -44,8 +44,18 @@ class Stats:
         return [lat for at, lat in self.samples if start <= at < end]
 
 
+#: Per message id: its components list and the buttons on it (every edit stores a new list).
+_button_lists: dict[str, tuple[list, list[dict]]] = {}
+
+
 def _buttons(message: Message) -> list[dict]:
-    return [c for c in C.walk(message.payload) if c.get("type") == C.BUTTON]
+    components = message.payload.get("components")
+    known = _button_lists.get(message.id)
+    if known is not None and known[0] is components:
+        return known[1]
+    buttons = [c for c in C.walk(message.payload) if c.get("type") == C.BUTTON]
+    _button_lists[message.id] = (components, buttons)
+    return buttons
 
 
 #: Per message id: its components list and the position read from it. Every edit stores a new

@@ -11,7 +11,6 @@ error 50045), 25 MiB per request (40005), 10 files per message.
 
 from __future__ import annotations
 
-import json
 import mimetypes
 import re
 import struct
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 
 from . import payloads as P
 from . import validate as V
-from .wire import DiscordError
+from .wire import DiscordError, dumps
 
 FILE_LIMIT = P.ATTACHMENT_SIZE_LIMIT
 REQUEST_LIMIT = 25 * 1024 * 1024
@@ -116,8 +115,8 @@ def references(body: dict) -> list[tuple[V.Path, str]]:
     found: list[tuple[V.Path, str]] = []
     parts = [body.get("components"), body.get("embeds")]
     try:
-        named = SCHEME in json.dumps(parts)     # C speed; most bodies name no file: no walk
-    except (TypeError, ValueError):
+        named = SCHEME.encode() in dumps(parts)     # C speed; most bodies name no file: no walk
+    except TypeError:
         named = True
     if named:
         for key, part in zip(("components", "embeds"), parts, strict=True):

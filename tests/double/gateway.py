@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
 
+from .wire import dumps
+
 if TYPE_CHECKING:
     from .server import DiscordDouble
 
@@ -212,7 +214,7 @@ class Gateway:
     async def _dispatch(self, session: Session, event: str, data: dict) -> None:
         async with session.lock:
             session.seq += 1
-            frame = json.dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+            frame = dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data}).decode()
             session.sent.append((session.seq, frame))
             if session.ws is not None and not session.ws.closed:
                 await session.ws.send_str(frame)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 import traceback
 from collections import deque
@@ -27,7 +26,7 @@ from .gateway import Gateway
 from .ratelimits import RateLimits
 from .rest import ChannelRoutes, InteractionRoutes, MetaRoutes
 from .users import UsersMixin
-from .wire import BODY, FILES, RECORD, DiscordError, json_response
+from .wire import BODY, FILES, RECORD, DiscordError, json_response, loads
 from .world import Channel, Guild, InteractionRecord, Member, Message, User, World
 
 
@@ -320,13 +319,13 @@ class DiscordDouble(UsersMixin):
             return None
         if request.content_type == "application/json":
             raw = await request.read()
-            return json.loads(raw) if raw else None
+            return loads(raw) if raw else None
         if request.content_type.startswith("multipart/"):
             body, size = None, 0
             async for part in await request.multipart():
                 if part.name == "payload_json":
                     raw = await part.read()
-                    body, size = json.loads(raw), len(raw)
+                    body, size = loads(raw), len(raw)
                 else:
                     data = await part.read()
                     up = A.upload(part.name, part.filename, bytes(data), request[FILES])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 BODY = web.RequestKey("body", object)
@@ -23,4 +23,15 @@ class DiscordError(Exception):
 def json_response(obj: Any, status: int = 200) -> web.Response:
     # Exactly "application/json": discord.py's json_or_text compares the header with ==, and aiohttp's
     # default "application/json; charset=utf-8" would make it treat the body as text.
-    return web.Response(body=json.dumps(obj).encode(), status=status, headers={"Content-Type": "application/json"})
+    return web.Response(body=dumps(obj), status=status, headers={"Content-Type": "application/json"})
+
+
+def dumps(obj: Any) -> bytes:
+    """JSON as Discord sends it. orjson: the double answers every request with a whole message (a
+    table's 40 components), and the standard library's encoder was a fifth of the harness's time
+    under load."""
+    return orjson.dumps(obj)
+
+
+def loads(raw: bytes | str) -> Any:
+    return orjson.loads(raw)
