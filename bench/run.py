@@ -335,11 +335,12 @@ def _cpu_rows(w: Workload, games: list[GameCpu]) -> list[Row]:
     figure = median([g.per_move for g in games])
     rows = [Row(BOT_CPU, ms(figure), f"<= {BOT_CPU_MS:g} ms", mark(check(figure * 1000, BOT_CPU_MS, at_most=True)),
                 f"median of the {len(games)} games' own figures; up to {w.cpu_moves} moves each, people at every "
-                "seat (no computers), pictures on; every thread of the bot process, hand openings and redraws "
-                "included, the double and the players (another process) not")]
+                "seat (no computers), each with their hand open, pictures on; every thread of the bot process, "
+                "every redraw included, the double and the players (another process) not")]
     for g in games:
         rows.append(Row(f"bot CPU per move, {g.game}", ms(g.per_move), "-", INFO,
-                        f"{g.seats} seats, {g.moves} moves, {g.clicks} clicks"))
+                        f"{g.seats} seats, {g.moves} moves, {g.clicks} clicks, "
+                        f"{g.requests / g.moves:.1f} requests per move"))
     return rows
 
 
