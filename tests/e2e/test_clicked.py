@@ -1,7 +1,7 @@
 """Our clicks arrive without discord.py's parse of the clicked message (``bot.clicked``): what the
-click path reads of it is what that parse says of the same payload; every other interaction still
-takes discord.py's own path. (A tampered client's custom_id that is not on the message, and a hand
-step from a public message, are refused on this path: ``test_forged_input``, ``test_bad_input``.)"""
+click path reads of it is what that parse says of the same payload, and it still refuses what a
+tampered client sends (``test_forged_input`` and ``test_bad_input`` go through this path too); every
+other interaction takes discord.py's own path."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot import ids
 from bot.clicked import Click, ClickedMessage
 from bot.ui import media
 from tests.e2e.game_driver import GameDriver
+from tests.e2e.test_bad_input import refused
 
 
 class _Seen(list):
@@ -84,25 +85,33 @@ async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
 
 
 async def test_nested_components_are_found_where_discord_py_finds_them(env):
-    """Components V2: a container with a text, a section whose accessory is a button, and a row."""
+    """Components V2: a container with a text, a section whose accessory is a button, and rows."""
     await env.double.slash(env.ann, env.channel, "start", game="safaru")
     session = env.session()
-    rules, selected, join = (ids.lobby(session.id, op) for op in ("rules", "lang", "join"))
+    rules, lang, panel_op = (ids.lobby(session.id, op) for op in ("rules", "lang", "opt"))
     v2 = env.double.world.store_message(env.channel, {"components": [
         {"type": 17, "components": [
             {"type": 10, "content": "A table"},
             {"type": 9, "components": [{"type": 10, "content": "The house rules"}],
              "accessory": {"type": 2, "style": 2, "label": "Rules", "custom_id": rules}},
-            {"type": 1, "components": [{"type": 3, "custom_id": selected, "options": [
+            {"type": 1, "components": [{"type": 3, "custom_id": lang, "options": [
                 {"label": "English", "value": "en"}]}]}]},
-        {"type": 1, "components": [{"type": 2, "style": 2, "label": "Join", "custom_id": join}]}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": panel_op, "options": [
+            {"label": "Pictures", "value": "pictures"}]}]}]},
         flags=discord.MessageFlags(components_v2=True).value)
     seen = _Seen(env)
     panel = await env.double.click(env.ann, v2, rules)     # the accessory: answered with the private panel
     await env.settle()
     light = seen[-1].message
-    assert light.custom_ids == {rules, selected, join} == _on(_as_discord_py_reads(env, seen[-1]).message.components)
+    assert light.custom_ids == {rules, lang, panel_op} == _on(_as_discord_py_reads(env, seen[-1]).message.components)
     assert not light.flags.ephemeral and panel.message.ephemeral_to == env.ann.id
+
+    # What the click path refuses from it: an id that is not on it (a tampered client), and a
+    # house-rules panel step from a message everyone sees (its answer would redraw it in public).
+    refused(await env.double.forge_click(env.ann, v2, ids.lobby(session.id, "leave")),
+            "That button is not on this message, so nothing happened.")
+    refused(await env.double.select(env.ann, v2, panel_op, ["pictures"]),
+            "That button only works in a message that only you can see, so nothing happened.")
 
 
 async def test_other_interactions_take_discord_py_s_own_path(env):
