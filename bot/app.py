@@ -13,6 +13,7 @@ import yarl
 from discord.ext import commands
 
 from bot.autoplay import Autoplay
+from bot.clicked import ClickState, ShardedClickState
 from bot.clock import Clock, SystemClock, Timers
 from bot.commands_i18n import CatalogueTranslator
 from bot.computers import ComputerPool
@@ -83,6 +84,11 @@ class Spieltisch(commands.Bot):
         self.tables = TableWriter(self)
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
+
+    def _get_state(self, **options) -> ClickState:
+        """discord.py's connection state, building our clicks lightly (``bot.clicked``)."""
+        return ClickState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
+                          **options)
 
     async def setup_hook(self) -> None:
         if self.storage is None:
@@ -194,3 +200,7 @@ class Spieltisch(commands.Bot):
 class ShardedSpieltisch(Spieltisch, commands.AutoShardedBot):
     """The bot as some shards of a bigger whole: one gateway connection per shard in ``shard_ids``
     (all ``shard_count`` if empty); it restores and times only the tables of those shards' guilds."""
+
+    def _get_state(self, **options) -> ShardedClickState:
+        return ShardedClickState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
+                                 **options)

@@ -18,6 +18,7 @@ from dataclasses import replace
 import discord
 
 from bot import ids, webhooks
+from bot.clicked import ClickedMessage
 from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
@@ -73,7 +74,7 @@ class Reply:
 _PANEL_OPS = ("opt", "set:")
 
 
-def _misplaced(message: discord.Message | None, custom_id: str, click: ids.ClickId) -> str | None:
+def _misplaced(message: ClickedMessage | None, custom_id: str, click: ids.ClickId) -> str | None:
     """Why a click cannot have come from where it claims (a message key), or None.
 
     Discord sends the clicked message with the interaction. The id must be on it (only a modified
@@ -81,26 +82,12 @@ def _misplaced(message: discord.Message | None, custom_id: str, click: ids.Click
     something private (a hand step, the house-rules panel) must come from a message only the
     clicker sees, or the answer would publish it.
     """
-    if message is None or not _carries(message.components, custom_id):
+    if message is None or not message.carries(custom_id):
         return "table.not_on_message"
     private = click.kind == "h" or (click.kind == "l" and click.arg.startswith(_PANEL_OPS))
     if private and not message.flags.ephemeral:
         return "table.private_only"
     return None
-
-
-def _carries(components, custom_id: str) -> bool:
-    """Whether ``custom_id`` is on these components (rows, and Components V2 containers)."""
-    for component in components:
-        if getattr(component, "custom_id", None) == custom_id:
-            return True
-        nested = list(getattr(component, "children", ()))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            nested.append(accessory)
-        if nested and _carries(nested, custom_id):
-            return True
-    return False
 
 
 async def answer(reply: Reply, sending: Awaitable[None]) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from bot import ids
-from bot.clicks import Reply, _carries
+from bot.clicks import Reply
 from bot.i18n import t
 from bot.storage import StorageFault
 from bot.ui.base import Rendered, StaticView, Style, button, row
@@ -47,7 +47,7 @@ async def confirmed(bot, reply: Reply, custom_id: str, user_id: int, op: str) ->
     message = reply.interaction.message
     if op != OP:
         await reply.notice("table.unknown_button")
-    elif message is None or not _carries(message.components, custom_id):
+    elif message is None or not message.carries(custom_id):
         await reply.notice("table.not_on_message")
     elif not message.flags.ephemeral:
         await reply.notice("table.private_only")

@@ -1,0 +1,107 @@
+"""How a click on one of our components arrives: discord.py's ``Interaction``, without the clicked message.
+
+Discord sends the clicked message with every component interaction, and discord.py parses it into a
+``discord.Message`` with an object for each of its ~40 components (and a user, a member, embeds …)
+before any listener runs. The click path reads four things of it (``ClickedMessage``), and the parse
+was most of the cost of turning a gateway event into an ``Interaction``; its objects were cyclic
+garbage for every click. So for a component whose custom_id is ours (``bot.ids``), the connection
+state builds a ``Click``: the same ``Interaction`` (user, member, channel, permissions, locale,
+response, follow-ups), whose ``message`` is read straight from the payload. It is dispatched as
+discord.py dispatches any component interaction (the view store, then ``on_interaction``); our views
+are never stored (``bot.ui.base``). Slash commands, autocomplete, modals and other components take
+discord.py's own path unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import discord
+from discord.shard import AutoShardedConnectionState
+from discord.state import ConnectionState
+
+from bot import ids
+
+#: Gateway interaction type of a button or select (``data['type']``).
+COMPONENT = 3
+_OURS = f"{ids.PREFIX}:"
+
+
+class ClickedMessage:
+    """The clicked message as the click path reads it: its id, flags, custom_ids and attachments.
+
+    ``attachments`` are Discord's attachment dicts (``bot.ui.media.shown_on`` reads them as well as
+    discord.py's ``Attachment``); ``flags`` is discord.py's ``MessageFlags``, as on a ``Message``.
+    """
+
+    __slots__ = ("attachments", "custom_ids", "flags", "id")
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.id = int(data["id"])
+        self.flags = discord.MessageFlags._from_value(data.get("flags") or 0)
+        self.attachments: tuple[Mapping[str, Any], ...] = tuple(data.get("attachments") or ())
+        self.custom_ids = _custom_ids(data.get("components") or ())
+
+    def carries(self, custom_id: str) -> bool:
+        """Whether ``custom_id`` is on this message (rows, containers, sections' accessories)."""
+        return custom_id in self.custom_ids
+
+    def __repr__(self) -> str:
+        return f"<ClickedMessage id={self.id} flags={self.flags.value} components={len(self.custom_ids)}>"
+
+
+def _custom_ids(components: Iterable[Mapping[str, Any]]) -> frozenset[str]:
+    found, todo = set(), list(components)
+    while todo:
+        component = todo.pop()
+        custom_id = component.get("custom_id")
+        if custom_id is not None:
+            found.add(custom_id)
+        nested = component.get("components")
+        if nested:
+            todo.extend(nested)
+        accessory = component.get("accessory")
+        if accessory is not None:
+            todo.append(accessory)
+    return frozenset(found)
+
+
+class Click(discord.Interaction):
+    """A click on one of our components: discord.py's ``Interaction`` with a ``ClickedMessage``."""
+
+    __slots__ = ()
+
+    def _from_data(self, data) -> None:
+        message = data.get("message")
+        super()._from_data({key: value for key, value in data.items() if key != "message"})
+        self.message = ClickedMessage(message) if message is not None else None  # type: ignore[assignment]
+
+
+def ours(data: Mapping[str, Any]) -> bool:
+    """Whether a gateway interaction is a click on one of our components."""
+    if data.get("type") != COMPONENT:
+        return False
+    custom_id = (data.get("data") or {}).get("custom_id")
+    return isinstance(custom_id, str) and custom_id.startswith(_OURS)
+
+
+class _ClickParsing:
+    """``parse_interaction_create`` of a connection state, with our clicks built as ``Click``."""
+
+    def parse_interaction_create(self, data) -> None:
+        if not ours(data):
+            super().parse_interaction_create(data)      # type: ignore[misc]
+            return
+        interaction = Click(data=data, state=self)      # type: ignore[arg-type]
+        inner = data["data"]
+        self._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)  # type: ignore[attr-defined]
+        self.dispatch("interaction", interaction)       # type: ignore[attr-defined]
+
+
+class ClickState(_ClickParsing, ConnectionState):
+    """The connection state of the one-connection bot."""
+
+
+class ShardedClickState(_ClickParsing, AutoShardedConnectionState):
+    """The connection state of the sharded bot."""

@@ -1,0 +1,129 @@
+"""Our clicks arrive without discord.py's parse of the clicked message (``bot.clicked``): what the
+click path reads of it is what that parse says of the same payload, and it still refuses what a
+tampered client sends (``test_forged_input`` and ``test_bad_input`` go through this path too); every
+other interaction takes discord.py's own path."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+from bot import ids
+from bot.clicked import Click, ClickedMessage
+from bot.ui import media
+from tests.e2e.game_driver import GameDriver
+from tests.e2e.test_bad_input import refused
+
+
+class _Seen(list):
+    """The interactions the bot's ``on_interaction`` listeners get, as they get them."""
+
+    def __init__(self, env) -> None:
+        super().__init__()
+        self.more = asyncio.Event()
+        env.bot.add_listener(self._grab, "on_interaction")
+
+    async def _grab(self, interaction: discord.Interaction) -> None:
+        self.append(interaction)
+        self.more.set()
+
+    async def until(self, count: int) -> None:
+        while len(self) < count:
+            self.more.clear()
+            await asyncio.wait_for(self.more.wait(), 5)
+
+
+def _payload(env, interaction: discord.Interaction) -> dict:
+    return env.double.world.interactions[interaction.token].payload
+
+
+def _on(components) -> set[str]:
+    """Every custom_id on discord.py's parsed components (rows, containers, sections' accessories)."""
+    out: set[str] = set()
+    for component in components:
+        if getattr(component, "custom_id", None) is not None:
+            out.add(component.custom_id)
+        nested = list(getattr(component, "children", ()))
+        if getattr(component, "accessory", None) is not None:
+            nested.append(component.accessory)
+        out |= _on(nested)
+    return out
+
+
+def _as_discord_py_reads(env, interaction: discord.Interaction) -> discord.Interaction:
+    """discord.py's own ``Interaction`` of the same gateway payload, message parsed."""
+    return discord.Interaction(data=_payload(env, interaction), state=env.bot._connection)
+
+
+async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
+    drive = GameDriver(env, "kapado")
+    session = await drive.start(["ann", "bob", "cem"])         # pictures on: tables and hands carry PNGs
+    seen = _Seen(env)
+    seat = min(session.to_act())
+    await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
+    clicks = [i for i in seen if i.type is discord.InteractionType.component]
+    assert clicks and all(type(i) is Click and isinstance(i.message, ClickedMessage) for i in clicks)
+
+    ephemeral = set()
+    for click in clicks:
+        theirs = _as_discord_py_reads(env, click)
+        light, parsed = click.message, theirs.message
+        assert light.id == parsed.id and light.flags == parsed.flags
+        assert light.custom_ids == _on(parsed.components) and light.carries(click.data["custom_id"])
+        assert not light.carries(click.data["custom_id"] + "x")
+        assert media.shown_on(light.attachments) == media.shown_on(parsed.attachments)
+        # the rest of the interaction is discord.py's own
+        assert (click.id, click.user.id, click.user.display_name, click.permissions, click.app_permissions,
+                click.locale, click.channel_id, click.guild_id, click.data) == \
+               (theirs.id, theirs.user.id, theirs.user.display_name, theirs.permissions, theirs.app_permissions,
+                theirs.locale, theirs.channel_id, theirs.guild_id, theirs.data)
+        ephemeral.add(light.flags.ephemeral)
+    # the Hand button on the public table, then the move in the private hand
+    assert ephemeral == {False, True}
+    assert any(media.shown_on(c.message.attachments) for c in clicks), "no click came from a message with pictures"
+
+
+async def test_nested_components_are_found_where_discord_py_finds_them(env):
+    """Components V2: a container with a text, a section whose accessory is a button, and rows."""
+    await env.double.slash(env.ann, env.channel, "start", game="safaru")
+    session = env.session()
+    rules, lang, panel_op = (ids.lobby(session.id, op) for op in ("rules", "lang", "opt"))
+    v2 = env.double.world.store_message(env.channel, {"components": [
+        {"type": 17, "components": [
+            {"type": 10, "content": "A table"},
+            {"type": 9, "components": [{"type": 10, "content": "The house rules"}],
+             "accessory": {"type": 2, "style": 2, "label": "Rules", "custom_id": rules}},
+            {"type": 1, "components": [{"type": 3, "custom_id": lang, "options": [
+                {"label": "English", "value": "en"}]}]}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": panel_op, "options": [
+            {"label": "Pictures", "value": "pictures"}]}]}]},
+        flags=discord.MessageFlags(components_v2=True).value)
+    seen = _Seen(env)
+    panel = await env.double.click(env.ann, v2, rules)     # the accessory: answered with the private panel
+    await env.settle()
+    light = seen[-1].message
+    assert light.custom_ids == {rules, lang, panel_op} == _on(_as_discord_py_reads(env, seen[-1]).message.components)
+    assert not light.flags.ephemeral and panel.message.ephemeral_to == env.ann.id
+
+    # What the click path refuses from it: an id that is not on it (a tampered client), and a
+    # house-rules panel step from a message everyone sees (its answer would redraw it in public).
+    refused(await env.double.forge_click(env.ann, v2, ids.lobby(session.id, "leave")),
+            "That button is not on this message, so nothing happened.")
+    refused(await env.double.select(env.ann, v2, panel_op, ["pictures"]),
+            "That button only works in a message that only you can see, so nothing happened.")
+
+
+async def test_other_interactions_take_discord_py_s_own_path(env):
+    seen = _Seen(env)
+    started = await env.double.slash(env.ann, env.channel, "start", game="safaru")
+    command = seen[-1]
+    assert type(command) is discord.Interaction and command.command.name == "start"
+
+    # Not our custom_id (say, another app's old button on a message): discord.py's parse, and no answer.
+    foreign = await env.double.forge_click(env.bob, started.message, "other:button", expect_ack=False)
+    await seen.until(2)
+    await env.settle()
+    other = seen[-1]
+    assert type(other) is discord.Interaction and isinstance(other.message, discord.Message)
+    assert other.message.id == int(started.message.id) and foreign.callback is None
