@@ -42,31 +42,31 @@ class Reply:
 
     async def defer(self) -> None:
         if not self.interaction.response.is_done():
-            await self.interaction.response.defer()
+            await webhooks.defer(self.interaction)
 
     async def notice(self, key: str, **params) -> None:
         """A short ephemeral explanation that changes nothing."""
         text = t(self.lang, key, **params)
         if self.interaction.response.is_done():
-            await self.interaction.followup.send(text, ephemeral=True)
+            await webhooks.send_followup(self.interaction, text, ephemeral=True)
         else:
-            await self.interaction.response.send_message(text, ephemeral=True)
+            await webhooks.send_message(self.interaction, text, ephemeral=True)
 
     async def update(self, rendered) -> None:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
         message = self.interaction.message
         kwargs = media.edit_kwargs(rendered, media.shown_on(message.attachments) if message else None)
         if self.interaction.response.is_done():
-            await self.interaction.edit_original_response(**kwargs)
+            await webhooks.edit_original(self.interaction, **kwargs)
         else:
             await webhooks.update_message(self.interaction, **kwargs)
 
     async def send_ephemeral(self, rendered) -> None:
         kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
         if self.interaction.response.is_done():
-            await self.interaction.followup.send(**kwargs)
+            await webhooks.send_followup(self.interaction, **kwargs)
         else:
-            await self.interaction.response.send_message(**kwargs)
+            await webhooks.send_message(self.interaction, **kwargs)
 
 
 #: Lobby operations answered by redrawing the clicked message as the house-rules panel.

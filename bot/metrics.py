@@ -106,15 +106,17 @@ class Metrics:
         return config
 
     async def _request_end(self, session, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams) -> None:
-        path = params.url.path
+        self.answered(params.method, params.url.path, params.response.status, params.response.reason)
+
+    def answered(self, method: str, path: str, status: int, reason: str | None) -> None:
+        """Count one answer of Discord's (discord.py's session, and ``bot.wire`` for interaction routes)."""
         route = route_class(path)
-        status = params.response.status
         self.requests.labels(route).inc()
         if status == 429:
             self.rate_limited.labels(route).inc()
         if status >= 400:
             self.refused.labels(route).inc()
-            log.info("Discord refused %s %s: %s %s", params.method, redact(path), status, params.response.reason)
+            log.info("Discord refused %s %s: %s %s", method, redact(path), status, reason)
 
     # -- the HTTP endpoint -----------------------------------------------------------------------
     async def start(self, host: str, port: int) -> None:

@@ -519,7 +519,7 @@ class TableWriter:
         """Delete a message; one posted as a follow-up through the webhook route of its token."""
         if via is not None:
             try:
-                await via.followup.delete_message(message_id)
+                await webhooks.delete_followup(via, message_id)
                 return
             except discord.NotFound:
                 return
