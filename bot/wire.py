@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import ssl
 import time
 import uuid
@@ -50,6 +51,9 @@ IDLE = 15.0
 #: Seconds a request may take in all (aiohttp's default ``ClientTimeout``): connect 30, all 300.
 CONNECT_TIMEOUT = 30.0
 TOTAL_TIMEOUT = 300.0
+#: Seconds between rounds that close idle connections and abort overdue requests (one timer for
+#: all: a timer per request would cost more than the request's own reading and writing).
+TEND = 5.0
 #: What aiohttp sends as User-Agent (discord.py's webhook adapter sets none of its own).
 USER_AGENT = SERVER_SOFTWARE
 #: Methods sent once more when a reused connection was closed under them (see the docstring).
@@ -92,15 +96,18 @@ class Answer:
 
 
 class _Connection:
-    __slots__ = ("idle_since", "reader", "writer")
+    __slots__ = ("overdue", "reader", "since", "writer")
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer, self.idle_since = reader, writer, 0.0
+        self.reader, self.writer = reader, writer
+        #: When its request began, or (idle) when it was put back.
+        self.since = 0.0
+        self.overdue = False
 
     def stale(self, now: float) -> bool:
         """Closed by the server (its end of stream is read), broken, or idle too long."""
         return (self.reader.at_eof() or self.writer.is_closing() or self.reader.exception() is not None
-                or now - self.idle_since >= IDLE)
+                or now - self.since >= IDLE)
 
     def close(self) -> None:
         self.writer.close()
@@ -155,7 +162,7 @@ class Wire:
         self._locks: weakref.WeakValueDictionary[tuple, asyncio.Lock] = weakref.WeakValueDictionary()
         self._global_until = 0.0
         self._ssl: ssl.SSLContext | None = None
-        self._sweep: asyncio.TimerHandle | None = None
+        self._tender: asyncio.TimerHandle | None = None
         self._busy: set[_Connection] = set()
         self.closed = False
 
@@ -246,11 +253,7 @@ class Wire:
             head.append(f"Content-Length: {len(body)}\r\n")
         message = "".join(head).encode("latin-1") + b"\r\n" + body
         async with host.slots:
-            try:
-                async with asyncio.timeout(TOTAL_TIMEOUT):
-                    answer = await self._exchange(host, method, message)
-            except TimeoutError:
-                raise aiohttp.ServerTimeoutError(f"no answer from {host.header} within {TOTAL_TIMEOUT:g} s") from None
+            answer = await self._exchange(host, method, message)
         if self.observe is not None:
             self.observe(method, target.partition("?")[0], answer.status, answer.reason)
         if log.isEnabledFor(logging.DEBUG):
@@ -262,33 +265,42 @@ class Wire:
         reused = connection is not None
         if connection is None:
             connection = await self._connect(host)
-        self._busy.add(connection)
         keep = False
         try:
             try:
-                answer, keep = await self._send(connection, method, message)
+                answer, keep = await self._send(self._use(connection), method, message)
             except _Unanswered as lost:
-                if not (reused and method in REPEATABLE):
+                if connection.overdue or not (reused and method in REPEATABLE):
                     raise lost.error from None
                 log.debug("a kept-alive connection to %s was closed under a %s: sending it again", host.header,
                           method)
                 self._busy.discard(connection)
                 connection.close()
                 connection = await self._connect(host)
-                self._busy.add(connection)
                 try:
-                    answer, keep = await self._send(connection, method, message)
+                    answer, keep = await self._send(self._use(connection), method, message)
                 except _Unanswered as again:
                     raise again.error from None
             return answer
+        except aiohttp.ClientError:
+            if connection.overdue:
+                raise aiohttp.ServerTimeoutError(
+                    f"no answer from {host.header} within {TOTAL_TIMEOUT:g} s") from None
+            raise
         finally:
             self._busy.discard(connection)
             if keep and not self.closed:
-                connection.idle_since = time.monotonic()
+                connection.since = time.monotonic()
                 host.idle.append(connection)
-                self._schedule_sweep()
             else:
                 connection.close()
+
+    def _use(self, connection: _Connection) -> _Connection:
+        connection.since = time.monotonic()
+        self._busy.add(connection)
+        if self._tender is None:
+            self._tender = asyncio.get_running_loop().call_later(TEND, self._tend)
+        return connection
 
     def _idle(self, host: _Host) -> _Connection | None:
         now = time.monotonic()
@@ -340,9 +352,9 @@ class Wire:
                     break
             if method == "HEAD" or status in (204, 304):
                 body = b""
-            elif headers.get("transfer-encoding", "").lower().endswith("chunked"):
+            elif dict.get(headers, "transfer-encoding", "").lower().endswith("chunked"):
                 body = await _chunked(reader)
-            elif (length := headers.get("content-length")) is not None:
+            elif (length := dict.get(headers, "content-length")) is not None:
                 if not length.isdigit():
                     raise BadAnswer(f"Content-Length {length!r}")
                 body = await reader.readexactly(int(length))
@@ -359,14 +371,11 @@ class Wire:
             raise error from exc
         return Answer(status, reason, headers, body), keep
 
-    # -- idle connections and shutdown ---------------------------------------------------------
-    def _schedule_sweep(self) -> None:
-        if self._sweep is None:
-            self._sweep = asyncio.get_running_loop().call_later(IDLE, self._sweep_idle)
-
-    def _sweep_idle(self) -> None:
-        """Close the connections idle for ``IDLE`` seconds; come back while any are left."""
-        self._sweep = None
+    # -- idle connections, overdue requests and shutdown -----------------------------------------
+    def _tend(self) -> None:
+        """Close the connections idle for ``IDLE`` seconds, abort the requests older than
+        ``TOTAL_TIMEOUT`` (they raise ``ServerTimeoutError``); come back while any connection is open."""
+        self._tender = None
         now = time.monotonic()
         for host in self._hosts.values():
             keep = []
@@ -376,15 +385,19 @@ class Wire:
                 else:
                     keep.append(connection)
             host.idle[:] = keep
-        if any(host.idle for host in self._hosts.values()):
-            self._schedule_sweep()
+        for connection in self._busy:
+            if now - connection.since >= TOTAL_TIMEOUT:
+                connection.overdue = True
+                connection.writer.transport.abort()
+        if self._busy or any(host.idle for host in self._hosts.values()):
+            self._tender = asyncio.get_running_loop().call_later(TEND, self._tend)
 
     async def close(self) -> None:
         """Close every connection (those in use as their request ends); later requests are refused."""
         self.closed = True
-        if self._sweep is not None:
-            self._sweep.cancel()
-            self._sweep = None
+        if self._tender is not None:
+            self._tender.cancel()
+            self._tender = None
         closing = []
         for host in self._hosts.values():
             for connection in host.idle:
@@ -415,13 +428,12 @@ def _head(raw: bytes) -> tuple[int, str, Headers, bool]:
     if not version.startswith("HTTP/1.") or not code.isdigit():
         raise BadAnswer(f"not an HTTP/1.x status line: {lines[0][:80]!r}")
     headers = Headers()
-    for line in lines[1:]:
-        if line:
-            name, colon, value = line.partition(":")
-            if not colon:
-                raise BadAnswer(f"not a header line: {line[:80]!r}")
-            headers[name.strip().lower()] = value.strip()
-    connection = headers.get("connection", "").lower()
+    for line in lines[1:-2]:
+        name, colon, value = line.partition(":")
+        if not colon:
+            raise BadAnswer(f"not a header line: {line[:80]!r}")
+        headers[name.strip().lower()] = value.strip()
+    connection = dict.get(headers, "connection", "").lower()
     keep = connection != "close" if version == "HTTP/1.1" else connection == "keep-alive"
     return int(code), reason, headers, keep
 
@@ -445,6 +457,10 @@ async def _chunked(reader: asyncio.StreamReader) -> bytes:
             raise BadAnswer("a chunk does not end with CRLF")
 
 
+#: What ``quote(value, safe="")`` leaves as it is.
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
+
+
 def quoted(value: str) -> str:
-    """A token in a route, quoted as discord.py's ``Route`` quotes it."""
-    return quote(value, safe="")
+    """A token in a route, quoted as discord.py's ``Route`` quotes it (tokens need no quoting)."""
+    return value if _UNRESERVED.fullmatch(value) else quote(value, safe="")

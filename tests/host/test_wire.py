@@ -268,7 +268,7 @@ async def test_idle_connections_are_closed_after_a_while_and_all_on_close(raw, m
     wire = Wire()
     await wire.call("DELETE", f"/webhooks/7/{TOKEN}/messages/1", (7, TOKEN))
     monkeypatch.setattr(W, "IDLE", 0.0)
-    wire._sweep_idle()
+    wire._tend()
     await raw.until(lambda: raw.open == 0)
     monkeypatch.setattr(W, "IDLE", 15.0)
     await wire.call("DELETE", f"/webhooks/7/{TOKEN}/messages/2", (7, TOKEN))
@@ -281,6 +281,26 @@ async def test_idle_connections_are_closed_after_a_while_and_all_on_close(raw, m
     assert not [w for w in caught if "nclosed" in str(w.message)]
     with pytest.raises(aiohttp.ClientConnectionError):
         await wire.call("DELETE", f"/webhooks/7/{TOKEN}/messages/3", (7, TOKEN))
+
+
+async def test_a_request_without_an_answer_for_too_long_is_aborted_as_a_timeout(raw, wire, monkeypatch):
+    release = asyncio.Event()
+
+    async def silent(seen: Seen) -> bytes:
+        await release.wait()
+        return answer(200, {"id": "1"})
+
+    raw.script = silent
+    call = asyncio.create_task(wire.call("PATCH", f"/webhooks/7/{TOKEN}/messages/1", (7, TOKEN), payload={}))
+    await raw.until(lambda: len(raw.requests) == 1)
+    wire._tend()
+    assert not call.done()                  # not overdue yet
+    monkeypatch.setattr(W, "TOTAL_TIMEOUT", 0.0)
+    wire._tend()
+    with pytest.raises(aiohttp.ServerTimeoutError):
+        await call
+    release.set()
+    assert len(raw.requests) == 1           # an aborted PATCH is not sent again
 
 
 # ------------------------------------------------------------------------------ Discord's answers
