@@ -322,9 +322,10 @@ class Clicks:
         notice = None
         if click.counter != session.counters[seat]:
             ui, notice = "", t(reply.lang, "table.hand_refreshed")
-        rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
-        await reply.update(rendered)
-        self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
+        async with self._hand_turn(session, seat):
+            rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
+            await reply.update(rendered)
+            self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
 
     async def _player(self, reply: Reply, session) -> int | None:
         """The clicking user's seat in a running game, or None after saying why there is none."""
@@ -360,17 +361,19 @@ class Clicks:
         except Refusal as refusal:
             if in_hand and session.status == "playing":
                 notice = t(reply.lang, refusal.key, **refusal.params)
-                await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))
+                async with self._hand_turn(session, seat):
+                    await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))
             else:
                 await reply.notice(refusal.key, **refusal.params)
             return
         # Committed: from here on everything happens whether or not the answer reaches Discord.
         tables = self.bot.tables
         if in_hand:
-            with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
-                rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
-            if await answer(reply, reply.update(rendered)):
-                tables.hand_shown(session, seat, reply, "", rendered)
+            async with self._hand_turn(session, seat):
+                with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
+                    rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+                if await answer(reply, reply.update(rendered)):
+                    tables.hand_shown(session, seat, reply, "", rendered)
         else:
             index = tables.index_of(session, interaction.message.id if interaction.message else None)
             if index is None:
@@ -390,6 +393,26 @@ class Clicks:
         not have reached the user yet). Newer unknown messages are a table still being posted."""
         current = session.messages.get("table") or []
         return message is not None and bool(current) and message.id not in current and message.id < min(current)
+
+    @contextlib.asynccontextmanager
+    async def _hand_turn(self, session, seat: int):
+        """Answer in the seat's hand while the table writer is not editing it (the two edits of one
+        message could cross on the way, and the older would stay), but after ``LOCK_PATIENCE`` at the
+        latest: a writer's edit retrying a 429 or a 5xx must not cost the click its 3 s."""
+        lock = self.bot.tables.hand_turn(session, seat)
+        held = True
+        if not lock.locked():
+            await lock.acquire()
+        else:
+            try:
+                await asyncio.wait_for(lock.acquire(), LOCK_PATIENCE)
+            except TimeoutError:
+                held = False
+        try:
+            yield
+        finally:
+            if held:
+                lock.release()
 
     async def _wait_for(self, session, reply: Reply) -> None:
         """Defer the answer when another click holds the session for longer than a moment."""
