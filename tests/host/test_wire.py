@@ -9,6 +9,9 @@ import io
 import json
 import logging
 import re
+import shutil
+import ssl
+import subprocess
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -74,9 +77,10 @@ class RawServer:
     async def ok(seen: Seen) -> bytes:
         return answer(200, {"id": "1"})
 
-    async def start(self) -> RawServer:
-        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        self.base = f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/api/v10"
+    async def start(self, tls: ssl.SSLContext | None = None) -> RawServer:
+        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0, ssl=tls)
+        port = self.server.sockets[0].getsockname()[1]
+        self.base = f"https://localhost:{port}/api/v10" if tls else f"http://127.0.0.1:{port}/api/v10"
         return self
 
     async def stop(self) -> None:
@@ -301,6 +305,34 @@ async def test_a_request_without_an_answer_for_too_long_is_aborted_as_a_timeout(
         await call
     release.set()
     assert len(raw.requests) == 1           # an aborted PATCH is not sent again
+
+
+async def test_https_keeps_its_connection_alive_and_replaces_one_the_server_closed(tmp_path, monkeypatch):
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl makes the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(cert, key)
+    raw = await RawServer().start(served)
+    monkeypatch.setattr(discord.http.Route, "BASE", raw.base)
+    wire = Wire()
+    wire._ssl = ssl.create_default_context(cafile=str(cert))     # the default context, trusting this certificate
+    try:
+        for n in range(2):
+            await wire.call("PATCH", f"/webhooks/7/{TOKEN}/messages/@original", (7, TOKEN), payload={"n": n})
+        raw.writers[0].close()                                    # the server ends the idle connection
+        await raw.until(lambda: raw.open == 0)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        await wire.call("POST", f"/webhooks/7/{TOKEN}", (7, TOKEN), payload={"n": 2})
+    finally:
+        await wire.close()
+        await raw.stop()
+    assert [(r.connection, r.body) for r in raw.requests] == [(0, b'{"n":0}'), (0, b'{"n":1}'), (1, b'{"n":2}')]
+    assert all(b"\r\nHost: localhost:" in r.head for r in raw.requests)
 
 
 # ------------------------------------------------------------------------------ Discord's answers
