@@ -199,9 +199,10 @@ class Wire:
                         if not answer.headers.get("via"):
                             raise discord.HTTPException(answer, data)
                         retry_after: float = data["retry_after"]
-                        if data.get("global"):
+                        if data.get("global"):      # waited out at the top, with every other request
                             self._global_until = max(self._global_until, time.monotonic() + retry_after)
-                        await sleep(retry_after)
+                        else:
+                            await sleep(retry_after)
                         continue
                     if status >= 500:
                         await sleep(1 + attempt * 2)

@@ -350,6 +350,20 @@ async def test_a_429_through_discords_proxy_is_waited_out_and_sent_again(raw, wi
     assert waits == [0.25] and len(raw.requests) == 2
 
 
+async def test_a_global_429_holds_every_request_until_it_is_over(raw, wire, waits):
+    answers = iter([answer(429, {"message": "You are being rate limited.", "retry_after": 60, "global": True},
+                           reason="Too Many Requests", headers={"Via": "1.1 google", "X-RateLimit-Global": "true"}),
+                    answer(200, {"id": "2"}), answer(200, {"id": "3"})])
+
+    async def limited(seen: Seen) -> bytes:
+        return next(answers)
+
+    raw.script = limited
+    await wire.call("POST", f"/webhooks/7/{TOKEN}", (7, TOKEN), payload={})
+    await wire.call("POST", "/webhooks/7/another-token", (7, "another-token"), payload={})
+    assert len(waits) == 2 and all(59 < wait <= 60 for wait in waits)   # the other token waited for it too
+
+
 async def test_a_429_without_via_is_raised_at_once(raw, wire, waits):
     async def banned(seen: Seen) -> bytes:
         return answer(429, {"message": "You are being rate limited.", "retry_after": 60, "global": True},
