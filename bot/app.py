@@ -24,6 +24,7 @@ from bot.shards import describe, running
 from bot.storage import Storage, StorageFault
 from bot.tables import TableWriter
 from bot.tree import Tree
+from bot.wire import Wire
 
 log = logging.getLogger("spieltisch")
 
@@ -59,6 +60,8 @@ class Spieltisch(commands.Bot):
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         self.metrics = Metrics(self)
+        #: Requests on interaction routes (``bot.webhooks``); discord.py's session sends the rest.
+        self.wire = Wire(observe=self.metrics.answered)
         if settings.sharded:
             options.update(shard_count=settings.shard_count, shard_ids=settings.shard_ids or None)
         super().__init__(
@@ -194,6 +197,7 @@ class Spieltisch(commands.Bot):
                 await self.storage.close()
                 self.storage = None
         finally:
+            await self.wire.close()
             await super().close()
 
 

@@ -43,31 +43,31 @@ class Reply:
 
     async def defer(self) -> None:
         if not self.interaction.response.is_done():
-            await self.interaction.response.defer()
+            await webhooks.defer(self.interaction)
 
     async def notice(self, key: str, **params) -> None:
         """A short ephemeral explanation that changes nothing."""
         text = t(self.lang, key, **params)
         if self.interaction.response.is_done():
-            await self.interaction.followup.send(text, ephemeral=True)
+            await webhooks.send_followup(self.interaction, text, ephemeral=True)
         else:
-            await self.interaction.response.send_message(text, ephemeral=True)
+            await webhooks.send_message(self.interaction, text, ephemeral=True)
 
     async def update(self, rendered) -> None:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
         message = self.interaction.message
         kwargs = media.edit_kwargs(rendered, media.shown_on(message.attachments) if message else None)
         if self.interaction.response.is_done():
-            await self.interaction.edit_original_response(**kwargs)
+            await webhooks.edit_original(self.interaction, **kwargs)
         else:
             await webhooks.update_message(self.interaction, **kwargs)
 
     async def send_ephemeral(self, rendered) -> None:
         kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
         if self.interaction.response.is_done():
-            await self.interaction.followup.send(**kwargs)
+            await webhooks.send_followup(self.interaction, **kwargs)
         else:
-            await self.interaction.response.send_message(**kwargs)
+            await webhooks.send_message(self.interaction, **kwargs)
 
 
 #: Lobby operations answered by redrawing the clicked message as the house-rules panel.
@@ -309,9 +309,10 @@ class Clicks:
         notice = None
         if click.counter != session.counters[seat]:
             ui, notice = "", t(reply.lang, "table.hand_refreshed")
-        rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
-        await reply.update(rendered)
-        self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
+        async with self._hand_turn(session, seat):
+            rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
+            await reply.update(rendered)
+            self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
 
     async def _player(self, reply: Reply, session) -> int | None:
         """The clicking user's seat in a running game, or None after saying why there is none."""
@@ -347,17 +348,19 @@ class Clicks:
         except Refusal as refusal:
             if in_hand and session.status == "playing":
                 notice = t(reply.lang, refusal.key, **refusal.params)
-                await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))
+                async with self._hand_turn(session, seat):
+                    await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))
             else:
                 await reply.notice(refusal.key, **refusal.params)
             return
         # Committed: from here on everything happens whether or not the answer reaches Discord.
         tables = self.bot.tables
         if in_hand:
-            with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
-                rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
-            if await answer(reply, reply.update(rendered)):
-                tables.hand_shown(session, seat, reply, "", rendered)
+            async with self._hand_turn(session, seat):
+                with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
+                    rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+                if await answer(reply, reply.update(rendered)):
+                    tables.hand_shown(session, seat, reply, "", rendered)
         else:
             index = tables.index_of(session, interaction.message.id if interaction.message else None)
             if index is None:
@@ -377,6 +380,26 @@ class Clicks:
         not have reached the user yet). Newer unknown messages are a table still being posted."""
         current = session.messages.get("table") or []
         return message is not None and bool(current) and message.id not in current and message.id < min(current)
+
+    @contextlib.asynccontextmanager
+    async def _hand_turn(self, session, seat: int):
+        """Answer in the seat's hand while the table writer is not editing it (the two edits of one
+        message could cross on the way, and the older would stay), but after ``LOCK_PATIENCE`` at the
+        latest: a writer's edit retrying a 429 or a 5xx must not cost the click its 3 s."""
+        lock = self.bot.tables.hand_turn(session, seat)
+        held = True
+        if not lock.locked():
+            await lock.acquire()
+        else:
+            try:
+                await asyncio.wait_for(lock.acquire(), LOCK_PATIENCE)
+            except TimeoutError:
+                held = False
+        try:
+            yield
+        finally:
+            if held:
+                lock.release()
 
     async def _wait_for(self, session, reply: Reply) -> None:
         """Defer the answer when another click holds the session for longer than a moment."""

@@ -93,6 +93,8 @@ class Metrics:
                                     ["route"], registry=self.registry)
         self.refused = Counter("spieltisch_discord_refused", "Requests Discord refused (4xx, 5xx) by route class",
                                ["route"], registry=self.registry)
+        #: ``requests`` by route class, looked up once (a lookup costs as much as the count).
+        self._requests: dict[str, Counter] = {}
         self.registry.register(_Sessions(bot))
         self.registry.register(_Guilds(bot))
         self._runner: web.AppRunner | None = None
@@ -106,15 +108,20 @@ class Metrics:
         return config
 
     async def _request_end(self, session, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams) -> None:
-        path = params.url.path
+        self.answered(params.method, params.url.path, params.response.status, params.response.reason)
+
+    def answered(self, method: str, path: str, status: int, reason: str | None) -> None:
+        """Count one answer of Discord's (discord.py's session, and ``bot.wire`` for interaction routes)."""
         route = route_class(path)
-        status = params.response.status
-        self.requests.labels(route).inc()
+        counter = self._requests.get(route)
+        if counter is None:
+            counter = self._requests[route] = self.requests.labels(route)
+        counter.inc()
         if status == 429:
             self.rate_limited.labels(route).inc()
         if status >= 400:
             self.refused.labels(route).inc()
-            log.info("Discord refused %s %s: %s %s", params.method, redact(path), status, params.response.reason)
+            log.info("Discord refused %s %s: %s %s", method, redact(path), status, reason)
 
     # -- the HTTP endpoint -----------------------------------------------------------------------
     async def start(self, host: str, port: int) -> None:

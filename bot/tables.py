@@ -71,6 +71,9 @@ class _Table:
         #: pictures, the hand's message id when it is a follow-up rather than the original response).
         #: Interaction tokens are credentials: memory only, usable for 15 minutes.
         self.hands: dict[int, tuple[discord.Interaction, str, str, bytes, media.Shown, int | None]] = {}
+        #: Per seat, held while its hand is redrawn by the writer or answered by a click in it:
+        #: two edits of one message must not cross on the way (the older would win).
+        self.hand_turns: dict[int, asyncio.Lock] = {}
         self.post = False
         #: The next try after a refused redraw: its alarm and the wait after that one.
         self.retry = None
@@ -141,6 +144,14 @@ class TableWriter:
         before = media.shown_on(message.attachments) if message is not None else None
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
                                             media.shown_by(rendered.pictures, before), message_id)
+
+    def hand_turn(self, session, seat: int) -> asyncio.Lock:
+        """Held while the seat's open hand is being redrawn (``_refresh_hands``) or answered (a click)."""
+        turns = self._table(session).hand_turns
+        lock = turns.get(seat)
+        if lock is None:
+            lock = turns[seat] = asyncio.Lock()
+        return lock
 
     def table_clicked(self, session, index: int, interaction: discord.Interaction) -> None:
         """A click on table message ``index`` was acknowledged on that message: its token may edit
@@ -369,42 +380,45 @@ class TableWriter:
             await self._delete(session.channel_id, message_id)
 
     async def _refresh_hands(self, session, table: _Table) -> None:
-        """Redraw open hands that another player's move changed, through each seat's newest token."""
+        """Redraw open hands that another player's move changed, through each seat's newest token.
+
+        Each seat's hand is read afresh under its turn: a click may have shown a newer hand (another
+        step, another message) while the writer edited the hands before it."""
         hands = presenter(session.game.key)
         for seat in list(table.hands):
-            entry = table.hands.get(seat)       # read now: a click may have replaced it during an edit above
-            if entry is None:
-                continue
-            interaction, lang, ui, drawn, shown, message_id = entry
-            if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
-                # The token ran out, or the seat's player is no longer the one who opened the hand
-                # (replaced by a computer): it stops following the seat's cards.
-                del table.hands[seat]
-                continue
-            rendered = hands.hand(session, seat, lang, ui, None)
-            if rendered.fingerprint() == drawn:
-                continue
-            kwargs = media.edit_kwargs(rendered, shown)
-            try:
-                if message_id is None:
-                    edited = await webhooks.edit_original(interaction, **kwargs)
-                else:
-                    edited = await webhooks.edit_followup(interaction, message_id, **kwargs)
-            except discord.HTTPException:
-                if table.hands.get(seat) is entry:
-                    del table.hands[seat]       # dismissed by the player, or the token ran out
-                continue
-            newer = table.hands.get(seat)
-            if newer is not entry:
-                # The player clicked in the hand while this edit was under way: Discord may apply
-                # the edit after the click's answer, so the hand is drawn again in the step the
-                # player is in now (what it shows and which pictures it has are unknown).
-                if newer is not None:
+            async with self.hand_turn(session, seat):
+                hand = table.hands.get(seat)
+                if hand is None:
+                    continue
+                interaction, lang, ui, drawn, shown, message_id = hand
+                if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
+                    # The token ran out, or the seat's player is no longer the one who opened the hand
+                    # (replaced by a computer): it stops following the seat's cards.
+                    del table.hands[seat]
+                    continue
+                rendered = hands.hand(session, seat, lang, ui, None)
+                if rendered.fingerprint() == drawn:
+                    continue
+                kwargs = media.edit_kwargs(rendered, shown)
+                try:
+                    if message_id is None:
+                        edited = await webhooks.edit_original(interaction, **kwargs)
+                    else:
+                        edited = await webhooks.edit_followup(interaction, message_id, **kwargs)
+                except discord.HTTPException:
+                    if table.hands.get(seat) is hand:
+                        del table.hands[seat]       # dismissed by the player, or the token ran out
+                    continue
+                newer = table.hands.get(seat)
+                if newer is hand:
+                    table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(),
+                                         media.shown_on(edited.get("attachments") or ()), message_id)
+                elif newer is not None:
+                    # A hand opened anew meanwhile, or a click that could not wait for this edit:
+                    # what the newer hand shows is not certain (this edit may land after its
+                    # answer), so it is drawn again as the player left it.
                     table.hands[seat] = (*newer[:3], b"", None, newer[5])
                     table.dirty.set()
-                continue
-            table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(),
-                                 media.shown_on(edited.get("attachments") or ()), message_id)
 
     async def _announce(self, session, table: _Table) -> None:
         while table.announcements:      # taken off the list once sent: a refused one is sent next time
@@ -533,7 +547,7 @@ class TableWriter:
         """Delete a message; one posted as a follow-up through the webhook route of its token."""
         if via is not None:
             try:
-                await via.followup.delete_message(message_id)
+                await webhooks.delete_followup(via, message_id)
                 return
             except discord.NotFound:
                 return

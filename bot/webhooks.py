@@ -1,10 +1,11 @@
-"""Edits through an interaction's token that keep Discord's answer as it came (a dict).
+"""Requests through an interaction's token, sent by ``bot.wire`` and answered as a dict.
 
-``Interaction.edit_original_response``, ``Webhook.edit_message`` and
-``InteractionResponse.edit_message`` send exactly these requests, then parse the answer into a
-``Message`` with every component: the table writer needs only its attachments, a click's answer
-nothing, and those parses were a tenth of the bot's time on a move. Same route, same body, same
-query; our views are never stored (``bot.ui.base``), so nothing else of it is needed.
+Each function sends exactly the request of the discord.py call it names (route, query, body, files:
+tests/host/test_webhooks.py compares them) and keeps the interaction's response state as discord.py
+does (``interaction.response.is_done()``). discord.py would then parse the answer into a ``Message``
+with every component: the table writer needs only its attachments, a click's answer nothing, and
+those parses were a tenth of the bot's time on a move. Our views are never stored (``bot.ui.base``),
+so nothing else of it is needed.
 """
 
 from __future__ import annotations
@@ -13,24 +14,83 @@ from typing import Any
 
 import discord
 from discord.enums import InteractionResponseType, InteractionType
-from discord.http import handle_message_parameters
+from discord.http import MultipartParameters, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.webhook.async_ import interaction_message_response_params
+
+from bot.wire import Wire, quoted
+
+#: Interactions whose callback can update the clicked message or defer that update.
+_COMPONENT_LIKE = (InteractionType.component, InteractionType.modal_submit)
 
 
-def _params(interaction: discord.Interaction, view, content: Any, attachments: Any):
-    return handle_message_parameters(content=content, attachments=attachments, view=view,
-                                     previous_allowed_mentions=interaction._state.allowed_mentions)
+def _wire(interaction: discord.Interaction) -> Wire:
+    return interaction.client.wire
+
+
+async def _callback(interaction: discord.Interaction, params: MultipartParameters) -> Any:
+    """``AsyncWebhookAdapter.create_interaction_response``."""
+    path = f"/interactions/{interaction.id}/{quoted(interaction.token)}/callback"
+    bucket = (interaction.id, interaction.token)
+    if params.files:
+        return await _wire(interaction).call("POST", path, bucket, query="with_response=1",
+                                             multipart=params.multipart, files=params.files)
+    return await _wire(interaction).call("POST", path, bucket, query="with_response=1", payload=params.payload)
+
+
+async def _webhook(interaction: discord.Interaction, method: str, tail: str, params: MultipartParameters | None,
+                   query: str = "") -> Any:
+    """A request on the interaction's webhook (``/webhooks/<application>/<token><tail>``)."""
+    path = f"/webhooks/{interaction.application_id}/{quoted(interaction.token)}{tail}"
+    bucket = (interaction.application_id, interaction.token)
+    if params is None:
+        return await _wire(interaction).call(method, path, bucket, query=query)
+    return await _wire(interaction).call(method, path, bucket, query=query, payload=params.payload,
+                                         multipart=params.multipart, files=params.files)
+
+
+def _responded(interaction: discord.Interaction) -> None:
+    if interaction.response.is_done():
+        raise discord.InteractionResponded(interaction)
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """``interaction.response.defer()``: type 6 (the clicked message is updated later) for a click,
+    type 5 for a slash command, nothing for other interactions."""
+    _responded(interaction)
+    if interaction.type in _COMPONENT_LIKE:
+        kind = InteractionResponseType.deferred_message_update
+    elif interaction.type is InteractionType.application_command:
+        kind = InteractionResponseType.deferred_channel_message
+    else:
+        return
+    await _callback(interaction, MultipartParameters(payload={"type": kind.value}, multipart=None, files=None))
+    interaction.response._response_type = kind
+
+
+async def send_message(interaction: discord.Interaction, content: Any = None, *, view: Any = MISSING,
+                       files: Any = MISSING, ephemeral: bool = False) -> dict | None:
+    """``interaction.response.send_message(content, view=..., files=..., ephemeral=...)``, unparsed."""
+    _responded(interaction)
+    flags = discord.MessageFlags(ephemeral=True) if ephemeral else MISSING
+    params = interaction_message_response_params(
+        type=InteractionResponseType.channel_message.value, content=content, files=files, view=view,
+        flags=flags, previous_allowed_mentions=interaction._state.allowed_mentions)
+    try:
+        data = await _callback(interaction, params)
+    finally:
+        for file in params.files or ():
+            file.close()
+    interaction.response._response_type = InteractionResponseType.channel_message
+    return data
 
 
 async def update_message(interaction: discord.Interaction, *, view, content: Any = MISSING,
                          attachments: Any = MISSING) -> dict | None:
     """``interaction.response.edit_message(view=..., content=..., attachments=...)``, unparsed: the
     callback that redraws the clicked message (``None`` where discord.py sends nothing either)."""
-    response = interaction.response
-    if response.is_done():
-        raise discord.InteractionResponded(interaction)
-    if interaction.type not in (InteractionType.component, InteractionType.modal_submit):
+    _responded(interaction)
+    if interaction.type not in _COMPONENT_LIKE:
         return None
     state = interaction._state
     if view is not MISSING and interaction.message is not None:
@@ -38,45 +98,44 @@ async def update_message(interaction: discord.Interaction, *, view, content: Any
     params = interaction_message_response_params(
         type=InteractionResponseType.message_update.value, content=content, view=view, attachments=attachments,
         previous_allowed_mentions=state.allowed_mentions)
-    http = state.http
-    data = await async_context.get().create_interaction_response(
-        interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
-        proxy_auth=http.proxy_auth, params=params)
-    response._response_type = InteractionResponseType.message_update
+    data = await _callback(interaction, params)
+    interaction.response._response_type = InteractionResponseType.message_update
     return data
+
+
+def _params(interaction: discord.Interaction, view, content: Any, attachments: Any):
+    return handle_message_parameters(content=content, attachments=attachments, view=view,
+                                     previous_allowed_mentions=interaction._state.allowed_mentions)
 
 
 async def edit_original(interaction: discord.Interaction, *, view, content: Any = MISSING,
                         attachments: Any = MISSING) -> dict:
     """``interaction.edit_original_response(view=..., content=..., attachments=...)``, unparsed."""
-    http = interaction._state.http
     with _params(interaction, view, content, attachments) as params:
-        return await async_context.get().edit_original_interaction_response(
-            interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
-            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files)
+        return await _webhook(interaction, "PATCH", "/messages/@original", params)
 
 
 async def edit_followup(interaction: discord.Interaction, message_id: int, *, view, content: Any = MISSING,
                         attachments: Any = MISSING) -> dict:
     """``interaction.followup.edit_message(message_id, view=..., ...)``, unparsed."""
-    http = interaction._state.http
     with _params(interaction, view, content, attachments) as params:
-        return await async_context.get().edit_webhook_message(
-            interaction.application_id, interaction.token, message_id, session=interaction._session,
-            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
-            files=params.files, with_components=bool(view))
+        return await _webhook(interaction, "PATCH", f"/messages/{message_id}", params,
+                              query=f"with_components={int(bool(view))}")
 
 
-async def send_followup(interaction: discord.Interaction, *, content: Any = MISSING, view: Any = MISSING,
+async def send_followup(interaction: discord.Interaction, content: Any = MISSING, *, view: Any = MISSING,
                         files: Any = MISSING, ephemeral: bool = False,
                         allowed_mentions: discord.AllowedMentions = MISSING) -> dict:
-    """``interaction.followup.send(..., wait=True)``, unparsed: the new message's ``id`` is in it."""
-    http = interaction._state.http
+    """``interaction.followup.send(content, ...)`` (an application's webhook always waits), unparsed:
+    the new message's ``id`` is in it."""
     flags = discord.MessageFlags(ephemeral=True) if ephemeral else MISSING
-    with handle_message_parameters(content=content, files=files, flags=flags, view=view,
-                                   allowed_mentions=allowed_mentions,
+    with handle_message_parameters(content=MISSING if content is None else content, files=files, flags=flags,
+                                   view=view, allowed_mentions=allowed_mentions,
                                    previous_allowed_mentions=interaction._state.allowed_mentions) as params:
-        return await async_context.get().execute_webhook(
-            interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
-            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
-            wait=True, with_components=view is not MISSING)
+        return await _webhook(interaction, "POST", "", params,
+                              query=f"wait=1&with_components={int(view is not MISSING)}")
+
+
+async def delete_followup(interaction: discord.Interaction, message_id: int) -> None:
+    """``interaction.followup.delete_message(message_id)``."""
+    await _webhook(interaction, "DELETE", f"/messages/{message_id}", None)

@@ -7,11 +7,21 @@ import asyncio
 import io
 
 import discord
+import pytest
 
 from bench.load import route
 from bot import webhooks
 from bot.ui.base import StaticLayout, StaticView, button, row, text
+from bot.wire import Wire
 from tests.double.test_double import env  # noqa: F401  (the double with the sample bot connected)
+
+
+@pytest.fixture(autouse=True)
+async def wire(env):  # noqa: F811
+    """The sample bot sends through discord.py alone; ``bot.webhooks`` needs the bot's ``wire``."""
+    env.bot.wire = Wire()
+    yield env.bot.wire
+    await env.bot.wire.close()
 
 
 def _sent(double) -> tuple:
@@ -103,3 +113,81 @@ async def test_a_click_answered_by_redrawing_its_message_is_the_same_request(env
     shown = data["resource"]["message"]["attachments"]
     assert ours.response.is_done() and [a["filename"] for a in shown] == ["hand-0123.png"]
     assert theirs_click.callback is not None and mine.callback == theirs_click.callback
+
+
+async def _unanswered(env, monkeypatch, kind: str, n: int = 2) -> list[tuple[discord.Interaction, object]]:  # noqa: F811
+    """``n`` interactions the sample bot leaves unanswered, with the double's records: clicks on a
+    button nothing of the bot handles, or ``/slow`` commands kept from the bot's command tree."""
+    d, seen, done = env.double, [], asyncio.Event()
+
+    async def grab(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+        if len(seen) == n:
+            done.set()
+
+    env.bot.add_listener(grab, "on_interaction")
+    if kind == "command":
+        monkeypatch.setattr(env.bot.tree, "_from_interaction", lambda interaction: None)
+        records = [await d.slash(env.ann, env.table, "slow", expect_ack=False) for _ in range(n)]
+    else:
+        message = d.world.store_message(env.table, {"content": "a table", "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "Flip", "custom_id": "st:1:m:0:0:x:A1"}]}]})
+        records = [await d.click(env.ann, message, "st:1:m:0:0:x:A1", expect_ack=False) for _ in range(n)]
+    await asyncio.wait_for(done.wait(), 5)
+    by_id = {str(i.id): i for i in seen}
+    return [(by_id[record.id], record) for record in records]
+
+
+def _callback(d, record) -> tuple:
+    r = next(r for r in d.requests if r.path.endswith(f"/{record.token}/callback"))
+    assert r.status < 400, r.error
+    return r.method, route(r.path), r.query, r.body, r.files
+
+
+def _last(d) -> tuple:
+    method, path, query, body, files = _sent(d)
+    return method, route(path), query, body, files
+
+
+async def test_a_deferred_click_and_its_follow_ups_are_the_same_requests(env, monkeypatch):  # noqa: F811
+    d = env.double
+    (ours, mine), (theirs, their_record) = await _unanswered(env, monkeypatch, "click")
+    await theirs.response.defer()
+    await webhooks.defer(ours)
+    assert _callback(d, mine) == _callback(d, their_record) and mine.callback == {"type": 6}
+    assert ours.response.is_done() and ours.response.type is discord.InteractionResponseType.deferred_message_update
+
+    await theirs.followup.send("not your turn", ephemeral=True)
+    sent = _last(d)
+    data = await webhooks.send_followup(ours, "not your turn", ephemeral=True)
+    assert _last(d) == sent and data["content"] == "not your turn"
+
+    await theirs.followup.delete_message((await theirs.followup.send("a", wait=True)).id)
+    deleted = _last(d)
+    await webhooks.delete_followup(ours, int(data["id"]))
+    assert _last(d) == deleted and d.message(data["id"]).deleted
+
+
+async def test_a_deferred_command_is_the_same_request(env, monkeypatch):  # noqa: F811
+    d = env.double
+    (ours, mine), (theirs, their_record) = await _unanswered(env, monkeypatch, "command")
+    await theirs.response.defer()
+    await webhooks.defer(ours)
+    assert _callback(d, mine) == _callback(d, their_record) and mine.callback == {"type": 5}
+
+
+async def test_an_answer_with_a_message_is_the_same_request(env, monkeypatch):  # noqa: F811
+    d = env.double
+    (ours, mine), (theirs, their_record), (ours_too, mine_too), (theirs_too, their_too) = await _unanswered(
+        env, monkeypatch, "click", 4)
+    await theirs.response.send_message("the game is over", ephemeral=True)
+    await webhooks.send_message(ours, "the game is over", ephemeral=True)
+    assert _callback(d, mine) == _callback(d, their_record) and ours.response.is_done()
+    assert mine.callback["data"]["flags"] == discord.MessageFlags.ephemeral.flag
+
+    view = StaticView([row(button("Play", "st:1:0:0:m:x"))])
+    await theirs_too.response.send_message(view=view, files=[_png()], ephemeral=True)
+    await webhooks.send_message(ours_too, view=view, files=[_png()], ephemeral=True)
+    assert _callback(d, mine_too) == _callback(d, their_too) and mine_too.callback["data"]["attachments"]
+    with_file = next(r for r in d.requests if r.path.endswith(f"/{mine_too.token}/callback"))
+    assert with_file.files == ["hand-0123.png (18 bytes)"]
