@@ -35,14 +35,13 @@ import time
 import uuid
 import weakref
 from collections.abc import Callable, Sequence
-from json import loads
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import aiohttp
 import discord
 from aiohttp.http import SERVER_SOFTWARE
-from discord.utils import _parse_ratelimit_header, _to_json
+from discord.utils import _from_json, _parse_ratelimit_header, _to_json
 
 log = logging.getLogger("spieltisch.wire")
 
@@ -94,7 +93,7 @@ class Answer:
     def data(self) -> Any:
         """discord.py's ``json_or_text``: JSON when the type says exactly so, else the text."""
         text = self.body.decode("utf-8")
-        return loads(text) if self.headers.get("content-type") == "application/json" else text
+        return _from_json(text) if self.headers.get("content-type") == "application/json" else text
 
 
 class _Connection:
