@@ -1,6 +1,6 @@
 """Every game's renderings, pinned: seeded positions of each game rendered as they go over the wire
 (the table, every seat's hand in its first in-hand steps, the move's public line and summary, in
-English and German, pictures included) must hash to what ``renderings.json`` recorded.
+English and German, with pictures and without) must hash to what ``renderings.json`` recorded.
 
 The rendering code is tuned for speed (the bot renders every open hand on every move); this proves
 such work changes nothing a player sees. A deliberate change of what a message shows re-records the
@@ -48,8 +48,9 @@ def renderings(key: str) -> dict[str, str]:
     events: list = []
     out: dict[str, str] = {}
     for position in range(POSITIONS):
-        for lang in LANGS:
-            at = f"{key}/{position}/{lang}"
+        for lang, pictures in ((lang, pictures) for lang in LANGS for pictures in (True, False)):
+            session.pictures = pictures
+            at = f"{key}/{position}/{lang}" + ("" if pictures else "/text")
             out[f"{at}/table"] = _digest([_wire(r) for r in show.table(session, lang, f"line {position}")])
             out[f"{at}/describe"] = _digest([show.describe(session, events, lang),
                                              hand_summary(key, session, events, lang)])
