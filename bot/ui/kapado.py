@@ -167,15 +167,13 @@ class KapadoPresenter:
             else:
                 self._place(session, seat, view, lang, ui, legal, lines, out)
         lines.append(_legend(lang))
-        picture = hand_picture(session, view, lang, self.playable(session, seat), alt, label)
+        picture = hand_picture(session, view, lang, _playable(session, seat, view), alt, label)
         return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
 
     @staticmethod
     def playable(session, seat: int) -> tuple[str, ...]:
         """The drawn card (or the wish card), to place or use, on the seat's turn; else none."""
-        view = session.game.view(session.state, seat)
-        mine = _playing(session) and view.phase != "over" and view.current == seat
-        return (view.drawn,) if mine and view.drawn else ()
+        return _playable(session, seat, session.game.view(session.state, seat))
 
     @staticmethod
     def _place(session, seat: int, view, lang: str, ui: str, legal, lines: list[str], out: list[dict]) -> None:
@@ -262,6 +260,12 @@ class KapadoPresenter:
             return None
         history = session.game.view(session.state, None).history
         return render_hand(session, history[ends[-1] - 1], lang)
+
+
+def _playable(session, seat: int, view) -> tuple[str, ...]:
+    """``playable`` from the seat's view, which the hand has already."""
+    mine = _playing(session) and view.phase != "over" and view.current == seat
+    return (view.drawn,) if mine and view.drawn else ()
 
 
 def _best_fit(session, view, seat: int, card: str, lang: str) -> str:
