@@ -9,6 +9,8 @@ player still holding one; the table says who has chosen but never what, until al
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import DIABOLO, emoji
@@ -25,8 +27,9 @@ _SYMBOL = {letter: emoji(name) for letter, name in DIABOLO.items()}
 _SIDES = ("devil", "angel")
 
 
+@cache
 def label(card: str) -> str:
-    """``🟣4`` for a purple 4: the colour's symbol and the value."""
+    """``🟣4`` for a purple 4: the colour's symbol and the value (made once per card)."""
     return f"{_SYMBOL[COLOUR[card]]}{VALUE[card]}"
 
 

@@ -15,6 +15,8 @@ engine's ``legal_actions`` for the hand's own seat: that list depends only on wh
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import KAPADO, emoji
@@ -34,8 +36,10 @@ LOCK_MARK = {"open": "", "locked": "🔒", "dead": "💀"}
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
 
 
+@cache
 def label(card: str) -> str:
-    """``🌸12`` for pink 12, ``🌸1🃏`` for the pink joker, ``🌠`` for a wish card, ``🚫2`` for a 2-ban."""
+    """``🌸12`` for pink 12, ``🌸1🃏`` for the pink joker, ``🌠`` for a wish card, ``🚫2`` for a 2-ban
+    (made once per card)."""
     kind = KIND[card]
     if kind == WISH:
         return WISH_MARK
@@ -81,6 +85,7 @@ def _playing(session) -> bool:
     return session.status == "playing"
 
 
+@cache
 def _legend(lang: str) -> str:
     colours = " · ".join(f"{EMOJI.get(c, s)} {t(lang, f'kapado.colour.{c}')}" for c, s in zip(
         DECK.colours, DECK.symbols, strict=True))
