@@ -52,10 +52,11 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)
 def _category(lang: str, number: float) -> str:
     """The CLDR plural category of ``number`` in ``lang``, asked of Babel once per number: every
-    rendering counts cards, and Babel's rule takes longer than the rest of the lookup."""
+    rendering counts cards, and Babel's rule takes longer than the rest of the lookup. ``typed``: an
+    int and a float of equal value are asked apart, as Babel's operands tell them apart."""
     return _locale(lang).plural_form(number)
 
 
