@@ -1,6 +1,7 @@
-"""Every game's renderings, pinned: seeded positions of each game rendered as they go over the wire
-(the table, every seat's hand in its first in-hand steps, the move's public line and summary, in
-English and German, with pictures and without) must hash to what ``renderings.json`` recorded.
+"""Every game's renderings, pinned: seeded positions of each game and the end of that game, rendered
+as they go over the wire (the table, every seat's hand in its first in-hand steps, the move's public
+line and summary, in English and German, with pictures and without), must hash to what
+``renderings.json`` recorded.
 
 The rendering code is tuned for speed (the bot renders every open hand on every move); this proves
 such work changes nothing a player sees. A deliberate change of what a message shows re-records the
@@ -26,6 +27,9 @@ POSITIONS = 4
 STRIDE = {"calcory": 3, "mu": 9, "safaru": 4, "rummu": 7, "dacapo": 11, "skippo": 11, "kapado": 9,
           "diabolo": 5}
 STEPS = 4
+#: Random moves at most before the end of a game is rendered (a game that has not ended by then is
+#: rendered where it stands).
+MAX_MOVES = 3000
 LANGS = ("en", "de")
 
 
@@ -39,29 +43,37 @@ def _wire(rendered) -> dict:
 
 
 def renderings(key: str) -> dict[str, str]:
-    """``{what: hash}`` for the seeded positions of one game."""
+    """``{what: hash}`` for the seeded positions of one game, and for the end of that game."""
     game = games.REGISTRY[key]
     players = max(game.min_players, min(4, game.max_players))
-    show = presenter(key)
     rng = random.Random(f"pinned:{key}")
     session = kit.make_session(key, players, seed=f"pinned-{key}")
     events: list = []
     out: dict[str, str] = {}
     for position in range(POSITIONS):
-        for lang, pictures in ((lang, pictures) for lang in LANGS for pictures in (True, False)):
-            session.pictures = pictures
-            at = f"{key}/{position}/{lang}" + ("" if pictures else "/text")
-            out[f"{at}/table"] = _digest([_wire(r) for r in show.table(session, lang, f"line {position}")])
-            out[f"{at}/describe"] = _digest([show.describe(session, events, lang),
-                                             hand_summary(key, session, events, lang)])
-            for seat in range(players):
-                for ui in kit.hand_states(session, seat, lang)[:STEPS]:
-                    out[f"{at}/hand/{seat}/{ui}"] = _digest(_wire(show.hand(session, seat, lang, ui, None)))
-                out[f"{at}/notice/{seat}"] = _digest(_wire(show.hand(session, seat, lang, "", "a notice")))
+        _position(session, events, str(position), out)
         if session.status is not Status.PLAYING:
-            break
+            return out
         events = kit.random_walk(session, rng, STRIDE[key])
+    while session.status is Status.PLAYING and len(session.history) < MAX_MOVES:
+        events = kit.random_walk(session, rng, 1)
+    _position(session, events, "end", out)
     return out
+
+
+def _position(session, events: list, position: str, out: dict[str, str]) -> None:
+    key = session.game.key
+    show = presenter(key)
+    for lang, pictures in ((lang, pictures) for lang in LANGS for pictures in (True, False)):
+        session.pictures = pictures
+        at = f"{key}/{position}/{lang}" + ("" if pictures else "/text")
+        out[f"{at}/table"] = _digest([_wire(r) for r in show.table(session, lang, f"line {position}")])
+        out[f"{at}/describe"] = _digest([show.describe(session, events, lang),
+                                         hand_summary(key, session, events, lang)])
+        for seat in range(len(session.seats)):
+            for ui in kit.hand_states(session, seat, lang)[:STEPS]:
+                out[f"{at}/hand/{seat}/{ui}"] = _digest(_wire(show.hand(session, seat, lang, ui, None)))
+            out[f"{at}/notice/{seat}"] = _digest(_wire(show.hand(session, seat, lang, "", "a notice")))
 
 
 def test_every_rendering_is_as_pinned() -> None:
