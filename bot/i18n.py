@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +41,7 @@ class Plural:
     def pick(self, lang: str, params: dict[str, Any]) -> str:
         if self.count not in params:
             raise KeyError(f"plural text needs its count {self.count!r}")
-        category = _locale(lang).plural_form(abs(params[self.count]))
-        return self.forms.get(category, self.forms["other"])
+        return self.forms.get(_category(lang, abs(params[self.count])), self.forms["other"])
 
 
 Entry = str | Plural
@@ -51,6 +50,14 @@ Entry = str | Plural
 @cache
 def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _category(lang: str, number: float) -> str:
+    """The CLDR plural category of ``number`` in ``lang``, asked of Babel once per number: every
+    rendering counts cards, and Babel's rule takes longer than the rest of the lookup. ``typed``: an
+    int and a float of equal value are asked apart, as Babel's operands tell them apart."""
+    return _locale(lang).plural_form(number)
 
 
 def _is_plural(table: dict[str, Any]) -> bool:

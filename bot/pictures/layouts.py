@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
 
 from PIL import Image
 
@@ -180,6 +181,13 @@ def kapado_table(v) -> Sheet:
 
 
 # -- Diabolo ------------------------------------------------------------------------------------------
+@cache
+def _row_face(cid: str) -> Face:
+    """A card as it lies in a colour row: its number without the colour's symbol (the row's chip
+    shows it), made once per card rather than on every picture."""
+    return replace(faces.diabolo(cid), mark=None)
+
+
 def diabolo_table(v) -> Sheet:
     """The five colour rows: devils' cards and sum left of the colour's symbol, angels' sum and cards
     right of it, as around the real table, under a horned head (devils) and a haloed one (angels);
@@ -206,7 +214,7 @@ def diabolo_table(v) -> Sheet:
             step = min(mini_w + 10, (room - mini_w) // max(1, len(cids) - 1)) if len(cids) > 1 else 0
             # the card laid last lies nearest the middle
             for i, cid in enumerate(reversed(cids)):
-                sprite = card(replace(faces.diabolo(cid), mark=None), MINI_ROW, state)
+                sprite = card(_row_face(cid), MINI_ROW, state)
                 x = edge - mini_w - i * step if sign < 0 else edge + i * step
                 items.append((sprite, x, 0))
         sheet.place(items)

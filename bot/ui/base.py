@@ -9,6 +9,7 @@ no memory in the store.
 from __future__ import annotations
 
 import hashlib
+import marshal
 from dataclasses import dataclass, field
 
 import discord
@@ -120,10 +121,13 @@ class Rendered:
         """What the message shows, to skip edits that would change nothing (computed once).
 
         A digest rather than the text: the writer remembers one per table message, and a thousand
-        tables' component lists would weigh tens of megabytes.
+        tables' component lists would weigh tens of megabytes. Hashed from marshal's format 2, which
+        writes content only (no shared references, no interning marks, ``True`` apart from ``1``) and
+        is several times faster than ``repr`` on texts with emoji; the bot takes one per rendering.
         """
         if self._fingerprint is None:
-            shown = repr((self.content, self.view.to_components(), tuple(p.digest for p in self.pictures))).encode()
+            shown = marshal.dumps((self.content, self.view.to_components(), tuple(p.digest for p in self.pictures)),
+                                  2)
             self._fingerprint = hashlib.blake2b(shown, digest_size=16).digest()
         return self._fingerprint
 

@@ -8,6 +8,7 @@ shapes the card pictures draw (``bot.pictures.palette``), so no label needs colo
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from bot.i18n import t
 from bot.pictures.palette import emoji
@@ -17,8 +18,9 @@ from games.deck import COLOURS, colour, digit, sort_cards
 SYMBOLS: dict[str, str] = {name: emoji(name) for name in COLOURS}
 
 
+@cache
 def label(card: str) -> str:
-    """``☘️7`` for the green 7."""
+    """``☘️7`` for the green 7 (made once per card: a hand labels every card on every rendering)."""
     return f"{SYMBOLS[colour(card)]}{digit(card)}"
 
 

@@ -9,6 +9,8 @@ player still holding one; the table says who has chosen but never what, until al
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import DIABOLO, emoji
@@ -25,8 +27,9 @@ _SYMBOL = {letter: emoji(name) for letter, name in DIABOLO.items()}
 _SIDES = ("devil", "angel")
 
 
+@cache
 def label(card: str) -> str:
-    """``🟣4`` for a purple 4: the colour's symbol and the value."""
+    """``🟣4`` for a purple 4: the colour's symbol and the value (made once per card)."""
     return f"{_SYMBOL[COLOUR[card]]}{VALUE[card]}"
 
 
@@ -218,6 +221,16 @@ def _event_text(session, event: Event, lang: str) -> str | None:
     return None
 
 
+def _playable(session, seat: int, view) -> tuple[str, ...]:
+    """``DiaboloPresenter.playable`` from the seat's view, which the hand has already."""
+    if not _playing(session) or view.current != seat or view.phase not in (PLACE, DISCARD):
+        return ()
+    if view.phase == DISCARD:
+        return view.hand
+    fits = {a.arg for a in session.game.legal_actions(session.state, seat) if a.kind in _SIDES}
+    return tuple(card for card in view.hand if card in fits)
+
+
 class DiaboloPresenter:
     table_messages = 1
     #: Score lines that name their colour, for any breakdown of a Diabolo round.
@@ -251,19 +264,13 @@ class DiaboloPresenter:
         else:
             more = [_waiting_line(session, seat, view, lang)]
         lines.extend(more)
-        picture = hand_picture(session, view, lang, self.playable(session, seat), alt, label)
+        picture = hand_picture(session, view, lang, _playable(session, seat, view), alt, label)
         return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
 
     @staticmethod
     def playable(session, seat: int) -> tuple[str, ...]:
         """On the seat's turn the cards its selects offer: those that fit a row, or any to discard."""
-        view = session.game.view(session.state, seat)
-        if not _playing(session) or view.current != seat or view.phase not in (PLACE, DISCARD):
-            return ()
-        if view.phase == DISCARD:
-            return view.hand
-        fits = {a.arg for a in session.game.legal_actions(session.state, seat) if a.kind in _SIDES}
-        return tuple(card for card in view.hand if card in fits)
+        return _playable(session, seat, session.game.view(session.state, seat))
 
     def describe(self, session, events: list[Event], lang: str) -> str | None:
         """What the move did, from its public events: the card laid or discarded, rows closed,

@@ -15,6 +15,8 @@ engine's ``legal_actions`` for the hand's own seat: that list depends only on wh
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import KAPADO, emoji
@@ -34,8 +36,10 @@ LOCK_MARK = {"open": "", "locked": "🔒", "dead": "💀"}
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
 
 
+@cache
 def label(card: str) -> str:
-    """``🌸12`` for pink 12, ``🌸1🃏`` for the pink joker, ``🌠`` for a wish card, ``🚫2`` for a 2-ban."""
+    """``🌸12`` for pink 12, ``🌸1🃏`` for the pink joker, ``🌠`` for a wish card, ``🚫2`` for a 2-ban
+    (made once per card)."""
     kind = KIND[card]
     if kind == WISH:
         return WISH_MARK
@@ -81,6 +85,7 @@ def _playing(session) -> bool:
     return session.status == "playing"
 
 
+@cache
 def _legend(lang: str) -> str:
     colours = " · ".join(f"{EMOJI.get(c, s)} {t(lang, f'kapado.colour.{c}')}" for c, s in zip(
         DECK.colours, DECK.symbols, strict=True))
@@ -167,15 +172,13 @@ class KapadoPresenter:
             else:
                 self._place(session, seat, view, lang, ui, legal, lines, out)
         lines.append(_legend(lang))
-        picture = hand_picture(session, view, lang, self.playable(session, seat), alt, label)
+        picture = hand_picture(session, view, lang, _playable(session, seat, view), alt, label)
         return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
 
     @staticmethod
     def playable(session, seat: int) -> tuple[str, ...]:
         """The drawn card (or the wish card), to place or use, on the seat's turn; else none."""
-        view = session.game.view(session.state, seat)
-        mine = _playing(session) and view.phase != "over" and view.current == seat
-        return (view.drawn,) if mine and view.drawn else ()
+        return _playable(session, seat, session.game.view(session.state, seat))
 
     @staticmethod
     def _place(session, seat: int, view, lang: str, ui: str, legal, lines: list[str], out: list[dict]) -> None:
@@ -262,6 +265,12 @@ class KapadoPresenter:
             return None
         history = session.game.view(session.state, None).history
         return render_hand(session, history[ends[-1] - 1], lang)
+
+
+def _playable(session, seat: int, view) -> tuple[str, ...]:
+    """``playable`` from the seat's view, which the hand has already."""
+    mine = _playing(session) and view.phase != "over" and view.current == seat
+    return (view.drawn,) if mine and view.drawn else ()
 
 
 def _best_fit(session, view, seat: int, card: str, lang: str) -> str:

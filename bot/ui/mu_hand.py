@@ -29,10 +29,11 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
     playing = session.status == "playing" and view.phase != OVER
     mine = playing and view.to_act == seat
     lines = [notice] if notice else []
+    alt = t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view))
     if playing and view.phase == AUCTION:  # the buttons show every card
         lines.append(t(lang, "mu.ui.hand.count", count=len(view.hand)))
     else:
-        lines.append(t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view)))
+        lines.append(alt)
         if view.shown[seat]:
             lines.append(t(lang, "mu.ui.hand.face_up", cards=labels(view.shown[seat], sort=False)))
     if view.chef is not None and playing:
@@ -49,7 +50,6 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
         _partner(session, view, lang, seat, mine, lines, out)
     elif view.phase == TRICKS:
         _tricks(session, view, lang, seat, mine, lines, out)
-    alt = t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view))
     picture = hand_picture(session, view, lang, playable(session, view, seat), alt)
     return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
 

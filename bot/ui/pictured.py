@@ -99,7 +99,7 @@ def table_picture(session, view, lang: str, alt: str) -> Picture | None:
     """The public table's picture (``view`` is ``game.view(state, None)``); None with pictures off,
     and None when ``alt`` is empty: nothing lies on the table that a picture would show."""
     game = session.game.key
-    if not alt.strip():
+    if not session.pictures or not alt.strip():
         return None
     return media.draw(session, lambda: _png(_table_key(game, lang, view), lambda: table_png(game, view, lang)),
                       plain(alt))
@@ -109,6 +109,8 @@ def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
                  name: Callable[[str], str] = label) -> Picture | None:
     """The owner's cards (``view`` is the owner's view), ``playable`` ones standing up; the alt text
     names those (by ``name``, in the order given) after ``alt``."""
+    if not session.pictures:
+        return None     # what ``media.draw`` says, without first building the alt text and the key
     order = tuple(dict.fromkeys(playable))
     game, playable = session.game.key, frozenset(order)
     shown = " ".join(name(card) for card in order)

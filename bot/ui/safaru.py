@@ -235,6 +235,11 @@ def _listed(found: list[Catch]) -> bool:
     return len(found) <= LISTED
 
 
+def _playable(session, seat: int, view) -> tuple[str, ...]:
+    """``SafaruPresenter.playable`` from the seat's view, which the hand has already."""
+    return view.hand if session.status == "playing" and view.turn == seat else ()
+
+
 class SafaruPresenter:
     table_messages = 1
 
@@ -277,13 +282,12 @@ class SafaruPresenter:
             elif catching:
                 lines.append(t(lang, "safaru.ui.pick_card"))
         alt = t(lang, "safaru.ui.hand", cards=labels(view.hand))
-        picture = hand_picture(session, view, lang, self.playable(session, seat), alt)
+        picture = hand_picture(session, view, lang, _playable(session, seat, view), alt)
         return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
 
     def playable(self, session, seat: int) -> tuple[str, ...]:
         """On the seat's turn every card: each either catches or is released."""
-        view = session.game.view(session.state, seat)
-        return view.hand if session.status == "playing" and view.turn == seat else ()
+        return _playable(session, seat, session.game.view(session.state, seat))
 
     def canonical(self, session, seat: int, key: str) -> str:
         """The catch the hand offers for ``key``: itself when its card lists its catches, otherwise

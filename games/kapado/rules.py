@@ -15,6 +15,7 @@ everyone, success or not (the table has to see it to judge the fit).
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import ClassVar
 
 from games.base import (
@@ -333,17 +334,22 @@ class Kapado(Game[KapadoState]):
     # -- information ---------------------------------------------------------------------------
     def view(self, state: KapadoState, seat: int | None) -> KapadoView:
         per, peek = state.per_seat, state.options.owner_may_peek
-        down = state.face_down
+        down, locks, names = state.face_down, state.locks, _stack_ids(state.players, per)
         stacks = []
+        k = 0
         for s in range(state.players):
             row = []
-            for i in range(per):
-                k = s * per + i
+            for _ in range(per):
                 stack = state.stacks[k]
-                flags = tuple(c in down for c in stack)
-                see = peek and seat == s
-                cards = tuple(None if d and not see else c for c, d in zip(stack, flags, strict=True))
-                row.append(StackView(stack_id(s, i), cards, flags, LOCK_NAMES[state.locks[k]]))
+                if down.isdisjoint(stack):      # most stacks: nothing face down, nothing to hide
+                    flags: tuple[bool, ...] = (False,) * len(stack)
+                    cards: tuple[str | None, ...] = stack
+                else:
+                    flags = tuple([c in down for c in stack])
+                    see = peek and seat == s
+                    cards = stack if see else tuple([None if d else c for c, d in zip(stack, flags, strict=True)])
+                row.append(StackView(names[k], cards, flags, LOCK_NAMES[locks[k]]))
+                k += 1
             stacks.append(tuple(row))
         playing = state.phase in (PLACE, WISH_PHASE)
         sees_drawn = state.from_wish or seat == state.current
@@ -496,3 +502,10 @@ def position(
     )
     GAME._draw(state, [])
     return state
+
+
+@cache
+def _stack_ids(players: int, per: int) -> tuple[str, ...]:
+    """Every stack's id in flat order (``stack_id`` of each), made once per table size: views name
+    every stack on every rendering."""
+    return tuple(stack_id(s, i) for s in range(players) for i in range(per))

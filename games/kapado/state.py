@@ -129,11 +129,8 @@ class KapadoView:
 
 def card_counts(state: KapadoState) -> list[int]:
     """Every card a player owns: all stacks (locked and dead ones too) plus kept wish cards."""
-    per = state.per_seat
-    return [
-        sum(len(state.stacks[s * per + i]) for i in range(per)) + len(state.wishes[s])
-        for s in range(state.players)
-    ]
+    per, stacks = state.per_seat, state.stacks
+    return [sum(map(len, stacks[s * per:s * per + per])) + len(state.wishes[s]) for s in range(state.players)]
 
 
 def clone_state(s: KapadoState) -> KapadoState:

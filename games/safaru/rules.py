@@ -18,7 +18,7 @@ from itertools import chain, islice, product
 from types import MappingProxyType
 
 from games.base import IllegalAction
-from games.deck import ORDER, colour, digit, split_cards, triangles
+from games.deck import CARDS, ORDER, digit, split_cards
 
 #: Which suit shows which animal. No public source names them: this is the project's own
 #: assignment (README ruling 1), stated in the help text. Change it here and nowhere else.
@@ -267,13 +267,16 @@ class Tally:
 
 
 def tally(pile: Iterable[str]) -> Tally:
-    cards = list(pile)
-    return Tally(
-        unicorns=sum(colour(c) == ANIMAL_COLOURS["unicorn"] for c in cards),
-        fish=sum(colour(c) == ANIMAL_COLOURS["fish"] for c in cards),
-        babies=sum(digit(c) == 0 for c in cards),
-        triangles=sum(triangles(c) for c in cards),
-    )
+    """One pass over the pile, each card looked up once (the table and every hand show tallies)."""
+    unicorn, fish = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
+    unicorns = fishes = babies = points = 0
+    for cid in pile:
+        card = CARDS[cid]
+        unicorns += card.colour == unicorn
+        fishes += card.colour == fish
+        babies += card.digit == 0
+        points += card.triangles
+    return Tally(unicorns=unicorns, fish=fishes, babies=babies, triangles=points)
 
 
 def _majority(counts: Sequence[int], award: int) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.ui import media
-from bot.ui.base import Rendered, StaticLayout, text
+from bot.ui.base import Rendered, StaticLayout, StaticView, button, row, text
 from tests.double.attachments import png
 
 
@@ -23,6 +23,18 @@ def test_the_fingerprint_of_a_rendering_changes_with_its_picture():
     a = Rendered(StaticLayout(layout), pictures=(media.Picture(png(colour=1), "alt"),))
     b = Rendered(StaticLayout(layout), pictures=(media.Picture(png(colour=2), "alt"),))
     assert a.fingerprint() != b.fingerprint() != Rendered(StaticLayout(layout)).fingerprint()
+
+
+def test_the_fingerprint_follows_what_a_message_shows_not_how_it_was_built():
+    def hand(label: str, disabled, content: str = "Deine Karten: ☘️7") -> Rendered:
+        return Rendered(StaticView([row(button(label, "st:h:1:0:0:x", disabled=disabled))]), content)
+
+    built = hand("".join(["☘️", "7"]), False)  # equal texts made apart (not the same objects) are the same
+    assert hand("☘️7", False).fingerprint() == built.fingerprint()
+    assert hand("☘️7", 0).fingerprint() != built.fingerprint()      # what goes over the wire differs
+    assert hand("☘️1", False).fingerprint() != built.fingerprint()
+    assert hand("☘️7", False, "Deine Karten: ☘️1").fingerprint() != built.fingerprint()
+    assert Rendered(StaticLayout([text("Deine Karten: ☘️7")])).fingerprint() != built.fingerprint()
 
 
 def test_an_edit_uploads_only_pictures_the_message_does_not_show():
