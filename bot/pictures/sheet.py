@@ -193,8 +193,8 @@ class Segment(NamedTuple):
 
 #: Compression level of zlib-ng: smaller files than zlib's level 1 at under half its CPU.
 LEVEL = 2
-#: Compressed bands kept: some dozens of tables' pictures, a few MB at most.
-SEGMENTS = 2048
+#: Compressed bands kept: the last pictures of some fifty tables, about 3.5 MB when full.
+SEGMENTS = 1024
 _segments: OrderedDict[tuple, tuple[Segment, Band]] = OrderedDict()
 _lock = threading.Lock()  # the cache lives on the event loop, but a picture may be drawn in any thread
 
