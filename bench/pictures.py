@@ -2,7 +2,8 @@
 
 The positions are the preview's seeded ones (``bot.preview.positions``) at each game's smallest and
 largest table. The first pass after dropping the sprite caches is reported on its own (a bot
-process draws each card face once); the timed passes then render every position again.
+process draws each card face once); the timed passes then render every position again, each with no
+band kept from before (a table's first picture: the ones after a move redo only the bands that changed).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 import games
-from bot.pictures import GAMES_WITH_PICTURES, sprites, table_png
+from bot.pictures import GAMES_WITH_PICTURES, sheet, sprites, table_png
 from bot.preview import positions
 
 
@@ -36,12 +37,14 @@ def _views() -> list[tuple[str, object]]:
 def measure(rounds: int) -> PictureResult:
     views = _views()
     sprites.forget()
+    sheet.forget()
     started = time.perf_counter()
     largest = max(len(table_png(key, view, "en") or b"") for key, view in views)
     cold = time.perf_counter() - started
     times: list[float] = []
     for _ in range(rounds):
         for key, view in views:
+            sheet.forget()
             t0 = time.perf_counter()
             table_png(key, view, "en")
             times.append(time.perf_counter() - t0)

@@ -11,10 +11,8 @@ hand; a picture beside it would repeat the buttons.
 
 from __future__ import annotations
 
-from PIL import Image
-
 from bot.pictures import faces, layouts
-from bot.pictures.sheet import Sheet, png_rows
+from bot.pictures.sheet import Plan, Sheet
 
 _TABLES = {
     "mu": layouts.mu_table,
@@ -38,16 +36,16 @@ def hand_cards(game_key: str, view) -> tuple[str, ...]:
 
 def table_png(game_key: str, view, lang: str) -> bytes | None:
     """The public table of ``game_key`` as a PNG, or None for a game without a table picture."""
-    rows = table_rows(game_key, view, lang)
-    return None if rows is None else png_rows(rows)
+    plan = table_plan(game_key, view, lang)
+    return None if plan is None else plan.png()
 
 
-def table_rows(game_key: str, view, lang: str) -> Image.Image | None:
-    """``table_png`` before its encoding (``png_rows``), which takes most of the time and may go to a
-    thread."""
+def table_plan(game_key: str, view, lang: str) -> Plan | None:
+    """``table_png`` before the bands it does not share with a table drawn lately are compressed
+    (``sheet.deflate(plan.rows)``), which takes most of the time and may go to a thread."""
     layout = _TABLES.get(game_key)
     sheet = None if layout is None else layout(view)
-    return None if sheet is None else sheet.png_ready()
+    return None if sheet is None else Plan.of(sheet)
 
 
 def hand_png(game_key: str, view, lang: str, playable: frozenset[str]) -> bytes | None:

@@ -1,14 +1,21 @@
 """A picture put together from sprites: rows of pieces, wrapped at the picture's width, then one PNG.
 
 Layouts say what goes in which row; the sheet places, wraps and encodes. Nothing is drawn here
-but pasted, so a table picture costs a few milliseconds once its sprites are cached.
+but pasted, so a table picture costs a few milliseconds once its sprites are cached. A table's
+picture is encoded in bands (``Plan``): between two moves most of the table stays as it was, and
+only the bands that changed are pasted and compressed again.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import struct
-import zlib
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -112,8 +119,9 @@ class Sheet:
             x += p.width + p.gap_after
         return lines
 
-    def render(self, pad: int = 0) -> Image.Image:
-        """The picture; ``pad`` blank columns (the table colour) on its left, see ``png``."""
+    def _layout(self) -> tuple[list[tuple[Image.Image, int, int]], int]:
+        """Where every sprite goes, in pasting order: (sprite, x, y on the picture) each; and the
+        picture's height."""
         placed: list[tuple[Image.Image, int, int]] = []
         y = MARGIN
         first = True
@@ -131,57 +139,230 @@ class Sheet:
                         placed.append((image, left, y + dy))
                     x += p.width + p.gap_after
                 y += height + GAP
-        canvas = Image.new("P", (self.width + pad, y - GAP + MARGIN), 0)
-        canvas.putpalette(_PALETTE)
-        paste = canvas.im.paste
-        for image, x, top in placed:
-            if image.mode == "P":
-                # What ``canvas.paste`` does for a sprite of the canvas's mode, without its checks and
-                # loads (a fresh canvas, sprites made in memory): most of a picture's pasting time.
-                paste(image.im, (x + pad, top, x + pad + image.width, top + image.height))
-            else:
-                canvas.paste(image, (x + pad, top))
+        return placed, y - GAP + MARGIN
+
+    def render(self, pad: int = 0) -> Image.Image:
+        """The picture; ``pad`` blank columns (the table colour) on its left, see ``png``."""
+        placed, height = self._layout()
+        canvas = _canvas(self.width + pad, height)
+        _paste(canvas, placed, pad, 0)
         return canvas
 
-    def png_ready(self) -> Image.Image:
-        """The picture drawn one pixel to the right, so its rows come with PNG's filter byte: what
-        ``png_rows`` encodes (``png`` without the copy; a piece wider than the sheet is cut off at
-        the blank column)."""
+    def png(self) -> bytes:
+        """The picture as a PNG in one piece (a hand: it changes as a whole, see ``Plan`` for a table).
+        Every row gets PNG's filter byte 0 ("none"): the picture is drawn one pixel to the right."""
         rows = self.render(pad=1)
-        rows.paste(0, (0, 0, 1, rows.height))
-        return rows
+        rows.paste(0, (0, 0, 1, rows.height))  # a piece wider than the sheet is cut off there
+        return _png(self.width, rows.height, zlib_ng.compress(rows.tobytes(), LEVEL))
+
+
+Span = tuple[Image.Image, int, int, int]  # a sprite, its x (right of the filter-byte column), top, bottom
+
+#: The lowest band (but the last): a cut closer than this to the one above it is left out, as each
+#: band costs its own deflate block.
+BAND = 24
+#: The highest band: a taller one is cut every so many rows. Its rows then stay under 128 KB, which
+#: the C library hands out from its heap; larger blocks come fresh from the kernel, page by page, and
+#: copying rows into them costs several times as much.
+TALL = 150
+
+
+class Band(NamedTuple):
+    """Some full-width rows of a picture, cut where a sprite starts or ends.
+
+    Its pixels depend on nothing but the sprites reaching into it, where they lie (clipped at its
+    edges), its width and height; sprites are cached and never changed, so those (a sprite by its
+    identity) are the ``key`` its compressed rows are cached under. (A named tuple: a table picture
+    has a few dozen bands, made anew for every picture.)"""
+
+    top: int  # on the picture
+    height: int
+    key: tuple  # width, height, (id, x, y in the band) of each sprite in pasting order
+    spans: tuple[Span, ...]  # its sprites, held while it is cached so no id in its key is reused
+
+
+class Segment(NamedTuple):
+    """A band's rows compressed on their own: raw deflate ended by an empty stored block (a flush), so
+    segments put one after another are one deflate stream; with their adler-32 and length for the
+    stream's checksum."""
+
+    data: bytes
+    adler: int
+    length: int
+
+
+#: Compression level of zlib-ng: smaller files than zlib's level 1 at under half its CPU.
+LEVEL = 2
+#: Compressed bands kept: the last pictures of some fifty tables, about 3.5 MB when full.
+SEGMENTS = 1024
+_segments: OrderedDict[tuple, tuple[Segment, Band]] = OrderedDict()
+_lock = threading.Lock()  # the cache lives on the event loop, but a picture may be drawn in any thread
+
+
+def deflate(rows: list[bytes]) -> list[Segment]:
+    """Each band's rows as a segment; touches no shared state and zlib-ng runs without the GIL, so a
+    worker thread may do it. Every band gets a compressor of its own, so its bytes depend on its rows
+    alone (and a sync flush ends it: nothing follows in that compressor that a full one would keep
+    from looking back). The checksums go first, in a pass of their own: measurably cheaper than
+    taking each between two compressions."""
+    adlers = [zlib_ng.adler32(data) for data in rows]
+    out = []
+    for data, adler in zip(rows, adlers, strict=True):
+        packer = zlib_ng.compressobj(LEVEL, zlib_ng.DEFLATED, -15)
+        out.append(Segment(packer.compress(data) + packer.flush(zlib_ng.Z_SYNC_FLUSH), adler, len(data)))
+    return out
+
+
+@dataclass
+class Plan:
+    """A picture as PNG rows cut in bands: segments the cache has, and the rows of the bands still
+    to compress, drawn from the sprites reaching into them alone.
+
+    ``of`` and ``finish`` read and fill the cache; ``deflate(plan.rows)`` in between may run in a thread.
+    The PNG's bytes depend only on the bands' contents, never on which came from the cache: equal
+    pictures are byte-equal PNGs (the host hashes them to skip uploads)."""
+
+    width: int
+    height: int
+    bands: list[Band]
+    found: list[Segment | int]  # per band, its segment from the cache, or where in ``todo`` it is
+    todo: list[Band]
+    rows: list[bytes]  # of the bands in ``todo``
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> Plan:
+        placed, height = sheet._layout()
+        width = sheet.width + 1
+        spans = [(image, x + 1, y, y + image.size[1]) for image, x, y in placed]
+        spans = [span for span in spans if span[3] > 0 and span[2] < height]  # the rest is off the picture
+        bands = _bands(spans, width, height)
+        found: list[Segment | int] = []
+        todo: list[Band] = []
+        waiting: dict[tuple, int] = {}  # a band that recurs is compressed once
+        with _lock:
+            for band in bands:
+                hit = _segments.get(band.key)
+                if hit is not None:
+                    _segments.move_to_end(band.key)
+                    found.append(hit[0])
+                else:
+                    found.append(waiting.setdefault(band.key, len(todo)))
+                    if found[-1] == len(todo):
+                        todo.append(band)
+        return cls(sheet.width, height, bands, found, todo, _rows(todo, spans, width))
+
+    def finish(self, made: list[Segment]) -> bytes:
+        """The PNG, with ``made`` (``deflate(self.rows)``) kept for the pictures that follow."""
+        with _lock:
+            for band, segment in zip(self.todo, made, strict=True):
+                _segments[band.key] = (segment, band)
+                if len(_segments) > SEGMENTS:
+                    _segments.popitem(last=False)
+        segments = [made[s] if isinstance(s, int) else s for s in self.found]
+        adler = 1
+        for segment in segments:
+            adler = _adler32_combine(adler, segment.adler, segment.length)
+        data = b"".join((_ZLIB_HEADER, *(s.data for s in segments), _LAST_BLOCK, struct.pack(">I", adler)))
+        return _png(self.width, self.height, data)
 
     def png(self) -> bytes:
-        return png_rows(self.png_ready())
+        """The PNG, compressed here and now."""
+        return self.finish(deflate(self.rows))
+
+
+def _bands(spans: list[Span], width: int, height: int) -> list[Band]:
+    """The picture cut at sprites' tops and bottoms (``BAND`` to ``TALL`` rows apart); a sprite is in
+    every band it reaches into."""
+    cuts = [0]
+    for edge in [*sorted({y for span in spans for y in span[2:] if y < height}), height]:
+        while edge - cuts[-1] > TALL:
+            cuts.append(cuts[-1] + TALL)
+        if edge - cuts[-1] >= BAND or edge == height:
+            cuts.append(edge)
+    if len(cuts) > 2 and cuts[-1] - cuts[-2] < BAND and cuts[-1] - cuts[-3] <= TALL:
+        del cuts[-2]  # the last band's few rows go with the one above
+    groups: list[list[Span]] = [[] for _ in cuts[1:]]
+    for span in spans:
+        for n in range(max(0, bisect.bisect_right(cuts, span[2]) - 1), bisect.bisect_left(cuts, span[3])):
+            groups[n].append(span)
+    return [Band(top, end - top, (width, end - top, tuple([(id(image), x, y - top) for image, x, y, _ in group])),
+                 tuple(group))
+            for (top, end), group in zip(itertools.pairwise(cuts), groups, strict=True)]
+
+
+def _rows(bands: list[Band], spans: list[Span], width: int) -> list[bytes]:
+    """The PNG rows of ``bands`` (in picture order): each run of adjacent ones drawn on one canvas,
+    with the sprites reaching into it, and cut apart again."""
+    runs: list[list[Band]] = []
+    for band in bands:
+        if runs and runs[-1][-1].top + runs[-1][-1].height == band.top:
+            runs[-1].append(band)
+        else:
+            runs.append([band])
+    out: list[bytes] = []
+    for run in runs:
+        top, bottom = run[0].top, run[-1].top + run[-1].height
+        canvas = _canvas(width, bottom - top)
+        _paste(canvas, ((image, x, y) for image, x, y, end in spans if y < bottom and end > top), 0, top)
+        canvas.paste(0, (0, 0, 1, canvas.height))  # PNG's filter byte 0 ("none") on every row
+        if bottom - top <= TALL:
+            data = canvas.tobytes()
+            out += [data[(band.top - top) * width:(band.top - top + band.height) * width] for band in run]
+        else:  # band by band, so each stays small (see ``TALL``)
+            out += [canvas.crop((0, band.top - top, width, band.top - top + band.height)).tobytes() for band in run]
+    return out
 
 
 _PALETTE = PALETTE.getpalette()
+_PLTE = bytes(PALETTE.getpalette("RGB"))
+_ZLIB_HEADER = zlib_ng.compress(b"", LEVEL)[:2]
+_LAST_BLOCK = b"\x03\x00"  # an empty final block (fixed codes): the deflate stream ends here
+_ADLER_BASE = 65521
 
 
-def png(image: Image.Image) -> bytes:
-    """The palette picture as an 8-bit PNG: signature, header, palette, one compressed data chunk.
-
-    Written here rather than by Pillow so the data goes through zlib-ng at level 2: smaller files than
-    zlib's level 1 at under half its CPU (a table picture is drawn after every move). Every row gets
-    PNG's filter byte 0 ("none"): the picture is pasted one pixel to the right on a blank canvas, so
-    its bytes come out with a 0 before each row."""
-    rows = Image.new("P", (image.width + 1, image.height), 0)
-    rows.putpalette(image.getpalette("RGB"))
-    rows.paste(image, (1, 0))
-    return png_rows(rows)
+def _adler32_combine(first: int, second: int, length: int) -> int:
+    """The adler-32 of two byte strings one after the other, from their own (``second`` ``length``
+    bytes long): zlib's adler32_combine, which neither zlib module offers."""
+    rem = length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low = (low + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    high = (high + (first >> 16) + (second >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return low | (high << 16)
 
 
-def png_rows(rows: Image.Image) -> bytes:
-    """``rows`` (a palette picture whose first column is blank) as a PNG of the picture right of it.
-    Most of the time goes to zlib-ng, which runs without holding the GIL: so a thread may do it."""
-    width, height = rows.width - 1, rows.height
+def forget() -> None:
+    """Drop every compressed band (tests and the benchmark start cold with it)."""
+    with _lock:
+        _segments.clear()
+
+
+def _canvas(width: int, height: int) -> Image.Image:
+    canvas = Image.new("P", (width, height), 0)
+    canvas.putpalette(_PALETTE)
+    return canvas
+
+
+def _paste(canvas: Image.Image, placed: Iterable[tuple[Image.Image, int, int]], pad: int, top: int) -> None:
+    paste = canvas.im.paste
+    for image, x, y in placed:
+        if image.mode == "P":
+            # What ``canvas.paste`` does for a sprite of the canvas's mode, without its checks and
+            # loads (a fresh canvas, sprites made in memory): most of a picture's pasting time.
+            left, upper = x + pad, y - top
+            paste(image.im, (left, upper, left + image.width, upper + image.height))
+        else:
+            canvas.paste(image, (x + pad, y - top))
+
+
+def _png(width: int, height: int, data: bytes) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)   # 8 bits, palette, no interlace
-    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(rows.getpalette("RGB"))),
-                     _chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), 2)), _chunk(b"IEND", b"")))
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", _PLTE),
+                     _chunk(b"IDAT", data), _chunk(b"IEND", b"")))
 
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(kind + data))

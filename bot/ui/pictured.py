@@ -4,9 +4,9 @@ the hand's on the legacy hand message (Discord shows it below the text, above th
 Both are pure functions of a view, so the PNG of a view drawn lately is taken from a small cache:
 redrawing an unchanged view (a step inside a hand, a table whose only news is its text line) paints
 nothing, and the content hash then finds the picture already on the message, so nothing is uploaded.
-The table writer paints a table's picture ahead (``paint_table``) and leaves its PNG encoding, most
-of a picture's time, to a thread: zlib-ng compresses without holding the GIL, so clicks at other tables
-are not held up meanwhile.
+The table writer paints a table's picture ahead (``paint_table``) and leaves the compression of the
+bands that changed (``bot.pictures.sheet.Plan``), most of a picture's time, to a thread: zlib-ng
+compresses without holding the GIL, so clicks at other tables are not held up meanwhile.
 The alt text is the text that says the same, without its markdown (a screen reader would read the
 asterisks).
 """
@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from bot.i18n import t
-from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_png, table_rows
-from bot.pictures.sheet import png_rows
+from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_plan, table_png
+from bot.pictures.sheet import deflate
 from bot.ui import media
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
@@ -72,12 +72,15 @@ def _table_key(game: str, lang: str, view) -> tuple:
 
 #: Tries to paint ahead a table that keeps changing meanwhile (then the rendering paints it).
 PAINT_AHEAD_TRIES = 2
+#: Bytes of changed bands compressed on the event loop itself: a few dozen microseconds of zlib-ng,
+#: less than handing them to a thread and back costs.
+INLINE_BYTES = 64_000
 
 
 async def paint_table(session) -> None:
-    """Paint the picture of the table as it stands (in the table's language), encoding it in a
-    worker thread, so the rendering that follows finds it drawn. The layout and the cache stay on
-    the event loop; the thread gets an image of its own."""
+    """Paint the picture of the table as it stands (in the table's language), compressing its new
+    bands in a worker thread (unless they are few), so the rendering that follows finds it drawn.
+    The layout and both caches stay on the event loop; the thread gets only the bands' rows."""
     game = session.game.key
     if not session.pictures or session.state is None or game not in GAMES_WITH_PICTURES:
         return
@@ -86,8 +89,13 @@ async def paint_table(session) -> None:
         key = _table_key(game, session.lang, view)
         if key in _drawn:
             return
-        rows = table_rows(game, view, session.lang)
-        _remember(key, None if rows is None else await asyncio.to_thread(png_rows, rows))
+        plan = table_plan(game, view, session.lang)
+        if plan is None:
+            _remember(key, None)
+        elif sum(map(len, plan.rows)) <= INLINE_BYTES:
+            _remember(key, plan.finish(deflate(plan.rows)))
+        else:
+            _remember(key, plan.finish(await asyncio.to_thread(deflate, plan.rows)))
 
 
 def plain(text: str) -> str:

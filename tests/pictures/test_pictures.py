@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 import games
 from bot.pictures import _TABLES, GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
 from bot.pictures.palette import PAPER
-from bot.pictures.sheet import LIFT, WIDTH, Sheet, png
+from bot.pictures.sheet import LIFT, WIDTH, Plan, Sheet
 from bot.preview import playable, positions
 from games.kapado import cards as kapado_cards
 
@@ -328,12 +328,13 @@ def test_the_seat_to_act_shows_its_filled_badge_even_before_it_has_cards_out(key
 
 @pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
 def test_the_png_writer_keeps_every_pixel_and_the_palette(key: str) -> None:
-    """``sheet.png`` writes the PNG itself: decoded again, it is the very picture that was drawn."""
+    """The sheet writes the PNG itself, in bands (a table) or whole (a hand): decoded again, either is
+    the very picture that was drawn."""
     game = games.REGISTRY[key]
     pos = next(iter(positions(key, game.max_players, count=1)))
     sheet = _TABLES[key](game.view(pos.state, None))
     drawn = sheet.render()
-    for written in (png(drawn), sheet.png()):     # the sheet's own PNG is drawn straight into PNG rows
+    for written in (Plan.of(sheet).png(), sheet.png()):
         back = _image(written)
         assert back.format == "PNG" and back.mode == "P" and back.size == drawn.size
         assert back.getpalette() == drawn.getpalette()

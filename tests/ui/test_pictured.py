@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.pictures import sheet
 from bot.ui import media, pictured
 from bot.ui.presenters import presenter
 from tests.ui import kit
@@ -59,7 +60,7 @@ def test_tables_are_always_painted_even_while_hands_wait():
 
 
 async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_uses_it(monkeypatch):
-    """A table's picture is encoded off the event loop (a computer's move at one table must not hold
+    """A table's picture is compressed off the event loop (a computer's move at one table must not hold
     up clicks at others); the rendering after it paints nothing and shows the same picture."""
     import threading
 
@@ -67,8 +68,9 @@ async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_
     pictured._drawn.clear()
     [expected] = presenter("skippo").table(session, "en", None)      # painted here, the usual way
     pictured._drawn.clear()
-    real, encoded_in = pictured.png_rows, []
-    monkeypatch.setattr(pictured, "png_rows", lambda rows: encoded_in.append(threading.get_ident()) or real(rows))
+    sheet.forget()      # no band drawn lately: every band is compressed anew
+    real, encoded_in = pictured.deflate, []
+    monkeypatch.setattr(pictured, "deflate", lambda rows: encoded_in.append(threading.get_ident()) or real(rows))
     monkeypatch.setattr(pictured, "table_png", lambda *args: pytest.fail("painted on the event loop"))
     await pictured.paint_table(session)
     assert len(encoded_in) == 1 and encoded_in[0] != threading.get_ident()
@@ -80,10 +82,39 @@ async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_
 
 async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
     painted = []
-    monkeypatch.setattr(pictured, "table_rows", lambda *args: painted.append(args))
+    monkeypatch.setattr(pictured, "table_plan", lambda *args: painted.append(args))
     pictured._drawn.clear()
     await pictured.paint_table(kit.make_session("calcory", 2, seed="ahead"))      # no pictures in Calcory
     off = kit.make_session("skippo", 2, seed="ahead")
     off.pictures = False        # the lobby's setting
     await pictured.paint_table(off)
     assert painted == []
+
+
+async def test_a_table_whose_bands_were_all_drawn_lately_is_painted_without_compressing_or_a_thread(monkeypatch):
+    import threading
+
+    session = kit.make_session("skippo", 2, seed="ahead")
+    pictured._drawn.clear()
+    [expected] = presenter("skippo").table(session, "en", None)      # every band drawn and kept
+    pictured._drawn.clear()
+    real, compressed = pictured.deflate, []
+    monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((rows, threading.get_ident())) or real(rows))
+    await pictured.paint_table(session)
+    assert compressed == [([], threading.get_ident())]
+    [table] = presenter("skippo").table(session, "en", None)
+    assert table.pictures == expected.pictures
+
+
+async def test_a_few_changed_bands_are_compressed_on_the_event_loop(monkeypatch):
+    """Handing a few kilobytes to a thread and back costs more than compressing them."""
+    import threading
+
+    session = kit.make_session("skippo", 2, seed="ahead")
+    pictured._drawn.clear()
+    sheet.forget()
+    monkeypatch.setattr(pictured, "INLINE_BYTES", 10**9)
+    real, compressed = pictured.deflate, []
+    monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((len(rows), threading.get_ident())) or real(rows))
+    await pictured.paint_table(session)
+    assert len(compressed) == 1 and compressed[0][0] > 0 and compressed[0][1] == threading.get_ident()
