@@ -12,9 +12,12 @@ changed).
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import random
 from pathlib import Path
+
+from PIL import Image
 
 import games
 from bot.sessions import Status
@@ -37,9 +40,20 @@ def _digest(payload) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:20]
 
 
-def _wire(rendered) -> dict:
-    """The body as sent (text, components, attachment names with their content hash, alt texts)."""
-    return kit.body(rendered)
+def _wire(rendered) -> str:
+    """The body as sent (text, components, attachment names, alt texts), each picture's name (which
+    carries a hash of its PNG bytes) replaced by a hash of what it shows: its size, palette and
+    pixels. How a picture is encoded may change; what it shows may not."""
+    wire = json.dumps(kit.body(rendered), sort_keys=True, ensure_ascii=False)
+    for picture in rendered.pictures:
+        wire = wire.replace(picture.name, f"picture-{_pixels(picture.png)}")
+    return wire
+
+
+def _pixels(png: bytes) -> str:
+    with Image.open(io.BytesIO(png)) as image:
+        shown = [image.size, image.mode, image.getpalette(), image.tobytes().hex()]
+    return hashlib.sha256(json.dumps(shown).encode()).hexdigest()[:20]
 
 
 def renderings(key: str) -> dict[str, str]:
