@@ -17,7 +17,6 @@ Nothing here reads the bot's memory: players see what a client would see, the do
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import time
 from collections import deque
@@ -142,19 +141,16 @@ class LoadDouble:
     # -- waiting -----------------------------------------------------------------------------
     async def until(self, channel, predicate, timeout: float = ACK_TIMEOUT, what: str = "") -> Any:
         """Re-check ``predicate`` whenever a message in ``channel`` is posted or edited."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while not (value := predicate()):
-            remaining = end - loop.time()
-            if remaining <= 0:
-                raise BenchError(
-                    f"timed out after {timeout:g} s waiting for {what or predicate} in {channel}")
-            event = self._watch.get(channel.id)
-            if event is None:
-                event = self._watch[channel.id] = asyncio.Event()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):      # no task per wait, unlike wait_for
+        try:
+            async with asyncio.timeout(timeout):        # one timer for the whole wait, not one per wake
+                while not (value := predicate()):
+                    event = self._watch.get(channel.id)
+                    if event is None:
+                        event = self._watch[channel.id] = asyncio.Event()
                     await event.wait()
+        except TimeoutError:
+            raise BenchError(
+                f"timed out after {timeout:g} s waiting for {what or predicate} in {channel}") from None
         return value
 
     # -- users -------------------------------------------------------------------------------
