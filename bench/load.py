@@ -10,6 +10,7 @@ clicks a second the double would measure itself. Here, in this process only:
   interaction carries a shallow copy of the clicked message, and every store or edit wakes whoever
   watches that channel;
 - interaction records are dropped a while after their answer, so memory stays flat.
+- from ``start`` to ``stop`` the process collects garbage less often (``GC_THRESHOLDS``).
 
 Nothing here reads the bot's memory: players see what a client would see, the double's messages.
 """
