@@ -44,40 +44,58 @@ class Stats:
         return [lat for at, lat in self.samples if start <= at < end]
 
 
-#: Per message id: its components list and the buttons on it (every edit stores a new list).
-_button_lists: dict[str, tuple[list, list[dict]]] = {}
+@dataclass
+class _Sight:
+    """What a player reads on one message, once per edit (every edit stores a new components list)."""
+
+    components: list | None     # the list it was read from
+    custom_ids: list[str]       # every button's, in order
+    position: tuple[int, int] | None    # (seat to act, its move counter) from the move buttons
+    stop: tuple[str, bool] | None       # (custom_id, disabled)
+    hand: tuple[str, bool] | None
+    faces: list[int]            # the cards turned face up this turn
+    down: list[str]             # the flips a player may click
+    texts: list[str]            # the TextDisplays' contents
 
 
-def _buttons(message: Message) -> list[dict]:
+#: Per message: what was read from its current components (players wake on every edit of their
+#: channel and look at both table messages; each is read once per edit, not on every wake).
+_sights: dict[Message, _Sight] = {}
+
+
+def _sight(message: Message) -> _Sight:
     components = message.payload.get("components")
-    known = _button_lists.get(message.id)
-    if known is not None and known[0] is components:
-        return known[1]
-    buttons = [c for c in C.walk(message.payload) if c.get("type") == C.BUTTON]
-    _button_lists[message.id] = (components, buttons)
-    return buttons
-
-
-#: Per message id: its components list and the position read from it. Every edit stores a new
-#: list, so the position is read once per edit, not on every wake of every watcher.
-_positions: dict[str, tuple[list, tuple[int, int] | None]] = {}
+    known = _sights.get(message)
+    if known is not None and known.components is components:
+        return known
+    seen = _Sight(components, [], None, None, None, [], [], [])
+    for comp in C.walk(message.payload):
+        ctype = comp.get("type")
+        if ctype == C.TEXT_DISPLAY:
+            seen.texts.append(comp.get("content", ""))
+        if ctype != C.BUTTON:
+            continue
+        custom_id, disabled = comp.get("custom_id", ""), bool(comp.get("disabled"))
+        seen.custom_ids.append(custom_id)
+        if seen.position is None and custom_id.startswith("st:m:"):
+            parts = custom_id.split(":")
+            seen.position = int(parts[3]), int(parts[4])
+        if custom_id.endswith(":stop"):
+            seen.stop = (custom_id, disabled)
+        elif custom_id.endswith(":hand"):
+            seen.hand = (custom_id, disabled)
+        elif ":flip:" in custom_id:
+            if comp.get("style") == PRIMARY:
+                seen.faces.append(int(comp.get("label", "")))
+            elif not disabled:    # face down, or a failed turn's card still face up (ruling 16)
+                seen.down.append(custom_id)
+    _sights[message] = seen
+    return seen
 
 
 def _position(message: Message) -> tuple[int, int] | None:
     """(seat to act, its move counter) as the message's move buttons carry them."""
-    components = message.payload.get("components")
-    known = _positions.get(message.id)
-    if known is not None and known[0] is components:
-        return known[1]
-    found = None
-    for button in _buttons(message):
-        custom_id = button.get("custom_id", "")
-        if custom_id.startswith("st:m:"):
-            parts = custom_id.split(":")
-            found = int(parts[3]), int(parts[4])
-            break
-    _positions[message.id] = (components, found)
-    return found
+    return _sight(message).position
 
 
 def _custom_id(message: Message, suffix: str) -> str:
@@ -135,7 +153,7 @@ class TablePlayers:
     def _posted_tables(self, prefix: str) -> tuple[Message, Message] | None:
         first = second = None
         for message in self.load.posted.get(self.channel.id, ()):
-            ids = [b.get("custom_id", "") for b in _buttons(message)]
+            ids = _sight(message).custom_ids
             if not any(i.startswith(prefix) for i in ids):
                 continue
             if any(i.endswith(":stop") for i in ids):
@@ -148,18 +166,13 @@ class TablePlayers:
     def _read(self) -> _Table:
         down, digits, stop, hand = [], [], None, None
         for message in self.tables:
-            for button in _buttons(message):
-                custom_id, disabled = button.get("custom_id", ""), bool(button.get("disabled"))
-                if custom_id.endswith(":stop"):
-                    stop = (message, custom_id, disabled)
-                elif custom_id.endswith(":hand"):
-                    hand = (message, custom_id, disabled)
-                elif ":flip:" in custom_id:
-                    label = button.get("label", "")
-                    if button.get("style") == PRIMARY:
-                        digits.append(int(label))
-                    elif not disabled:    # face down, or a failed turn's card still face up (ruling 16)
-                        down.append((message, custom_id))
+            seen = _sight(message)
+            down += [(message, custom_id) for custom_id in seen.down]
+            digits += seen.faces
+            if seen.stop is not None:
+                stop = (message, *seen.stop)
+            if seen.hand is not None:
+                hand = (message, *seen.hand)
         if stop is None or hand is None:
             raise BenchError(f"the table in {self.channel} has no Stop or Hand button")
         return _Table(down, digits, self._hands(), stop, hand)
@@ -170,10 +183,8 @@ class TablePlayers:
 
     def _scoreboard(self, patterns: list[re.Pattern]) -> list[re.Match]:
         """``patterns`` matched on the line of the table's text with every hand count ("Ann 2 · Bob 0")."""
-        for comp in C.walk(self.tables[0].payload):
-            if comp.get("type") != C.TEXT_DISPLAY:
-                continue
-            for line in comp.get("content", "").splitlines():
+        for text in _sight(self.tables[0]).texts:
+            for line in text.splitlines():
                 found = [pattern.search(line) for pattern in patterns]
                 if all(found):
                     return found

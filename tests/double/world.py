@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from . import attachments as A
@@ -438,7 +439,11 @@ def apply_body(msg: Message, body: dict, files: Files | None, *, copy: bool = Tr
 def number_components(rows: list) -> list:
     """Discord gives every component without an `id` the next free number, depth first."""
     every = C.walk({"components": rows})
-    used = {c["id"] for c in every if isinstance(c.get("id"), int)}
+    used = {i for i in set(map(dict.get, every, repeat("id"))) if isinstance(i, int)}
+    if not used:        # the usual body (the bot sets no ids): 1, 2, 3, ... in walking order
+        for n, comp in enumerate(every, 1):
+            comp["id"] = n
+        return rows
     n = 0
     for comp in every:
         if not isinstance(comp.get("id"), int):
