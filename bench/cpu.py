@@ -208,6 +208,11 @@ class _Table:
         record = None
         for click in path:
             message = self._with(click.custom_id) if click.where == "table" else hand
+            if not message.has_component(click.custom_id):
+                # The last step's answer came deferred (the session or the hand was busy): the hand
+                # shows the step once the bot's edit arrives.
+                await load.until(self.channel, lambda m=message, c=click.custom_id: m.has_component(c),
+                                 what=f"the {self.key} hand of seat {seat} to offer {click.custom_id}")
             if click.values:
                 record = await load.select(user, message, click.custom_id, list(click.values))
             else:
