@@ -23,7 +23,7 @@ from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
 from bot.ui import lobby as lobby_ui
-from bot.ui import media, pictured
+from bot.ui import media
 from bot.ui import options as options_ui
 from bot.ui.presenters import presenter
 from games.keys import number
@@ -357,8 +357,8 @@ class Clicks:
         tables = self.bot.tables
         if in_hand:
             async with self._hand_turn(session, seat):
-                with pictured.later():  # the picture of the hand's new cards follows with the table's redraw
-                    rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+                # with its new cards' picture: the hand changes once, and the writer finds it drawn
+                rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
                 if await answer(reply, reply.update(rendered)):
                     tables.hand_shown(session, seat, reply, "", rendered)
         else:

@@ -140,10 +140,8 @@ class TableWriter:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts
         (``message_id``: the hand is a follow-up of that interaction, not its original response)."""
         self.clicked(session, reply.interaction)
-        message = reply.interaction.message if message_id is None else None
-        before = media.shown_on(message.attachments) if message is not None else None
         self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
-                                            media.shown_by(rendered.pictures, before), message_id)
+                                            media.shown_by(rendered.pictures), message_id)
 
     def hand_turn(self, session, seat: int) -> asyncio.Lock:
         """Held while the seat's open hand is being redrawn (``_refresh_hands``) or answered (a click)."""

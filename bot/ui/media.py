@@ -40,12 +40,6 @@ class Picture:
         object.__setattr__(self, "digest", _digest(self.png))
 
     @property
-    def pending(self) -> bool:
-        """A picture still to be painted (no PNG yet): the message keeps what it shows until the
-        picture follows in a later edit. Only legacy messages take one (a gallery needs its file)."""
-        return not self.png
-
-    @property
     def name(self) -> str:
         """``table-<12 hex>.png``: the same picture always has the same name."""
         return f"{self.kind}-{self.digest[:12]}.png"
@@ -69,8 +63,7 @@ def _digest(png: bytes) -> str:
 
 def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
     """The picture a presenter puts on a table or hand: None when the table has pictures off (the
-    lobby setting; nothing is painted then) or the painter drew nothing (None; empty bytes are a
-    picture still to be painted, see ``Picture.pending``)."""
+    lobby setting; nothing is painted then) or the painter drew nothing."""
     if not session.pictures:
         return None
     png = paint()
@@ -106,12 +99,8 @@ class Kept:
         return out
 
 
-def shown_by(pictures: Iterable[Picture], before: Shown | None = None) -> Shown | None:
-    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere);
-    with a pending picture, what it showed ``before`` (None: unknown)."""
-    pictures = tuple(pictures)
-    if any(p.pending for p in pictures):
-        return before
+def shown_by(pictures: Iterable[Picture]) -> Shown:
+    """What a message shows after we sent it ``pictures`` (names only: the ids came back elsewhere)."""
     return {(p.name, p.alt): None for p in pictures}
 
 
@@ -130,7 +119,7 @@ def send_kwargs(rendered) -> dict:
     kwargs: dict = {"view": rendered.view}
     if rendered.content is not None:
         kwargs["content"] = rendered.content
-    if files := [p.file() for p in rendered.pictures if not p.pending]:
+    if files := [p.file() for p in rendered.pictures]:
         kwargs["files"] = files
     return kwargs
 
@@ -149,10 +138,7 @@ def edit_kwargs(rendered, shown: Shown | None) -> dict:
 
 
 def edit_attachments(pictures: tuple[Picture, ...], shown: Shown | None) -> list | None:
-    """The ``attachments`` of an edit, or None to send none (every attachment stays, also while a
-    picture is pending)."""
-    if any(p.pending for p in pictures):
-        return None
+    """The ``attachments`` of an edit, or None to send none (every attachment stays)."""
     if (shown is None and not pictures) or (shown is not None and {(p.name, p.alt) for p in pictures} == set(shown)):
         return None
     ids = {name: ident for (name, _), ident in (shown or {}).items() if ident is not None}

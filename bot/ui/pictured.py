@@ -16,9 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable
 
 from bot.i18n import t
 from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_plan, table_png
@@ -34,28 +32,10 @@ _drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
 _MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
 
 
-#: False while a click waits for its answer: a hand picture not drawn yet follows later (see ``later``).
-_painting: ContextVar[bool] = ContextVar("painting", default=True)
-
-
-@contextmanager
-def later() -> Iterator[None]:
-    """Hands rendered inside are answered at once: a hand picture not in the cache comes back as a
-    pending picture (the message keeps its old one), and the table writer's refresh of open hands,
-    which the move wakes, paints it and edits it in. So painting stays out of the click's answer."""
-    token = _painting.set(False)
-    try:
-        yield
-    finally:
-        _painting.reset(token)
-
-
-def _png(key: tuple, paint: Callable[[], bytes | None], *, may_wait: bool = False) -> bytes | None:
+def _png(key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
     if key in _drawn:
         _drawn.move_to_end(key)
         return _drawn[key]
-    if may_wait and not _painting.get():
-        return b""  # pending: see ``later``
     return _remember(key, paint())
 
 
@@ -124,7 +104,7 @@ def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
     key = ("hand", game, lang, tuple(sorted(playable)), hand_cards(game, view))
-    return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable), may_wait=True),
+    return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable)),
                       plain("\n".join(said)), "hand")
 
 

@@ -97,12 +97,15 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
             break
         before, old = len(d.requests), table.file(shown["filename"])
         seat = rng.choice(sorted(session.to_act()))
-        await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
-        if session.status == "playing":  # the hand answered the move at once; its new picture followed
+        record = await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+        if session.status == "playing":  # the move's answer redrew the hand with its new picture
             hand = drive.hand_message(seat)
             drawn = presenter(key).hand(session, seat, drive.lang_of(seat), "", None).pictures
             assert [(hand.file(a["filename"]), a["description"]) for a in hand.attachments] == \
                 [(p.png, p.alt) for p in drawn]
+            answer = (record.callback or {}).get("data") or {}
+            if record.message is hand and "attachments" in answer:
+                assert [a["filename"] for a in answer["attachments"]] == [p.name for p in drawn]
         if not table.attachments:
             continue  # Mü between hands: nothing lies on the table
         now = check_table(drive, table)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.pictures import sheet
-from bot.ui import media, pictured
+from bot.ui import pictured
 from bot.ui.presenters import presenter
 from tests.ui import kit
 
@@ -32,31 +32,6 @@ def test_nothing_on_the_table_means_no_picture():
     session = kit.make_session("mu", 3, seed="empty")  # the auction's start: no card lies face up
     [table] = presenter("mu").table(session, "en", None)
     assert table.pictures == () and not any(c["type"] == 12 for c in kit.components(table))
-
-
-def test_a_hand_answered_at_once_keeps_its_old_picture_until_the_new_one_follows():
-    session = kit.make_session("diabolo", 3, seed="later")
-    seat = min(session.to_act())
-    pictured._drawn.clear()
-    with pictured.later():
-        quick = presenter("diabolo").hand(session, seat, "en", "", None)
-    [pending] = quick.pictures
-    assert pending.pending and media.edit_attachments(quick.pictures, {("hand-old.png", "old"): 5}) is None
-    assert "files" not in media.send_kwargs(quick)
-    assert media.shown_by(quick.pictures, {("hand-old.png", "old"): 5}) == {("hand-old.png", "old"): 5}
-    full = presenter("diabolo").hand(session, seat, "en", "", None)
-    [picture] = full.pictures
-    assert not picture.pending and picture.alt == pending.alt and full.fingerprint() != quick.fingerprint()
-    with pictured.later():  # painted once, the picture is there at once
-        assert presenter("diabolo").hand(session, seat, "en", "", None).pictures == full.pictures
-
-
-def test_tables_are_always_painted_even_while_hands_wait():
-    session = kit.make_session("diabolo", 3, seed="later")
-    pictured._drawn.clear()
-    with pictured.later():
-        [table] = presenter("diabolo").table(session, "en", None)
-    assert table.pictures and not table.pictures[0].pending
 
 
 async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_uses_it(monkeypatch):
