@@ -89,8 +89,9 @@ async def quiet(load: LoadDouble, seconds: float = QUIET, timeout: float = 10.0)
 
 
 async def measure(load: LoadDouble, workdir: Path, moves: int, profile: Path | None = None,
-                  keys: list[str] | None = None, pictures: bool = True) -> list[GameCpu]:
-    """One bot process, one channel per game, the games one after another."""
+                  keys: list[str] | None = None, pictures: bool = True, tables: int = 1) -> list[GameCpu]:
+    """One bot process, the games one after another; ``tables`` channels per game, played a move
+    at each in turn (as a busy bot sees them: many tables' pictures and hands at once)."""
     d = load.double
     guild = d.add_guild("bench-cpu")
     users = [d.add_user(f"cpu{i}") for i in range(SEATS)]
@@ -104,12 +105,41 @@ async def measure(load: LoadDouble, workdir: Path, moves: int, profile: Path | N
     async with bot:
         await wait_ready(load, bot, guild.id)
         for key in keys or playable():
-            channel = d.add_text_channel(guild, f"cpu-{key}")
             seats = min(SEATS, games.REGISTRY[key].max_players)
-            table = _Table(load, bot, database, channel, users[:seats], key, random.Random(f"bench-cpu:{key}"),
-                           pictures)
-            out.append(await table.play(moves))
+            at = [_Table(load, bot, database, d.add_text_channel(guild, f"cpu-{key}-{n}"), users[:seats], key,
+                         random.Random(f"bench-cpu:{key}" + (f":{n}" if n else "")), pictures)
+                  for n in range(tables)]
+            out.append(await _play(at, moves))
     return out
+
+
+async def _play(tables: list[_Table], max_moves: int) -> GameCpu:
+    """Open the tables, then up to ``max_moves`` moves at each, one table after the other; the bot's
+    CPU over those moves."""
+    for table in tables:
+        await table.open()
+    first = tables[0]
+    load, bot = first.load, first.bot
+    await quiet(load)
+    bot.profile_start()
+    before, clicks, sent = bot_cpu(bot), sum(t.clicks for t in tables), _sent(load)
+    moves = 0
+    for _ in range(max_moves):
+        playing = [t for t in tables if t.session.status is Status.PLAYING]
+        if not playing:
+            break
+        for table in playing:
+            await table.move()
+            moves += 1
+    await quiet(load)
+    cpu = bot_cpu(bot) - before
+    bot.profile_stop()
+    return GameCpu(first.key, len(first.users), moves, sum(t.clicks for t in tables) - clicks, cpu,
+                   _sent(load) - sent)
+
+
+def _sent(load: LoadDouble) -> int:
+    return sum(load.requests.counts.values())
 
 
 class _Table:
@@ -123,27 +153,14 @@ class _Table:
         #: Each seat's open hand: the id of the ephemeral message the bot keeps current.
         self.hands: dict[int, str] = {}
 
-    async def play(self, max_moves: int) -> GameCpu:
-        await self._open()
-        session, game = self.session, self.session.game
-        await quiet(self.load)
-        self.bot.profile_start()
-        before, clicks, sent = bot_cpu(self.bot), self.clicks, self._sent()
-        moves = 0
-        while session.status is Status.PLAYING and moves < max_moves:
-            seat = self.rng.choice(sorted(game.to_act(session.state)))
-            await self._move(seat, self.rng.choice(game.legal_actions(session.state, seat)).key)
-            moves += 1
-        await quiet(self.load)
-        cpu = bot_cpu(self.bot) - before
-        self.bot.profile_stop()
-        return GameCpu(self.key, len(self.users), moves, self.clicks - clicks, cpu, self._sent() - sent)
-
-    def _sent(self) -> int:
-        return sum(self.load.requests.counts.values())
+    async def move(self) -> None:
+        """A seeded random legal move of a seat to act, made by clicking."""
+        game, state = self.session.game, self.session.state
+        seat = self.rng.choice(sorted(game.to_act(state)))
+        await self._move(seat, self.rng.choice(game.legal_actions(state, seat)).key)
 
     # -- the lobby -------------------------------------------------------------------------------
-    async def _open(self) -> None:
+    async def open(self) -> None:
         load, host = self.load, self.users[0]
         lobby = (await load.slash(host, self.channel, "start", game=self.key)).original
         sid = O.session_id(lobby)
@@ -264,21 +281,22 @@ class _Table:
         raise BenchError(f"{self.key}: {custom_id} is on no table message")
 
 
-async def _main(moves: int, keys: list[str] | None, profile: Path | None, pictures: bool) -> list[GameCpu]:
+async def _main(moves: int, keys: list[str] | None, profile: Path | None, pictures: bool,
+                tables: int = 1) -> list[GameCpu]:
     import shutil
     import tempfile
     workdir = Path(tempfile.mkdtemp(prefix="spieltisch-cpu-"))
     load = LoadDouble()
     await load.start()
     try:
-        return await measure(load, workdir, moves, profile, keys, pictures)
+        return await measure(load, workdir, moves, profile, keys, pictures, tables)
     finally:
         await load.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.cpu [--moves N] [--games k,...] [--profile DIR]``: this row alone."""
+    """``python -m bench.cpu [--moves N] [--games k,...] [--tables N] [--profile DIR]``: this row alone."""
     import argparse
     import statistics
     parser = argparse.ArgumentParser(prog="python -m bench.cpu", description=__doc__.splitlines()[0])
@@ -286,12 +304,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=None, help="comma-separated game keys (default: all)")
     parser.add_argument("--profile", type=Path, default=None, help="profile the bot's event loop over the measured moves (CPU time, cProfile), save in DIR")
     parser.add_argument("--no-pictures", action="store_true", help="every table turns pictures off")
+    parser.add_argument("--tables", type=int, default=1,
+                        help="tables per game, a move at each in turn (moves: per table)")
     args = parser.parse_args(argv)
     if args.profile is not None:
         args.profile = args.profile.resolve()
         args.profile.mkdir(parents=True, exist_ok=True)
     keys = args.games.split(",") if args.games else None
-    rows = asyncio.run(_main(args.moves, keys, args.profile, not args.no_pictures))
+    rows = asyncio.run(_main(args.moves, keys, args.profile, not args.no_pictures, max(1, args.tables)))
     for r in rows:
         print(f"{r.game:<8} {r.seats} seats {r.moves:>4} moves {r.clicks:>4} clicks "
               f"{r.requests / r.moves:5.2f} requests/move {r.per_move * 1000:6.2f} ms/move")

@@ -26,8 +26,11 @@ from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
 from bot.ui.media import Picture
 
-#: PNGs kept by (kind, game, lang, what is drawn): a few tables' worth, so memory stays small.
-CACHE_SIZE = 64
+#: PNGs kept by (kind, game, lang, what is drawn). A table in play uses about five (its picture and
+#: each open hand's), and every move redraws them all: with 64, a bot with more than a dozen busy
+#: picture tables painted the unchanged hands again on every move (bench.cpu --tables 20: 5.0-5.3 ->
+#: 4.3-4.4 ms per move). 512 PNGs of 5-50 KB: about 8 MB.
+CACHE_SIZE = 512
 _drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
 _MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
 
