@@ -146,10 +146,11 @@ class Metrics:
             self._runner = None
 
     async def _health(self, request: web.Request) -> web.Response:
-        """200 while the bot is connected to Discord and its database takes writes, else 503."""
+        """200 while the bot is connected to Discord (every shard of this process) and its database
+        takes writes, else 503."""
         storage = self.bot.storage
         checks = {
-            "discord": "ok" if self.bot.is_ready() and not self.bot.is_closed() else "not connected",
+            "discord": self._discord(),
             "database": "ok" if storage is not None and storage.fault is None else "refuses writes",
         }
         ok = all(value == "ok" for value in checks.values())
@@ -157,6 +158,18 @@ class Metrics:
         if self.bot.own_shards:     # which part of the bot this process is; absent when unsharded
             body.update(shards=list(self.bot.own_shards), shard_count=self.bot.settings.shard_count)
         return web.Response(text=json.dumps(body), status=200 if ok else 503, content_type="application/json")
+
+    def _discord(self) -> str:
+        """``ok``, ``not connected``, or which of this process's shards lost their connection (the
+        others go on, so the process as a whole still looks connected)."""
+        bot = self.bot
+        if not bot.is_ready() or bot.is_closed():
+            return "not connected"
+        shards = getattr(bot, "shards", None) or {}      # one gateway connection per shard when sharded
+        down = sorted(shard_id for shard_id, shard in shards.items() if shard.is_closed())
+        if not down:
+            return "ok"
+        return f"shard{'s' if len(down) > 1 else ''} {','.join(map(str, down))} not connected"
 
     async def _metrics(self, request: web.Request) -> web.Response:
         return web.Response(body=generate_latest(self.registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

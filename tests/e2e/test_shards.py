@@ -165,6 +165,15 @@ async def test_health_metrics_and_the_start_up_line_say_which_shards_a_process_r
     guilds = _samples((await _get(bot.metrics.port, "/metrics"))[1])
     assert {key: value for key, value in guilds.items() if key[0] == "spieltisch_guilds"} == {
         ("spieltisch_guilds", (("shard", "0"),)): 1, ("spieltisch_guilds", (("shard", "1"),)): 1}
+
+    # One shard's connection down while the other's is up: the process is not healthy, and says which.
+    await bot.get_shard(1).disconnect()
+    status, body = await _get(bot.metrics.port, "/health")
+    assert (status, json.loads(body)["status"], json.loads(body)["discord"]) == \
+        (503, "unhealthy", "shard 1 not connected")
+    await bot.get_shard(1).connect()
+    status, body = await _get(bot.metrics.port, "/health")
+    assert (status, json.loads(body)["discord"]) == (200, "ok")
     await world.stop_bot()
 
     # A process of shard 1 alone reports shard 1 and counts shard 1's server only.
