@@ -44,6 +44,7 @@ class BotProcess:
             'log_level = "INFO"\n'
             "lobby_timeout_minutes = 60\n"
             "computer_delay_seconds = 0\n"       # computer players think without a pause
+            "computer_show_seconds = 0\n"
             + (f"computer_processes = {computer_processes}\n" if computer_processes is not None else "")
             + "[testing]\n"
             f'api_base_url = "{api_base}"\n'

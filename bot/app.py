@@ -103,7 +103,8 @@ class Spieltisch(commands.Bot):
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
-        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds, computers=self.computers)
+        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds,
+                                 show_delay=self.settings.computer_show_seconds, computers=self.computers)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()

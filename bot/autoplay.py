@@ -5,7 +5,8 @@ that was due while the bot was down is played once at start-up, and nothing is l
 a timer row is deleted only after its move was stored.
 
 - ``computer``: a computer player (or the computer standing in for an away player) is to act; it
-  moves after a short, natural delay.
+  moves after a short, natural delay (longer while the table shows cards face up for a moment:
+  ``Game.on_show``, a failed Calcory turn).
 - ``deadline``: a person is to act at a table with a pace; when the time is up the easy computer
   moves for them, and after three missed turns in a row their seat goes ``away`` until they rejoin.
 - ``reminder``: a mention shortly before the deadline.
@@ -55,9 +56,11 @@ def choose_move(session: Session, seat: int, level: str, seq: int) -> str:
 
 
 class Autoplay:
-    def __init__(self, bot, *, delay: float, computers: ComputerPool | None = None) -> None:
+    def __init__(self, bot, *, delay: float, show_delay: float = 0.0, computers: ComputerPool | None = None) -> None:
         self.bot = bot
         self.delay = delay
+        #: The least wait before a computer's move while the table shows something (``Game.on_show``).
+        self.show_delay = show_delay
         #: Where strong moves are made; ``None``: in a thread of the bot's process.
         self.computers = computers
         #: Each session's current deadline (memory cache of the stored timer, for the ping).
@@ -78,6 +81,12 @@ class Autoplay:
     @property
     def sessions(self):
         return self.bot.sessions
+
+    def delay_for(self, session: Session) -> float:
+        """How long a computer player waits before acting in this position."""
+        if session.game.on_show(session.state):
+            return max(self.delay, self.show_delay)
+        return self.delay
 
     def deadline(self, session: Session) -> float | None:
         return self._deadlines.get(session.id)
@@ -117,7 +126,7 @@ class Autoplay:
             now, seq = self.bot.clock.now(), len(session.history)
             waiting = session.to_act()
             if any(session.seats[seat].played_by_computer for seat in waiting):
-                wanted[COMPUTER] = (now + self.delay, {"seq": seq})
+                wanted[COMPUTER] = (now + self.delay_for(session), {"seq": seq})
             seconds = PACES.get(session.pace)
             if seconds and any(session.seats[seat].is_human for seat in waiting):
                 deadline = now + seconds

@@ -54,6 +54,10 @@ class Settings(BaseModel):
     lobby_timeout_minutes: int = Field(30, ge=1, le=24 * 60, description="Minutes before an unstarted lobby closes.")
     computer_delay_seconds: float = Field(
         2.0, ge=0, le=60, description="Seconds a computer player waits before its move, so people can follow.")
+    computer_show_seconds: float = Field(
+        5.0, ge=0, le=60,
+        description="Seconds a computer player leaves cards the table shows face up for a moment (Calcory's failed "
+                    "turn) before its move takes them away; it waits the longer of this and computer_delay_seconds.")
     computer_processes: int = Field(
         2, ge=0, le=64,
         description="Worker processes for strong computer moves; 0 makes them in a thread of the bot's process.")

@@ -219,6 +219,12 @@ class Game(Generic[S]):
         consistent with all ``seat`` has seen, and with a fresh secret seed."""
         raise NotImplementedError
 
+    def on_show(self, state: S) -> bool:
+        """Whether the table shows something everyone should get to look at before the next action
+        takes it away (Calcory's failed turn, face up until the next flip): the host then lets a
+        computer player wait longer before it acts."""
+        return False
+
     def cards(self, state: S) -> list[str]:
         """Every card id in every zone (hands, piles, out of play): the invariant tests check
         that none is created or lost."""

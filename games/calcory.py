@@ -215,6 +215,10 @@ class Calcory(Game[CalcoryState]):
     def to_act(self, state: CalcoryState) -> frozenset[int]:
         return frozenset() if state.phase == OVER else frozenset((state.active,))
 
+    def on_show(self, state: CalcoryState) -> bool:
+        """A failed turn lies face up until the next action: the table should get to see it."""
+        return state.failed is not None
+
     def legal_actions(self, state: CalcoryState, seat: int) -> list[Action]:
         if state.phase == OVER or seat != state.active:
             return []

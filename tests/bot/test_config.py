@@ -45,6 +45,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     env = {
         "SPIELTISCH_TOKEN": "env-token", "SPIELTISCH_DATABASE_URL": "sqlite:////data/db.sqlite3",
         "SPIELTISCH_LOBBY_TIMEOUT_MINUTES": "7", "SPIELTISCH_COMPUTER_DELAY_SECONDS": "0.5",
+        "SPIELTISCH_COMPUTER_SHOW_SECONDS": "3",
         "SPIELTISCH_SYNC_COMMANDS": "false", "SPIELTISCH_COMMAND_GUILD_ID": "123456789012345678",
         "SPIELTISCH_LOG_LEVEL": "WARNING", "SPIELTISCH_LOG_FORMAT": "json", "SPIELTISCH_METRICS_PORT": "9108",
         "SPIELTISCH_METRICS_HOST": "0.0.0.0", "SPIELTISCH_TESTING_API_BASE_URL": "http://127.0.0.1:1/api/v10",
@@ -56,8 +57,8 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     assert {name for (name, *_) in ENV_NAMES.values()} == set(Settings.model_fields)
     settings = load_settings(write(tmp_path, 'token = "file"\nlobby_timeout_minutes = 30\n'), env=env)
     assert settings.token.get_secret_value() == "env-token"
-    assert (settings.database, settings.lobby_timeout_minutes, settings.computer_delay_seconds) == (
-        Path("/data/db.sqlite3"), 7, 0.5)
+    assert (settings.database, settings.lobby_timeout_minutes, settings.computer_delay_seconds,
+            settings.computer_show_seconds) == (Path("/data/db.sqlite3"), 7, 0.5, 3.0)
     assert settings.sync_commands is False and settings.command_guild_id == 123456789012345678
     assert (settings.log_level, settings.log_format, settings.metrics_port, settings.metrics_host) == (
         "WARNING", "json", 9108, "0.0.0.0")

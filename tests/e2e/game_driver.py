@@ -165,7 +165,7 @@ class GameDriver:
         for _ in range(limit):
             if not self.computers_to_act():
                 break
-            await self.wait(self.env.bot.autoplay.delay)
+            await self.wait(self.env.bot.autoplay.delay_for(self.session))
         return len(session.history) - before
 
     # -- what the channel shows ----------------------------------------------------------------

@@ -184,3 +184,28 @@ async def test_the_bot_starts_its_own_worker_pool_and_stops_it_when_it_closes(en
     await env.stop_bot()
     assert not alive(worker)
     assert pool._pool is None
+
+
+async def test_a_computer_leaves_a_failed_calcory_turn_face_up_for_five_seconds(env):
+    """Ruling: the cards of a failed turn lie face up for the table to see; a computer to act next
+    waits at least five seconds before its move turns them down, not the usual two."""
+    from games.calcory import SLOTS
+    from games.deck import digit
+
+    drive = GameDriver(env, "calcory")
+    session = await drive.start(["ann"], computers=1)
+    await env.settle()
+    await drive.let_computers_move()
+    (ann,) = session.to_act()
+    assert not session.seats[ann].played_by_computer
+    state = session.state
+    nines = [SLOTS[i] for i, card in enumerate(state.grid) if card and digit(card) >= 7
+             and i not in state.marks][:2]
+    for slot in nines:                              # 7 + 7 or more: over 13, a bust
+        await drive.play(ann, f"flip:{slot}")
+    assert session.state.failed is not None and drive.computers_to_act()
+    moves = len(session.history)
+    await drive.wait(env.bot.autoplay.delay)         # the usual wait is not enough
+    assert len(session.history) == moves and session.state.failed is not None
+    await drive.wait(5.0 - env.bot.autoplay.delay)
+    assert len(session.history) == moves + 1         # five seconds in all: the computer moved
