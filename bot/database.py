@@ -109,7 +109,8 @@ class Dialect:
     live_index: str
     #: Insert or replace the timer ``(session_id, kind)``: a replaced timer gets a new id.
     set_timer: str
-    #: True when the JSON seats of session ``s`` hold a seat of ``:user``.
+    #: True when the JSON seats of session ``s`` hold a seat of ``:user``, or a seat a computer player
+    #: took over from them (``replaced``, bot/seats.py).
     seat_of_user: str
     #: After rows were copied in with their ids (bot/copy_database.py): new ids come after them.
     after_copy: tuple[str, ...] = ()
@@ -118,14 +119,15 @@ class Dialect:
 SQLITE = Dialect(
     "sqlite", migrations.MIGRATIONS, "REAL", "INDEXED BY sessions_live ",
     "INSERT OR REPLACE INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, ?)",
-    "EXISTS (SELECT 1 FROM json_each(s.seats) WHERE json_extract(value, '$.user_id') = :user)",
+    "EXISTS (SELECT 1 FROM json_each(s.seats) WHERE json_extract(value, '$.user_id') = :user "
+    "OR json_extract(value, '$.replaced') = :user)",
 )
 POSTGRESQL = Dialect(
     "postgresql", migrations_pg.MIGRATIONS, "DOUBLE PRECISION", "",
     "INSERT INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (session_id, kind) DO UPDATE SET id = DEFAULT, due = excluded.due, payload = excluded.payload",
     "EXISTS (SELECT 1 FROM json_array_elements(CAST(s.seats AS json)) AS seat (value) "
-    "WHERE CAST(seat.value ->> 'user_id' AS BIGINT) = :user)",
+    "WHERE CAST(seat.value ->> 'user_id' AS BIGINT) = :user OR CAST(seat.value ->> 'replaced' AS BIGINT) = :user)",
     tuple(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
           for table in ("sessions", "timers")),
 )
@@ -269,6 +271,14 @@ class SqliteDriver:
             row = await cur.fetchone()
         return row[0] if row else None
 
+    async def scrub(self) -> None:
+        """After a forgetting: copy the changed pages into the database file and empty the write-ahead
+        log, whose older page images still hold what was forgotten (``secure_delete`` clears the
+        file's free space, not the log's). A reader in the middle of a read (another process) can
+        keep part of the log until SQLite overwrites it; the busy timeout bounds the wait."""
+        async with self.lock, self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cur:
+            await cur.fetchall()
+
 
 # -- PostgreSQL -------------------------------------------------------------------------------------
 class PostgresRun:
@@ -354,6 +364,10 @@ class PostgresDriver:
 
     async def pragma(self, name: str) -> Any:
         raise ValueError(f"PRAGMA {name} is SQLite's; this database is PostgreSQL")
+
+    async def scrub(self) -> None:
+        """Nothing to do at once: the old row versions are dead rows, which VACUUM (autovacuum)
+        reclaims on its own schedule (README, "What the bot stores")."""
 
 
 async def connect_postgres(url: DatabaseUrl) -> PostgresDriver:

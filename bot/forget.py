@@ -1,9 +1,10 @@
 """/forget-me: a person asks the bot to remove their name and id from everything it keeps.
 
 The command answers privately with what will happen and a confirmation button (``ids.user``); the
-click lands on the click path (``bot.clicks``), which hands it here. Someone seated at a live table
-is asked to finish or leave it first: their name is in that game's seats, and its result rows are
-still to be written.
+click lands on the click path (``bot.clicks``), which hands it here. Someone at a live table, of this
+process or another shard's, is asked to finish or leave it first (or, if a computer player took
+their seat over, to wait until it ends): their name is in that game's seats, and its result rows are
+still to be written. The storage checks that again inside the transaction that forgets.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 from bot import ids
 from bot.clicks import Reply
 from bot.i18n import t
-from bot.storage import StorageFault
+from bot.storage import Seated, StillSeated, StorageFault
 from bot.ui.base import Rendered, StaticView, Style, button, row
 
 log = logging.getLogger("spieltisch.privacy")
@@ -26,19 +27,25 @@ def confirmation(lang: str, user_id: int) -> Rendered:
                     t(lang, "privacy.confirm"))
 
 
-async def refused_at_table(bot, reply: Reply, user_id: int) -> bool:
-    """Tell a person seated at a live table to finish or leave it first; ``True`` if they are."""
-    session = next((s for s in bot.sessions.live() if s.seat_of(user_id) is not None), None)
-    if session is None:
+async def refused_at_table(bot, reply: Reply, seated: Seated | None) -> bool:
+    """Tell a person held by a live table to finish or leave it first; ``True`` if one holds them."""
+    if seated is None:
         return False
-    await reply.notice("privacy.at_table", game=session.game.name, channel=f"<#{session.channel_id}>")
+    game = bot.sessions.games.get(seated.game)
+    key = "privacy.replaced_at_table" if seated.replaced else "privacy.at_table"
+    await reply.notice(key, game=game.name if game else seated.game, channel=f"<#{seated.channel_id}>")
     return True
 
 
 async def ask(bot, reply: Reply) -> None:
     """The command: explain and offer the button, privately."""
     user_id = reply.interaction.user.id
-    if not await refused_at_table(bot, reply, user_id):
+    try:
+        seated = await bot.storage.seated(user_id)
+    except StorageFault:
+        await reply.notice("privacy.not_saved")
+        return
+    if not await refused_at_table(bot, reply, seated):
         await reply.send_ephemeral(confirmation(reply.lang, user_id))
 
 
@@ -53,9 +60,12 @@ async def confirmed(bot, reply: Reply, custom_id: str, user_id: int, op: str) ->
         await reply.notice("table.private_only")
     elif reply.interaction.user.id != user_id:
         await reply.notice("privacy.not_yours")
-    elif not await refused_at_table(bot, reply, user_id):
+    else:
         try:
             forgotten = await bot.storage.forget_user(user_id)
+        except StillSeated as refused:
+            await refused_at_table(bot, reply, refused.seated)
+            return
         except StorageFault:
             await reply.notice("privacy.not_saved")
             return

@@ -19,7 +19,9 @@ class SeatKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Seat:
     """``user_id`` is ``None`` for a computer player; ``level`` names its strength. ``missed`` counts
-    a human's turns in a row that ran out of time (three make the seat ``AWAY``)."""
+    a human's turns in a row that ran out of time (three make the seat ``AWAY``). ``replaced`` is the
+    user id of the person whose seat a computer player took over (``/replace``): the seat carries
+    their name ("🤖 Bob"), so ``/forget-me`` must find it by their id."""
 
     user_id: int | None
     name: str
@@ -27,6 +29,7 @@ class Seat:
     level: str | None = None
     team: int | None = None
     missed: int = 0
+    replaced: int | None = None
 
     @property
     def is_human(self) -> bool:
@@ -46,6 +49,7 @@ class Seat:
         return cls(
             user_id=raw.get("user_id"), name=str(raw.get("name", "")), kind=SeatKind(raw.get("kind", "human")),
             level=raw.get("level"), team=raw.get("team"), missed=int(raw.get("missed", 0)),
+            replaced=raw.get("replaced"),
         )
 
 

@@ -352,7 +352,7 @@ class SessionManager:
         if not computers_offered(session.game.key):
             raise Refusal("core.no_computers", game=session.game.name)
         old = session.seats[index]
-        seat = replace(computer(f"🤖 {old.name}", level), team=old.team)
+        seat = replace(computer(f"🤖 {old.name}", level), team=old.team, replaced=old.user_id)
         await self.set_seat(session, index, seat)
         return seat
 

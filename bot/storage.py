@@ -74,6 +74,24 @@ class SessionGone(StorageError):
     """The session is no longer live in the database (ended elsewhere, or never existed)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A live table that holds a person: their own seat, or (``replaced``) only a seat a computer
+    player took over from them, which carries their name until the game ends."""
+
+    game: str
+    channel_id: int
+    replaced: bool
+
+
+class StillSeated(StorageError):
+    """``forget_user`` found the person at a live table (of any process) and changed nothing."""
+
+    def __init__(self, seated: Seated) -> None:
+        super().__init__(seated.game, seated.channel_id)
+        self.seated = seated
+
+
 def _open_error(path: str, exc: sqlite3.Error) -> StorageOpenError:
     """Name the file and what is wrong with it, from sqlite's terse message."""
     text = str(exc).lower()
@@ -145,6 +163,20 @@ def live_sessions_sql(dialect: Dialect) -> str:
     """The live sessions, read through their partial index (migration 5): never a finished session."""
     return (f"SELECT {_SESSION_COLUMNS} FROM sessions {dialect.live_index}"
             "WHERE status IN ('lobby', 'playing') ORDER BY id")
+
+
+def seated_sql(dialect: Dialect) -> str:
+    """The first live session holding ``:user`` as host, at a seat, or behind a replaced seat."""
+    return (f"SELECT game, channel_id, seats FROM sessions s {dialect.live_index}"
+            f"WHERE status IN ('lobby', 'playing') AND (host_id = :user OR {dialect.seat_of_user}) "
+            "ORDER BY id LIMIT 1")
+
+
+def _seated(rows: Sequence[Any], user_id: int) -> Seated | None:
+    if not rows:
+        return None
+    game, channel_id, seats = rows[0]
+    return Seated(game, channel_id, all(seat.get("user_id") != user_id for seat in json.loads(seats)))
 
 
 def live_actions_sql(sessions: int) -> str:
@@ -243,6 +275,8 @@ class Storage:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
+            # What is deleted or overwritten (a forgotten name) is zeroed, not left in free space.
+            await db.execute("PRAGMA secure_delete=ON")
             storage = cls(SqliteDriver(db), path)
             await storage._migrate()
             await storage._probe_write()
@@ -611,13 +645,25 @@ class Storage:
         return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
 
     # -- data protection -------------------------------------------------------------------------
+    async def seated(self, user_id: int) -> Seated | None:
+        """The live table, of any process, that holds ``user_id`` (``forget_user`` checks again)."""
+        return _seated(await self._fetchall(seated_sql(self.dialect), {"user": user_id}), user_id)
+
     async def forget_user(self, user_id: int) -> Forgotten:
         """Remove a person's id and name from every result row and every ended session, in one
-        transaction. The rows stay, anonymous (``user_id`` NULL, name empty), so everyone else's
-        records hold; an anonymous row ranks for nobody. Live sessions are left alone: the caller
-        refuses while the person is at a table. The running totals and the ratings (derived from the
-        results) lose the person's lines: an anonymous row counts for nobody."""
+        transaction: their own seats, and the seats a computer player took over from them, which carry
+        their name ("🤖 Bob"). The rows stay, anonymous (``user_id`` NULL, name empty), so everyone
+        else's records hold; an anonymous row ranks for nobody. The running totals and the ratings
+        (derived from the results) lose the person's lines.
+
+        A person at a live table of any process is refused with ``StillSeated`` before anything is
+        written: that game's seats are in another process's memory and its result rows are still to
+        come. The check comes first, so on PostgreSQL (each statement sees what was committed before
+        it) a game that ended meanwhile has its result rows visible to the updates after it."""
         async with self._transaction() as db:
+            seated = _seated(await db.fetchall(seated_sql(self.dialect), {"user": user_id}), user_id)
+            if seated is not None:
+                raise StillSeated(seated)
             results = await db.execute("UPDATE results SET user_id = NULL, name = '' WHERE user_id = ?", (user_id,))
             await db.execute("DELETE FROM player_totals WHERE user_id = ?", (user_id,))
             await ratings_store.forget_user(db, user_id)
@@ -626,10 +672,22 @@ class Storage:
                 f"(host_id = :user OR {self.dialect.seat_of_user})", {"user": user_id},
             )
             for session_id, host_id, seats in found:
-                anonymous = [{**seat, "user_id": None, "name": ""} if seat.get("user_id") == user_id else seat
-                             for seat in json.loads(seats)]
+                anonymous = []
+                for index, seat in enumerate(json.loads(seats)):
+                    if seat.get("user_id") == user_id:
+                        seat = {**seat, "user_id": None, "name": ""}
+                    elif seat.get("replaced") == user_id:
+                        seat = {**seat, "replaced": None, "name": ""}
+                        results += await db.execute(
+                            "UPDATE results SET name = '' WHERE session_id = ? AND seat = ? AND user_id IS NULL",
+                            (session_id, index))
+                    anonymous.append(seat)
                 await db.execute("UPDATE sessions SET host_id = ?, seats = ? WHERE id = ?",
                                  (0 if host_id == user_id else host_id, _dump(anonymous), session_id))
+        try:
+            await self._sql.scrub()
+        except self._sql.faults as exc:     # forgotten all the same: the log is overwritten in time
+            log.warning("after a forgetting, the write-ahead log was not emptied: %s", redact(str(exc)))
         return Forgotten(results=results, sessions=len(found))
 
     # -- what the bot remembers about itself -----------------------------------------------------

@@ -29,7 +29,7 @@ from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
 from bot.ui import media, pictured
 from bot.ui.autoplay import deadline_line
-from bot.ui.base import Rendered, StaticView, hand_button, row
+from bot.ui.base import Rendered, StaticView, hand_button, relative_time, row
 from bot.ui.movelog import MoveLog
 from bot.ui.presenters import hand_summary, presenter
 from bot.ui.summary import render_summary
@@ -46,6 +46,9 @@ RETRY_LONGEST = 300.0
 #: than an hour (30046), an archived thread (50083).
 UNEDITABLE = frozenset({30046, 50083})
 UNKNOWN_CHANNEL = 10003
+#: Seconds before a table may be posted again with ``/table``: each repost is a post and a delete on
+#: the bot's global rate limit, which every table shares.
+REPOST_EVERY = 60.0
 
 
 class _Table:
@@ -80,6 +83,8 @@ class _Table:
         self.backoff = RETRY_FIRST
         #: Public messages owed after the table redraw (a hand's score breakdown), oldest first.
         self.announcements: list[str] = []
+        #: When ``/table`` last posted this table again (bot clock).
+        self.reposted: float | None = None
 
 
 class TableWriter:
@@ -181,8 +186,20 @@ class TableWriter:
         table.post = True
         self._wake(session, table)
 
+    def claim_repost(self, session, user_id: int) -> None:
+        """May ``user_id`` post the table again (``/table``) now? The players at the table and its host
+        may, once a minute per table; ``Refusal`` otherwise. A granted claim starts the minute."""
+        if session.seat_of(user_id) is None and user_id != session.host_id:
+            raise Refusal("table.repost_players_only")
+        table = self._table(session)
+        now = self.bot.clock.now()
+        if table.reposted is not None and now < table.reposted + REPOST_EVERY:
+            raise Refusal("table.repost_wait", link=self._link(session),
+                          when=relative_time(table.reposted + REPOST_EVERY))
+        table.reposted = now
+
     def repost(self, session) -> None:
-        """Post the table again at the bottom of the channel (``/table``)."""
+        """Post the table again at the bottom of the channel (``/table``, after ``claim_repost``)."""
         self.started(session)
 
     def restored(self, session) -> None:

@@ -125,6 +125,11 @@ class Games(commands.Cog):
         if session is None or session.status != "playing":
             await reply.notice("table.no_game_here")
             return
+        try:
+            self.bot.tables.claim_repost(session, interaction.user.id)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
         await reply.notice("table.reposting")
         self.bot.tables.repost(session)
 

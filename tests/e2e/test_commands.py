@@ -111,6 +111,56 @@ async def test_table_reposts_and_the_new_messages_work(env):
     assert nobody.message.text == "No game is running in this channel."
 
 
+def _sent_since(env, first: int) -> list:
+    """The requests the bot sent the double since request ``first``, but the answers to interactions."""
+    return [r for r in list(env.double.requests)[first:] if not r.path.startswith("/interactions/")]
+
+
+async def test_table_is_for_the_players_at_the_table_and_once_a_minute(env):
+    session, _ = await start_calcory(env)            # ann hosts; bob (German) and cem play
+    old = env.table_messages()
+
+    # Dia watches, and Mod manages the server: neither plays here, so nothing is posted or deleted.
+    first = len(env.double.requests)
+    for user in (env.dia, env.mod):
+        refused = await env.double.slash(user, env.channel, "table")
+        assert refused.ephemeral and refused.message.text == "Only the players at this table can post it again."
+    await env.settle()
+    assert _sent_since(env, first) == [] and env.table_messages() == old
+
+    first = len(env.double.requests)
+    reposted = await env.double.slash(env.bob, env.channel, "tisch")
+    assert reposted.message.text == "Kommt sofort: Der Tisch wird unten im Kanal neu angezeigt."
+    await settled(env, lambda: all(message.deleted for message in old), "the old table to go")
+    new = env.table_messages()
+    sent = [r.method for r in _sent_since(env, first)]
+    assert sent.count("POST") >= 2 and sent.count("DELETE") == 2       # what a repost costs the global limit
+    again_at = int(env.clock.now() + 60)
+
+    # Within the minute: told when it works again and where the table is, and nothing is sent.
+    env.clock.advance(59)
+    first = len(env.double.requests)
+    link = f"https://discord.com/channels/{env.guild.id}/{env.channel.id}/{new[0].id}"
+    soon = await env.double.slash(env.cem, env.channel, "table")
+    assert soon.ephemeral and soon.message.text == (
+        f"The table was posted again less than a minute ago: {link}. /table works again <t:{again_at}:R>.")
+    german = await env.double.slash(env.bob, env.channel, "tisch")
+    assert german.message.text == (
+        f"Der Tisch wurde vor weniger als einer Minute neu angezeigt: {link}. /tisch geht wieder <t:{again_at}:R>.")
+    await env.settle()
+    assert _sent_since(env, first) == [] and env.table_messages() == new
+
+    # A minute on, the host posts it again, even with her own seat handed to a computer player: she
+    # still runs the table.
+    env.clock.advance(1)
+    await env.double.slash(env.ann, env.channel, "replace", player=env.ann)
+    await env.settle()
+    assert session.seat_of(int(env.ann.id)) is None
+    await env.double.slash(env.ann, env.channel, "table")
+    await settled(env, lambda: all(message.deleted for message in new), "the second table to go")
+    assert len(env.table_messages()) == 2 and env.public()[-2:] == env.table_messages()
+
+
 # ----------------------------------------------------------------------------------------- /rules
 
 async def test_rules_are_ephemeral_in_each_users_language(env):

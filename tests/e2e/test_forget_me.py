@@ -1,5 +1,6 @@
-"""/forget-me (/vergiss-mich) on the double: asked first, refused at a live table, and afterwards the
-person's rows are anonymous while everyone else's records hold."""
+"""/forget-me (/vergiss-mich) on the double: asked first, refused at a live table (of any process),
+and afterwards the person's rows are anonymous, the seat a computer took over from them included,
+while everyone else's records hold."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sqlite3
 
 from bot import ids
 from bot.i18n import t
+from bot.storage import Storage
 from tests.e2e.calcory_driver import CalcoryDriver, board_lines, play_two_player_game, start_calcory
 
 
@@ -30,8 +32,8 @@ async def test_forget_me_makes_a_players_rows_anonymous_and_keeps_the_others(env
     lobby = (await env.double.slash(env.ann, env.thread, "start", game="calcory")).message
     refused = await env.double.slash(env.ann, env.channel, "forget-me")
     assert refused.ephemeral and refused.message.text == (
-        f"You are at the table of Calcory in <#{env.thread.id}>. Finish that game or leave it first (leave the "
-        "lobby, or ask the host to hand your seat to a computer player with /replace), then try again.")
+        f"You are at the table of Calcory in <#{env.thread.id}>. Leave the lobby or finish the game first (the "
+        "host can also end it with /stop), then try again.")
     assert not refused.message.custom_ids and _stored(env)[0] == results_before
     await env.double.click(env.ann, lobby, ids.lobby(env.session(env.thread).id, "cancel"))
 
@@ -81,3 +83,74 @@ async def test_forget_me_makes_a_players_rows_anonymous_and_keeps_the_others(env
     nothing = await env.double.click(env.ann, again.message, confirm)
     assert env.double.message(nothing.message.id).text == (
         "The bot keeps no results of yours, so there was nothing to forget.")
+
+
+def _stored_bytes(env) -> bytes:
+    """The database file and its write-ahead log, as they lie on disk."""
+    return b"".join(p.read_bytes() for p in env.database.parent.iterdir() if p.name.startswith(env.database.name))
+
+
+async def test_forget_me_reaches_the_seat_a_computer_player_took_over(env):
+    session, _ = await start_calcory(env)            # ann hosts; bob and cem play
+    cem = int(env.cem.id)
+    await env.double.slash(env.ann, env.channel, "replace", player=env.cem)
+    await env.settle()
+    index, taken = next((i, seat) for i, seat in enumerate(session.seats) if seat.replaced == cem)
+    assert taken.user_id is None and taken.name == "🤖 Cem"
+
+    # While that game runs, the seat carries Cem's name: he is told to wait for its end, no button.
+    refused = await env.double.slash(env.cem, env.channel, "forget-me")
+    assert refused.ephemeral and refused.message.text == (
+        f"A computer player has taken over your seat at the table of Calcory in <#{env.channel.id}> and plays "
+        "under your name until that game ends. Try again once it is over (the host can also end it with /stop).")
+    assert not refused.message.custom_ids
+
+    await env.double.slash(env.ann, env.channel, "stop")
+    await env.settle()
+    results_before, _ = _stored(env)
+    assert (session.id, index, None, "🤖 Cem") in [row[:4] for row in results_before]
+    assert "🤖 Cem".encode() in _stored_bytes(env)
+
+    asked = await env.double.slash(env.cem, env.channel, "forget-me")
+    await env.double.click(env.cem, asked.message, ids.user(cem, "forget"))
+    assert env.double.message(asked.message.id).text == (
+        "Done: your name and id are gone from every result and every ended game.")
+
+    results, sessions = _stored(env)
+    for before, after in zip(results_before, results, strict=True):
+        if before[1] == index:
+            assert after == (*before[:3], "", *before[4:])          # the computer's line, nameless
+        else:
+            assert after == before                                  # Ann's and Bob's lines hold
+    (_, _, seats), = sessions
+    assert json.loads(seats)[index] == {**taken.to_json(), "name": "", "replaced": None}
+    assert [seat["name"] for seat in json.loads(seats)] == [s.name if s.replaced is None else "" for s in session.seats]
+    assert "🤖 Cem".encode() not in _stored_bytes(env)               # nor in free space or the log
+
+
+async def test_forget_me_sees_a_table_that_another_shard_process_keeps(env):
+    """Dia sits at a table that only another process (another shard) holds in memory: its stored row
+    refuses her, at the command and at a confirmation asked for before she sat down."""
+    dia = int(env.dia.id)
+    asked = await env.double.slash(env.dia, env.channel, "forget-me")
+    assert asked.message.custom_ids == [ids.user(dia, "forget")]
+
+    other = await Storage.open(env.database)
+    try:
+        await other.create_session(
+            guild_id=4242, channel_id=777, game="calcory", host_id=dia, lang="en", options={},
+            seats=[{"user_id": dia, "name": "dia"}], rules_version=1, created_at=0.0)
+    finally:
+        await other.close()
+    assert env.bot.sessions.live() == []                # nothing of it in this process
+    text = ("You are at the table of Calcory in <#777>. Leave the lobby or finish the game first (the host can "
+            "also end it with /stop), then try again.")
+
+    refused = await env.double.slash(env.dia, env.channel, "forget-me")
+    assert refused.ephemeral and refused.message.text == text and not refused.message.custom_ids
+    late = await env.double.click(env.dia, asked.message, ids.user(dia, "forget"))
+    assert late.message.text == text
+    assert env.double.message(asked.message.id).custom_ids == [ids.user(dia, "forget")]     # not answered in place
+    with sqlite3.connect(env.database) as db:
+        assert db.execute("SELECT host_id, seats FROM sessions").fetchall() == [
+            (dia, json.dumps([{"user_id": dia, "name": "dia"}], separators=(",", ":")))]

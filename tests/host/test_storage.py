@@ -6,11 +6,12 @@ from __future__ import annotations
 import itertools
 import sqlite3
 
+import aiosqlite
 import pytest
 
 from bot.database import INTEGRITY_ERRORS
 from bot.migrations import MIGRATIONS
-from bot.storage import ChannelBusy, Forgotten, ResultRow, SessionGone, Storage
+from bot.storage import ChannelBusy, Forgotten, ResultRow, Seated, SessionGone, StillSeated, Storage
 
 _channels = itertools.count(1000)
 
@@ -256,3 +257,101 @@ async def test_forgetting_a_user_makes_their_rows_and_ended_sessions_anonymous(s
     assert [r.user_id for r in (await storage.leaderboard(1, "toy")).rows] == [8]
     assert (await storage.session(kept)).host_id == 1
     assert await storage.forget_user(7) == Forgotten(results=0, sessions=0)
+
+
+@pytest.fixture
+def insecure_sqlite(monkeypatch):
+    """A SQLite library built with ``secure_delete`` off by default (Debian's has it on)."""
+    connect = aiosqlite.connect
+
+    async def insecure(*args, **kwargs):
+        db = await connect(*args, **kwargs)
+        await db.execute("PRAGMA secure_delete=OFF")
+        return db
+
+    monkeypatch.setattr(aiosqlite, "connect", insecure)
+
+
+async def test_the_bots_connections_delete_securely_whatever_the_librarys_default(tmp_path, insecure_sqlite):
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    try:
+        assert await storage.pragma("secure_delete") == 1
+    finally:
+        await storage.close()
+
+
+async def test_a_forgotten_name_is_gone_from_the_database_file_and_its_write_ahead_log(tmp_path, insecure_sqlite):
+    """Neither the file's free space (``secure_delete``) nor older page images in the write-ahead log
+    keep a forgotten name."""
+    path = tmp_path / "db.sqlite3"
+    storage = await Storage.open(path)
+    try:
+        for _ in range(3):
+            await match(storage, [(7, True), (8, False)], names={7: "Zebulon Quirk", 8: "Eight Eightson"})
+        await storage.forget_user(7)
+        stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("db.sqlite3"))
+        assert b"Eight Eightson" in stored and b"Zebulon Quirk" not in stored
+    finally:
+        await storage.close()
+
+
+def _replaced(user_id: int, name: str) -> dict:
+    """A seat a computer player took over from ``user_id`` with /replace (``bot.seats.Seat.to_json``)."""
+    return {"user_id": None, "name": f"🤖 {name}", "kind": "computer", "level": "easy", "team": None, "missed": 0,
+            "replaced": user_id}
+
+
+async def test_forgetting_reaches_the_seats_a_computer_took_over_and_nobody_of_the_same_name(storage):
+    """Bob (8) was replaced; another Bob (9) was replaced too, and a third (10) plays himself: only the
+    seat keyed on 8 loses its "🤖 Bob", in the seats and in the result row."""
+    ended = await storage.create_session(
+        guild_id=1, channel_id=2, game="toy", host_id=7, lang="en", options={},
+        seats=[{"user_id": 7, "name": "Seven"}, _replaced(8, "Bob"), _replaced(9, "Bob"), {"user_id": 10, "name": "Bob"}],
+        rules_version=1, created_at=0.0)
+    rows = [ResultRow(ended, 1, "toy", 0, 7, "Seven", 5, 1, True, False, True, False, 3.0),
+            ResultRow(ended, 1, "toy", 1, None, "🤖 Bob", 4, 2, False, False, True, False, 3.0, level="easy"),
+            ResultRow(ended, 1, "toy", 2, None, "🤖 Bob", 3, 3, False, False, True, False, 3.0, level="easy"),
+            ResultRow(ended, 1, "toy", 3, 10, "Bob", 2, 4, False, False, True, False, 3.0)]
+    await storage.end_session(ended, "finished", ended_at=3.0, results=rows)
+
+    assert await storage.forget_user(8) == Forgotten(results=1, sessions=1)
+    assert [(r.user_id, r.name, r.level, r.score) for r in await storage.results(ended)] == [
+        (7, "Seven", None, 5), (None, "", "easy", 4), (None, "🤖 Bob", "easy", 3), (10, "Bob", None, 2)]
+    assert (await storage.session(ended)).seats == [
+        {"user_id": 7, "name": "Seven"}, {**_replaced(8, "Bob"), "replaced": None, "name": ""}, _replaced(9, "Bob"),
+        {"user_id": 10, "name": "Bob"}]
+    assert await storage.forget_user(8) == Forgotten(results=0, sessions=0)
+
+
+async def test_forgetting_is_refused_for_a_live_table_of_another_process(database):
+    """The refusal is checked in the forgetting transaction against the stored live sessions, so a
+    table that only another process (another shard) holds in memory is seen, and nothing changes."""
+    shard, other = await Storage.open(database), await Storage.open(database)
+    try:
+        done = await match(other, [(7, True), (8, False)], names={7: "Seven", 8: "Eight"})
+        seated = await shard.create_session(
+            guild_id=2, channel_id=50, game="toy", host_id=8, lang="en", options={},
+            seats=[{"user_id": 8, "name": "Eight"}, {"user_id": 7, "name": "Seven"}], rules_version=1, created_at=0.0)
+        await shard.start_session(seated, seats=[{"user_id": 8, "name": "Eight"}, {"user_id": 7, "name": "Seven"}],
+                                  seed="s", started_at=1.0)
+        await shard.create_session(
+            guild_id=2, channel_id=51, game="toy", host_id=8, lang="en", options={},
+            seats=[{"user_id": 8, "name": "Eight"}, _replaced(9, "Nine")], rules_version=1, created_at=0.0)
+
+        assert await other.seated(7) == Seated("toy", 50, replaced=False)
+        with pytest.raises(StillSeated) as refused:
+            await other.forget_user(7)
+        assert refused.value.seated == Seated("toy", 50, replaced=False)
+        with pytest.raises(StillSeated) as refused:
+            await other.forget_user(9)
+        assert refused.value.seated == Seated("toy", 51, replaced=True)
+        assert [(r.user_id, r.name) for r in await other.results(done)] == [(7, "Seven"), (8, "Eight")]
+        assert other.fault is None
+
+        await shard.end_session(seated, "stopped", ended_at=2.0)
+        assert await other.seated(7) is None and await other.seated(8) == Seated("toy", 51, replaced=False)
+        assert await other.forget_user(7) == Forgotten(results=1, sessions=1)     # the stopped game
+        assert await other.seated(9) == Seated("toy", 51, replaced=True)
+    finally:
+        await shard.close()
+        await other.close()
