@@ -4,12 +4,14 @@ and the double run on one clock, so advancing it expires tokens on both sides al
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 from bot import ids
 from bot import wire as W
 from bot.i18n import t
+from bot.ui.options import PICTURES
 from bot.ui.presenters import presenter
 from bot.webhooks import TOKEN_LIFETIME, TOKEN_USABLE
 from tests.double import custom_ids, visible_texts
@@ -145,13 +147,13 @@ async def test_the_old_ping_goes_through_the_channel_once_its_token_is_spent(env
     old = pings(double, env.channel)[-1]
     via = next(r for r in double.world.interactions.values() if old in r.followups)
 
-    await drive.wait(TOKEN_USABLE)
+    await drive.wait(TOKEN_LIFETIME)
     mover = next(iter(session.to_act()))
     await drive.play(mover, session.game.legal_actions(session.state, mover)[0].key)
     assert pings(double, env.channel)[-1] is not old and old.deleted
     assert [(r.method, r.status) for r in double.requests if r.path.endswith(f"/messages/{old.id}")] == [
         ("DELETE", 204)]
-    assert not _token_requests(double, via.token, "DELETE"), "deleted through a token past its usable age"
+    assert not _token_requests(double, via.token, "DELETE"), "deleted through a spent token"
 
 
 async def _answered_after_the_token_ran_out(env, method: str, token: str, trigger) -> list:
@@ -198,3 +200,74 @@ async def test_a_ping_delete_answered_5xx_after_its_token_ran_out_goes_through_t
     assert old.deleted and pings(double, env.channel)[-1] is not old
     assert [r.method for r in double.requests if r.path == f"/channels/{env.channel.id}/messages/{old.id}"] == [
         "DELETE"]
+
+
+async def test_a_relaxed_game_over_two_days_never_shows_a_stale_hand_as_current(env):
+    """Ann and Bob play Skippo with twelve-hour turns, each moving minutes or hours after the other,
+    from the hand they left open, from its "Show my hand" button once it stopped following, or from
+    the turn ping. After every step each hand message either shows the hand as it is now or says
+    that it no longer follows the table."""
+    double, rng = env.double, random.Random(23)
+    lobby = (await double.slash(env.ann, env.channel, "start", game="skippo")).message
+    session = env.session()
+    await double.select(env.ann, lobby, ids.lobby(session.id, "pace"), ["relaxed"])
+    await double.click(env.bob, lobby, ids.lobby(session.id, "join"))
+    panel = (await double.click(env.ann, lobby, ids.lobby(session.id, "rules"))).message
+    await double.select(env.ann, panel, ids.lobby(session.id, "opt"), [PICTURES])
+    await double.click(env.ann, panel, ids.lobby(session.id, "pictures:off"))
+    await double.click(env.ann, lobby, ids.lobby(session.id, "start"))
+    await env.settle()
+    drive = GameDriver(env, "skippo")
+    opened: dict[int, list] = {0: [], 1: []}         # every hand message each seat ever opened
+
+    def check(step: str) -> None:
+        for seat, messages in opened.items():
+            lang = drive.lang_of(seat)
+            current = presenter("skippo").hand(session, seat, lang, "", None)
+            refreshed = presenter("skippo").hand(session, seat, lang, "", t(lang, "table.hand_refreshed"))
+            for message in messages:
+                shown = double.message(message.id)
+                if shown.content == t(lang, "table.hand_unfollowed"):
+                    assert [ids.parse(c).kind for c in custom_ids(shown.payload)] == ["h"], step
+                    continue
+                assert custom_ids(shown.payload) == custom_ids(kit.body(current)), f"{step}: stale buttons"
+                assert visible_texts(shown.payload) in (visible_texts(kit.body(current)),
+                                                        visible_texts(kit.body(refreshed))), f"{step}: stale hand"
+
+    async def live_hand(seat: int):
+        """The seat's newest hand, made current: opened (from the table or the ping) when it has none,
+        refreshed by its own button once it stopped following."""
+        user, lang = drive.user_of(seat), drive.lang_of(seat)
+        hand = drive.hand_message(seat)
+        if hand is not None and double.message(hand.id).content == t(lang, "table.hand_unfollowed") \
+                and rng.random() < 0.5:
+            refresh = custom_ids(double.message(hand.id).payload)[0]
+            drive.hands[seat] = hand = (await double.click(user, double.message(hand.id), refresh)).message
+        elif hand is None or double.message(hand.id).content == t(lang, "table.hand_unfollowed"):
+            drive.hand_from = rng.choice(["table", "ping"]) if seat in session.to_act() else "table"
+            hand = await drive.open_hand(seat)
+            opened[seat].append(hand)
+        return hand
+
+    for seat in (0, 1):                             # both look at their cards and leave them open
+        await live_hand(seat)
+    check("opened")
+    day_two = env.clock.now() + 2 * 24 * 3600
+    moves = 0
+    while env.clock.now() < day_two and session.status == "playing":
+        await drive.wait(rng.choice([60, 10 * 60, 14 * 60, 40 * 60, 3 * 3600, 11 * 3600]))
+        check(f"after a wait, move {moves}")
+        actor = next(iter(session.to_act()))
+        if rng.random() < 0.3:                      # the other player has a look meanwhile
+            await live_hand(1 - actor)
+            check(f"the waiter looked, move {moves}")
+        await live_hand(actor)
+        key = rng.choice(session.game.legal_actions(session.state, actor)).key
+        path = kit.hand_path(session, actor, key, drive.lang_of(actor))
+        counter = session.counters[actor]
+        await drive.attempt(actor, path, fresh=False)
+        assert session.counters[actor] == counter + 1, f"move {moves} was not taken"
+        moves += 1
+        check(f"after move {moves}")
+    assert moves > 10 and sum(map(len, opened.values())) > 4, (moves, opened)
+    assert not [r for r in double.requests if r.code == 50027], "the bot sent through a spent token"
