@@ -69,7 +69,8 @@ class GameCount:
 
 async def count_game(key: str, workdir: Path, max_moves: int, seed: int = 1) -> GameCount:
     """One game of ``key`` played through the double; its requests from the posted table on."""
-    double = DiscordDouble()
+    clock = ManualClock()
+    double = DiscordDouble(clock=clock)
     guild = double.add_guild("budget")
     channel = double.add_text_channel(guild, key)
     users = {name: double.add_user(name) for name in ("ann", "cem")}
@@ -78,7 +79,7 @@ async def count_game(key: str, workdir: Path, max_moves: int, seed: int = 1) -> 
     seats = min(SEATS, games.REGISTRY[key].max_players)
     monkeypatch = pytest.MonkeyPatch()
     await double.start()
-    env = Env(double, guild, channel, None, users, workdir / f"{key}.sqlite3", ManualClock(), monkeypatch)
+    env = Env(double, guild, channel, None, users, workdir / f"{key}.sqlite3", clock, monkeypatch)
     try:
         await env.start_bot()
         drive = GameDriver(env, key)

@@ -128,6 +128,7 @@ class Clicks:
         return self.bot.sessions
 
     async def handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        webhooks.received(interaction, self.bot.clock.now())     # its token's 15 minutes count from here
         self._in_flight += 1
         self.quiet.clear()
         try:

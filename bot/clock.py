@@ -128,6 +128,13 @@ class ManualClock:
         self._now = target
 
     @property
+    def next_due(self) -> float | None:
+        """When the earliest alarm still set is due (tests step through time alarm by alarm)."""
+        while self._alarms and self._alarms[0][2].cancelled:
+            heapq.heappop(self._alarms)
+        return self._alarms[0][0] if self._alarms else None
+
+    @property
     def pending(self) -> int:
         return sum(1 for _, _, alarm in self._alarms if not alarm.cancelled)
 

@@ -5,6 +5,11 @@ merge (the latest state wins), messages whose rendering did not change are not e
 message that was clicked is already up to date from the interaction response. Discord's channel
 PATCH routes are rate limited per channel, so fewer edits means a faster table.
 
+An open hand follows the table while its token lasts (``webhooks.TOKEN_USABLE``); in the token's
+last minute the writer edits it one last time into a note that it stopped following, with a button
+that shows the hand afresh (a click comes with a fresh token). Tokens live in memory only: after a
+restart, hands opened before it are neither refreshed nor given that note.
+
 No table stays stuck: a redraw that Discord refused (a 5xx, a lost connection) is tried again a
 little later, backing off, until it goes through; a running game without a complete stored table
 (a kill before its post or before its ids were stored, a refused post) gets a fresh one. Before a
@@ -29,7 +34,7 @@ from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
 from bot.ui import media, pictured
 from bot.ui.autoplay import deadline_line
-from bot.ui.base import Rendered, StaticView, hand_button, relative_time, row
+from bot.ui.base import Rendered, StaticView, hand_button, relative_time, row, unfollowed_hand
 from bot.ui.movelog import MoveLog
 from bot.ui.presenters import hand_summary, presenter
 from bot.ui.summary import render_summary
@@ -37,8 +42,6 @@ from games.base import Event
 
 log = logging.getLogger("spieltisch.tables")
 
-#: How long after a click the bot sends through its token (Discord accepts it for 15 minutes).
-TOKEN_USABLE = 14 * 60.0
 #: Seconds before a refused redraw is tried again; the wait doubles up to the longest.
 RETRY_FIRST = 5.0
 RETRY_LONGEST = 300.0
@@ -70,10 +73,12 @@ class _Table:
         #: Per table message, the newest click acknowledged on it and when (bot clock): its token
         #: edits that message through the interaction's webhook route while it lasts.
         self.editors: dict[int, tuple[discord.Interaction, float]] = {}
-        #: Each seat's newest open hand: (interaction, language, in-hand step, what it shows, its
-        #: pictures, the hand's message id when it is a follow-up rather than the original response).
-        #: Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[discord.Interaction, str, str, bytes, media.Shown, int | None]] = {}
+        #: Each seat's newest open hand: (the interaction and when it came, language, in-hand step, what
+        #: it shows, its pictures, the hand's message id when it is a follow-up rather than the
+        #: original response). Interaction tokens are credentials: memory only, usable for 15 minutes.
+        self.hands: dict[int, tuple[tuple[discord.Interaction, float], str, str, bytes, media.Shown, int | None]] = {}
+        #: Per seat, the alarm that wakes the writer for the open hand's last edit before its token ends.
+        self.farewells: dict[int, object] = {}
         #: Per seat, held while its hand is redrawn by the writer or answered by a click in it:
         #: two edits of one message must not cross on the way (the older would win).
         self.hand_turns: dict[int, asyncio.Lock] = {}
@@ -145,8 +150,20 @@ class TableWriter:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts
         (``message_id``: the hand is a follow-up of that interaction, not its original response)."""
         self.clicked(session, reply.interaction)
-        self._table(session).hands[seat] = (reply.interaction, reply.lang, ui, rendered.fingerprint(),
-                                            media.shown_by(rendered.pictures), message_id)
+        table = self._table(session)
+        token = self._token(reply.interaction)
+        table.hands[seat] = (token, reply.lang, ui, rendered.fingerprint(), media.shown_by(rendered.pictures),
+                             message_id)
+        alarm = table.farewells.pop(seat, None)
+        if alarm is not None:
+            alarm.cancel()
+
+        def wake() -> None:
+            table.farewells.pop(seat, None)
+            if session.is_live and self._tables.get(session.id) is table:
+                self._wake(session, table)
+
+        table.farewells[seat] = self.bot.clock.call_at(token[1] + webhooks.TOKEN_USABLE, wake)
 
     def hand_turn(self, session, seat: int) -> asyncio.Lock:
         """Held while the seat's open hand is being redrawn (``_refresh_hands``) or answered (a click)."""
@@ -159,13 +176,17 @@ class TableWriter:
     def table_clicked(self, session, index: int, interaction: discord.Interaction) -> None:
         """A click on table message ``index`` was acknowledged on that message: its token may edit
         it (the interaction's original response) while it lasts."""
-        self._table(session).editors[index] = (interaction, self.bot.clock.now())
+        self._table(session).editors[index] = self._token(interaction)
 
     def clicked(self, session, interaction: discord.Interaction) -> None:
         """A player clicked in this session: the writer's public messages may go through its token
         (once the click was answered: an unanswered interaction takes no follow-ups)."""
         if interaction.response.is_done():
-            self._table(session).token = (interaction, self.bot.clock.now())
+            self._table(session).token = self._token(interaction)
+
+    def _token(self, interaction: discord.Interaction) -> tuple[discord.Interaction, float]:
+        """The interaction with the moment the bot received it: its token's age counts from there."""
+        return interaction, webhooks.received(interaction, self.bot.clock.now())
 
     def moved(self, session, events: list[Event], interaction: discord.Interaction | None = None) -> None:
         """A move was made (by a click, or by a computer without ``interaction``): redraw (the log
@@ -248,6 +269,7 @@ class TableWriter:
                 table.retry.cancel()
             if table.task is not None:
                 table.task.cancel()
+            self._no_farewells(table)
             table.idle.set()
         for message_id in session.messages.get("table", []):
             self._pictures.pop(message_id, None)
@@ -260,7 +282,14 @@ class TableWriter:
                 table.retry.cancel()
             if table.task is not None:
                 table.task.cancel()
+            self._no_farewells(table)
         self._tables.clear()
+
+    @staticmethod
+    def _no_farewells(table: _Table) -> None:
+        for alarm in table.farewells.values():
+            alarm.cancel()
+        table.farewells.clear()
 
     # -- the writer task -----------------------------------------------------------------------
     def _table(self, session) -> _Table:
@@ -302,6 +331,7 @@ class TableWriter:
                 table.backoff = RETRY_FIRST
         table.idle.set()
         if not session.is_live:
+            self._no_farewells(table)
             self._tables.pop(session.id, None)
             for message_id in session.messages.get("table", []):
                 self._pictures.pop(message_id, None)
@@ -395,7 +425,8 @@ class TableWriter:
             await self._delete(session.channel_id, message_id)
 
     async def _refresh_hands(self, session, table: _Table) -> None:
-        """Redraw open hands that another player's move changed, through each seat's newest token.
+        """Redraw open hands that another player's move changed, through each seat's newest token;
+        in the token's last minute, edit the hand into a note that it no longer follows the table.
 
         Each seat's hand is read afresh under its turn: a click may have shown a newer hand (another
         step, another message) while the writer edited the hands before it."""
@@ -405,16 +436,22 @@ class TableWriter:
                 hand = table.hands.get(seat)
                 if hand is None:
                     continue
-                interaction, lang, ui, drawn, shown, message_id = hand
-                if interaction.is_expired() or session.seat_of(interaction.user.id) != seat:
-                    # The token ran out, or the seat's player is no longer the one who opened the hand
-                    # (replaced by a computer): it stops following the seat's cards.
+                token, lang, ui, drawn, shown, message_id = hand
+                interaction, age = token[0], self.bot.clock.now() - token[1]
+                if age > webhooks.TOKEN_LIFETIME or session.seat_of(interaction.user.id) != seat:
+                    # Too late for any edit, or the seat's player is no longer the one who opened the
+                    # hand (replaced by a computer): it stops following the seat's cards.
                     del table.hands[seat]
                     continue
-                rendered = hands.hand(session, seat, lang, ui, None)
-                if rendered.fingerprint() == drawn:
-                    continue
-                kwargs = media.edit_kwargs(rendered, shown)
+                last = age >= webhooks.TOKEN_USABLE
+                if last:
+                    rendered = unfollowed_hand(session, seat, lang)
+                    kwargs = {**media.edit_kwargs(rendered, shown), "attachments": []}     # no stale picture
+                else:
+                    rendered = hands.hand(session, seat, lang, ui, None)
+                    if rendered.fingerprint() == drawn:
+                        continue
+                    kwargs = media.edit_kwargs(rendered, shown)
                 try:
                     if message_id is None:
                         edited = await webhooks.edit_original(interaction, **kwargs)
@@ -425,8 +462,10 @@ class TableWriter:
                         del table.hands[seat]       # dismissed by the player, or the token ran out
                     continue
                 newer = table.hands.get(seat)
-                if newer is hand:
-                    table.hands[seat] = (interaction, lang, ui, rendered.fingerprint(),
+                if last and newer is hand:
+                    del table.hands[seat]           # the note stays: the hand follows no more
+                elif newer is hand:
+                    table.hands[seat] = (token, lang, ui, rendered.fingerprint(),
                                          media.shown_on(edited.get("attachments") or ()), message_id)
                 elif newer is not None:
                     # A hand opened anew meanwhile, or a click that could not wait for this edit:
@@ -484,7 +523,7 @@ class TableWriter:
     # -- Discord calls -----------------------------------------------------------------------
     def _valid(self, token: tuple[discord.Interaction, float] | None) -> discord.Interaction | None:
         """The interaction of ``token`` while the bot may still use it (a minute before Discord's 15)."""
-        if token is None or self.bot.clock.now() - token[1] > TOKEN_USABLE:
+        if token is None or self.bot.clock.now() - token[1] >= webhooks.TOKEN_USABLE:
             return None
         return token[0]
 

@@ -6,10 +6,16 @@ does (``interaction.response.is_done()``). discord.py would then parse the answe
 with every component: the table writer needs only its attachments, a click's answer nothing, and
 those parses were a tenth of the bot's time on a move. Our views are never stored (``bot.ui.base``),
 so nothing else of it is needed.
+
+A token is good for 15 minutes after the interaction (interactions/receiving-and-responding in
+Discord's documentation). The bot judges a token's age on its own clock from the moment it received
+the interaction (``received``), never through discord.py's ``is_expired`` (the wall clock against
+the id's time): tests move the bot's clock, and the bot's own margin covers the difference.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import discord
@@ -20,12 +26,36 @@ from discord.webhook.async_ import interaction_message_response_params
 
 from bot.wire import Wire, quoted
 
+#: Seconds Discord accepts an interaction's token for follow-ups and edits.
+TOKEN_LIFETIME = 15 * 60.0
+#: The last minute of a token the bot does not start ordinary requests in: a request needs time to
+#: land (a rate-limit wait, five tries of a 5xx take 25 s), the interaction reached the bot a moment
+#: after Discord made it, and clocks differ by a little. An open hand gets its last edit in it.
+TOKEN_MARGIN = 60.0
+#: How long after receiving an interaction the bot sends ordinary requests through its token.
+TOKEN_USABLE = TOKEN_LIFETIME - TOKEN_MARGIN
+#: The key of ``Interaction.extras`` that holds when the bot received the interaction.
+_RECEIVED = "spieltisch.received"
+
 #: Interactions whose callback can update the clicked message or defer that update.
 _COMPONENT_LIKE = (InteractionType.component, InteractionType.modal_submit)
 
 
 def _wire(interaction: discord.Interaction) -> Wire:
     return interaction.client.wire
+
+
+def received(interaction: discord.Interaction, now: float) -> float:
+    """When the bot received the interaction (its clock): the first ``now`` it was told, kept with
+    the interaction; its token's age counts from there."""
+    return interaction.extras.setdefault(_RECEIVED, now)
+
+
+def _expired(interaction: discord.Interaction) -> bool:
+    """The token is past Discord's 15 minutes by the bot's clock (False when the bot never noted
+    when it received the interaction: a slash command, answered at once)."""
+    at = interaction.extras.get(_RECEIVED)
+    return at is not None and interaction.client.clock.now() - at > TOKEN_LIFETIME
 
 
 async def _callback(interaction: discord.Interaction, params: MultipartParameters) -> Any:
@@ -43,10 +73,11 @@ async def _webhook(interaction: discord.Interaction, method: str, tail: str, par
     """A request on the interaction's webhook (``/webhooks/<application>/<token><tail>``)."""
     path = f"/webhooks/{interaction.application_id}/{quoted(interaction.token)}{tail}"
     bucket = (interaction.application_id, interaction.token)
+    expired = functools.partial(_expired, interaction)
     if params is None:
-        return await _wire(interaction).call(method, path, bucket, query=query)
+        return await _wire(interaction).call(method, path, bucket, query=query, expired=expired)
     return await _wire(interaction).call(method, path, bucket, query=query, payload=params.payload,
-                                         multipart=params.multipart, files=params.files)
+                                         multipart=params.multipart, files=params.files, expired=expired)
 
 
 def _responded(interaction: discord.Interaction) -> None:

@@ -7,7 +7,9 @@ trace hooks, payload classes, response objects). ``Wire`` sends the very same re
 path, query, JSON or multipart body, headers; only it asks for no compression) on plain asyncio
 streams, about 0.08 ms each (tests/host/test_wire.py compares the bytes), and behaves on failures as
 ``AsyncWebhookAdapter.request`` does: the same per-token bucket lock with its ``X-RateLimit-*`` wait,
-429s waited out (only those through Discord's proxy, with ``Via``), 5xx tried five times, and
+429s waited out (only those through Discord's proxy, with ``Via``), 5xx tried five times (but not
+once the caller says the token has expired: Discord sometimes answers an expired token with a 5xx,
+and no retry can help then), and
 ``discord.HTTPException`` / ``Forbidden`` / ``NotFound`` / ``DiscordServerError`` raised with
 ``status``, ``code`` and ``text``. A 429 with ``global`` set holds every request of the wire until it
 is over (the adapter holds only its own bucket). Lost connections raise aiohttp's own types
@@ -169,8 +171,10 @@ class Wire:
 
     # -- Discord's side: what the webhook adapter does around each request -----------------------
     async def call(self, method: str, path: str, bucket: tuple, *, query: str = "", payload: Any = None,
-                   multipart: Sequence[dict] | None = None, files: Sequence[discord.File] | None = None) -> Any:
-        """``AsyncWebhookAdapter.request`` for ``path`` (after ``Route.BASE``, its ids already quoted)."""
+                   multipart: Sequence[dict] | None = None, files: Sequence[discord.File] | None = None,
+                   expired: Callable[[], bool] | None = None) -> Any:
+        """``AsyncWebhookAdapter.request`` for ``path`` (after ``Route.BASE``, its ids already quoted).
+        ``expired``: whether the token in ``path`` has run out, asked after a 5xx (then it is raised at once)."""
         host, prefix = self._base(discord.http.Route.BASE)
         target = f"{prefix}{path}?{query}" if query else prefix + path
         body, kind = (_to_json(payload).encode(), "application/json") if payload is not None else (b"", None)
@@ -206,6 +210,8 @@ class Wire:
                             await sleep(retry_after)
                         continue
                     if status >= 500:
+                        if expired is not None and expired():
+                            break
                         await sleep(1 + attempt * 2)
                         continue
                     if status == 403:

@@ -141,6 +141,18 @@ def hand_button(session, lang: str) -> dict:
                   disabled=session.status != "playing")
 
 
+def unfollowed_hand(session, seat: int, lang: str) -> Rendered:
+    """An open hand's last look before its token runs out: it no longer follows the table, so it shows
+    no cards and no moves, only how to get a fresh hand. Its button is a step to the plain hand: a
+    click comes with a fresh token, and the click path answers it with the hand as it is then."""
+    from bot import ids
+    from bot.i18n import t
+
+    refresh = button(t(lang, "table.hand_again"), ids.hand_step(session.id, seat, session.counters[seat], ""),
+                     style=Style.primary)
+    return Rendered(StaticView([row(refresh)]), t(lang, "table.hand_unfollowed"))
+
+
 def mention(user_id: int | None, fallback: str) -> str:
     return f"<@{user_id}>" if user_id else fallback
 

@@ -268,7 +268,7 @@ class InteractionRoutes:
         rec = d.world.interactions.get(request.match_info["token"])
         if rec is None or rec.id != request.match_info["iid"]:
             raise DiscordError(404, 10062, "Unknown interaction")
-        if d.clock() - rec.created > d.response_deadline:      # Discord invalidates the token after 3 s
+        if d.since(rec) > d.response_deadline:                 # Discord invalidates the token after 3 s
             raise DiscordError(404, 10062, "Unknown interaction")
         if rec.callback is not None:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")

@@ -14,7 +14,7 @@ import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -49,6 +49,12 @@ class RequestRecord:
         return f"<{self.method} {self.path}{tail}>"
 
 
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def advance(self, seconds: float) -> None: ...
+
+
 #: Discord's 3 s for the first answer, less what the network takes on the way.
 RESPONSE_DEADLINE = 2.5
 
@@ -59,7 +65,7 @@ class OffsetClock:
     def __init__(self) -> None:
         self.offset = 0.0
 
-    def __call__(self) -> float:
+    def now(self) -> float:
         return time.time() + self.offset
 
     def advance(self, seconds: float) -> None:
@@ -68,7 +74,7 @@ class OffsetClock:
 
 class DiscordDouble(UsersMixin):
     def __init__(self, *, validate: bool = True, response_deadline: float = RESPONSE_DEADLINE,
-                 token_lifetime: float = 15 * 60, clock: Callable[[], float] | None = None,
+                 token_lifetime: float = 15 * 60, clock: Clock | None = None,
                  bot_name: str = "Spieltisch", bot_permissions: int = P.BOT_PERMISSIONS,
                  requests_maxlen: int | None = None, rate_limits: RateLimits | None = None,
                  old_message_edits: int | None = None, privileged_intents: int = 0,
@@ -78,7 +84,10 @@ class DiscordDouble(UsersMixin):
         (ratelimits.py), off by default. ``old_message_edits``: after that many edits of a
         message older than an hour, further edits are refused with 30046 (Discord publishes no
         number; off by default). ``privileged_intents``: those enabled in the developer portal
-        (others close the gateway with 4014)."""
+        (others close the gateway with 4014). ``clock``: the double's time (token lifetimes, message
+        ages, thread archiving, snowflakes), anything with ``now()`` and ``advance(seconds)``: give it
+        the bot's ``ManualClock`` and one advance expires tokens on both sides alike. By default the
+        wall clock, which ``advance`` moves forward."""
         self.validate = validate
         #: An interaction carries a deep copy of the clicked message. The benchmark's double turns
         #: this off (a shallow copy): there edits replace a message's components, never change them.
@@ -94,7 +103,11 @@ class DiscordDouble(UsersMixin):
         self.command_creates: dict[str | None, list[float]] = {}   # scope -> when commands were created (30034)
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
-        self.clock = clock if clock is not None else OffsetClock()
+        self.time: Clock = clock if clock is not None else OffsetClock()
+        self.clock = self.time.now
+        #: Real time, moved forward by ``advance`` too: what rate-limit windows and the 3 s for the
+        #: first answer run on, since a bot's requests take real time even where ``time`` stands still.
+        self.pace = OffsetClock()
         self.snowflake = P.Snowflakes(self.clock)
         self.app_id = self.snowflake()           # a modern app: the bot user's id is the application id
         self.owner = User(self.snowflake(), "app-owner")
@@ -249,8 +262,21 @@ class DiscordDouble(UsersMixin):
 
     def advance(self, seconds: float) -> None:
         """Move the double's clock forward (tokens expire, deadlines pass) without sleeping."""
-        self.clock.advance(seconds)
+        self.time.advance(seconds)
+        self.pace.advance(seconds)
         self.notify()
+
+    def since(self, rec: InteractionRecord) -> float:
+        """Seconds since the interaction: on the double's clock or in real time, whichever passed more
+        (the bot answers in real time, also where a test's clock stands still)."""
+        return max(self.clock() - rec.created, self.pace.now() - rec.paced)
+
+    def token_expired(self, record: RequestRecord) -> bool:
+        """Whether ``record`` is a request on an interaction's webhook past its token's lifetime: a
+        fault's ``when`` for Discord answering those with a 5xx rather than 401 50027 (it sometimes does)."""
+        parts = record.path.split("/")
+        rec = self.world.interactions.get(parts[3]) if len(parts) > 3 and parts[1] == "webhooks" else None
+        return rec is not None and self.clock() - rec.created > self.token_lifetime
 
     def notify(self) -> None:
         """Wake every waiter: called after each request, gateway change and clock move."""
@@ -346,7 +372,7 @@ class DiscordDouble(UsersMixin):
         request[FILES] = {}
         response = await self._answer(request, handler, record)
         if self.rate_limits is not None:
-            response.headers.update(self.rate_limits.headers(record, self.clock()))
+            response.headers.update(self.rate_limits.headers(record, self.pace.now()))
         return response
 
     async def _answer(self, request: web.Request, handler, record: RequestRecord) -> web.StreamResponse:
@@ -359,7 +385,7 @@ class DiscordDouble(UsersMixin):
                 if not fault.after and (answer := self._fault(request, fault, record)) is not None:
                     return answer
             if self.rate_limits is not None and (limited := self.rate_limits.check(
-                    request.method, record.path, self.app_id, self.clock(), record)) is not None:
+                    request.method, record.path, self.app_id, self.pace.now(), record)) is not None:
                 return limited
             if self.validate and body is not None:
                 problems = V.spec_problems(request.method, record.path, body)

@@ -89,6 +89,19 @@ async def test_a_dropped_gateway_connection_is_resumed(env):  # noqa: F811
     assert (await d.slash(env.bob, env.table, "counter")).message.content == "Counter: 0"
 
 
+async def test_an_expired_token_can_be_answered_with_a_5xx(env, bot_errors):  # noqa: F811
+    """Discord sometimes answers a request on an expired token with a 5xx rather than 401 50027:
+    a fault with ``when=double.token_expired`` plays that, and leaves live tokens alone."""
+    d = env.double
+    fault = d.fault("*", "/webhooks/*", status=503, when=d.token_expired)
+    r = await d.slash(env.ann, env.table, "probe", case="expire")
+    assert r.message.content == "soon stale" and not fault.hits
+    d.advance(15 * 60 + 1)
+    env.bot.gates["expire"].set()
+    err = await bot_errors.wait_for(discord.HTTPException, code=50027)     # discord.py tried once more
+    assert err.status == 401 and [x.status for x in r.rejected] == [503, 401] and len(fault.hits) == 1
+
+
 def test_a_fault_needs_an_effect():
     from tests.double import DiscordDouble
 

@@ -278,7 +278,7 @@ class UsersMixin:
             app_permissions=self.world.app_permissions(channel),
             message_payload=None if source is None else
             P.copied(source.payload) if self.copy_clicked else dict(source.payload))
-        rec = InteractionRecord(payload, user, channel, self.clock(), source=source)
+        rec = InteractionRecord(payload, user, channel, self.clock(), source=source, paced=self.pace.now())
         self.world.interactions[rec.token] = rec
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         self.notify()
@@ -289,7 +289,7 @@ class UsersMixin:
     async def wait_ack(self: DiscordDouble, rec: InteractionRecord) -> InteractionRecord:
         """Until the bot acknowledged `rec`; past the response deadline the user sees a failure."""
         while rec.callback is None:
-            elapsed = self.clock() - rec.created
+            elapsed = self.since(rec)
             if elapsed > self.response_deadline:
                 answers = "; ".join(f"{r.method} {r.path} -> {r.status} {r.error}" for r in rec.rejected)
                 raise AssertionError(

@@ -25,9 +25,10 @@ async def pooled_env(tmp_path, monkeypatch, bot_errors, computer_pool):
 
 
 async def _env(tmp_path, monkeypatch, computers):
-    double, guild, channel, thread, users = make_double()
+    clock = ManualClock()
+    double, guild, channel, thread, users = make_double(clock)
     await double.start()
-    e = Env(double, guild, channel, thread, users, tmp_path / "bot.sqlite3", ManualClock(), monkeypatch,
+    e = Env(double, guild, channel, thread, users, tmp_path / "bot.sqlite3", clock, monkeypatch,
             computers=computers)
     await e.start_bot()
     yield e

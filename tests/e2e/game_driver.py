@@ -148,10 +148,17 @@ class GameDriver:
 
     # -- time ----------------------------------------------------------------------------------
     async def wait(self, seconds: float) -> None:
-        """Let ``seconds`` of table time pass: due timers fire (computer moves, deadlines)."""
-        bot = self.env.bot
+        """Let ``seconds`` of table time pass: due timers fire (computer moves, deadlines), each
+        alarm's work done at its own moment as it would be in real time (a hand's last edit before
+        its token runs out happens then, not after the whole wait)."""
+        bot, clock = self.env.bot, self.env.clock
         await bot.timers.idle()             # the runner has armed its alarm for the newest timer
-        self.env.clock.advance(seconds)
+        end = clock.now() + seconds
+        while (due := clock.next_due) is not None and due <= end:
+            clock.advance(max(0.0, due - clock.now()))
+            await bot.timers.idle()
+            await self.env.settle()
+        clock.advance(end - clock.now())
         await bot.timers.idle()
         await self.env.settle()
 

@@ -43,6 +43,10 @@ class Env:
     settings: dict = field(default_factory=dict)
     token: str = "test-token"
 
+    def __post_init__(self) -> None:
+        if self.double.time is not self.clock:
+            raise ValueError("the bot and the double must share one clock: make the double with clock=Env's clock")
+
     def __getattr__(self, name: str):
         users = self.__dict__.get("users", {})
         if name in users:
@@ -107,8 +111,9 @@ async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> N
     limit); the double has none, and tests do not wait on the wall clock."""
 
 
-def make_double() -> tuple[DiscordDouble, object, object, object, dict]:
-    d = DiscordDouble()
+def make_double(clock: ManualClock) -> tuple[DiscordDouble, object, object, object, dict]:
+    """The double on the bot's clock, with a guild, a channel, a thread in it and five users."""
+    d = DiscordDouble(clock=clock)
     guild = d.add_guild("Testserver")
     channel = d.add_text_channel(guild, "spiele")
     thread = d.add_thread(channel, "calcory-1")

@@ -22,7 +22,8 @@ SHARDS = 2
 
 async def _world(database, monkeypatch) -> Env:
     """A guild on shard 0 and one on shard 1 of 2, ann, bob and cem in both; no bot started yet."""
-    d = DiscordDouble()
+    clock = ManualClock()
+    d = DiscordDouble(clock=clock)
     guilds = [d.add_guild("Null", shard=(0, SHARDS)), d.add_guild("Eins", shard=(1, SHARDS))]
     channels = [d.add_text_channel(g, "spiele") for g in guilds]
     users = {name: d.add_user(name) for name in ("ann", "bob", "cem")}
@@ -30,7 +31,7 @@ async def _world(database, monkeypatch) -> Env:
         for user in users.values():
             d.add_member(g, user)
     await d.start()
-    env = Env(d, guilds[0], channels[0], None, users, database, ManualClock(), monkeypatch)
+    env = Env(d, guilds[0], channels[0], None, users, database, clock, monkeypatch)
     env.guilds, env.channels = guilds, channels
     return env
 

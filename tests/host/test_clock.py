@@ -197,3 +197,15 @@ async def test_a_failing_handler_is_logged_and_does_not_stop_the_others(storage,
         assert any("failed" in r.message for r in caplog.records)
     finally:
         await timers.stop()
+
+
+def test_a_manual_clock_tells_when_its_next_alarm_is_due():
+    clock = ManualClock(0.0)
+    assert clock.next_due is None
+    first, rung = clock.call_at(5.0, lambda: None), []
+    clock.call_at(9.0, lambda: rung.append(clock.now()))
+    assert clock.next_due == 5.0
+    first.cancel()
+    assert clock.next_due == 9.0
+    clock.advance(9.0)
+    assert rung == [9.0] and clock.next_due is None

@@ -408,6 +408,19 @@ async def test_five_5xx_raise_discord_server_error(raw, wire, waits):
     assert caught.value.status == 503 and waits == [1, 3, 5, 7, 9] and len(raw.requests) == 5
 
 
+async def test_a_5xx_on_a_token_past_its_lifetime_is_raised_at_once(raw, wire, waits):
+    """Discord sometimes answers a request on an expired token with a 5xx: no retry can help."""
+    async def down(seen: Seen) -> bytes:
+        return answer(503, {"message": "503: Service Unavailable", "code": 0}, reason="Service Unavailable")
+
+    raw.script = down
+    asked = []
+    with pytest.raises(discord.DiscordServerError):
+        await wire.call("PATCH", f"/webhooks/7/{TOKEN}/messages/1", (7, TOKEN), payload={},
+                        expired=lambda: asked.append(1) or True)
+    assert len(raw.requests) == 1 and waits == [] and asked == [1]
+
+
 @pytest.mark.parametrize(("status", "kind"), [(404, discord.NotFound), (403, discord.Forbidden),
                                               (400, discord.HTTPException)])
 async def test_refusals_raise_discord_pys_exceptions(raw, wire, status, kind):
