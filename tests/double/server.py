@@ -233,13 +233,22 @@ class DiscordDouble(UsersMixin):
             await self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": guild.id, "role": role.payload()})
         return role
 
-    async def set_everyone_permissions(self, guild: Guild, permissions: int) -> None:
-        """The @everyone role's guild-wide permissions (what every member, the bot too, has at least);
-        the bot gets GUILD_ROLE_UPDATE."""
-        guild.everyone_permissions = int(getattr(permissions, "value", permissions))
+    async def set_role_permissions(self, guild: Guild, role: Guild | Role | User, permissions: int) -> None:
+        """A role's guild-wide permissions: @everyone's (the guild), another role's, or those of a
+        member's own role (the bot's: its invite's). The bot gets GUILD_ROLE_UPDATE."""
+        value = int(getattr(permissions, "value", permissions))
+        if isinstance(role, Guild):
+            guild.everyone_permissions = value
+            payload = P.role(guild.id, "@everyone", value, 0)
+        elif isinstance(role, User):
+            member = guild.members[role.id]
+            member.permissions = value
+            payload = P.role(member.role_id, f"member-{role.name}", value, list(guild.members).index(role.id) + 1)
+        else:
+            role.permissions = value
+            payload = role.payload()
         if self.gateway.connected:
-            await self.gateway.dispatch("GUILD_ROLE_UPDATE", {"guild_id": guild.id, "role": P.role(
-                guild.id, "@everyone", guild.everyone_permissions, 0)})
+            await self.gateway.dispatch("GUILD_ROLE_UPDATE", {"guild_id": guild.id, "role": payload})
 
     @property
     def bot(self) -> User:

@@ -313,7 +313,7 @@ async def test_discord_py_computes_the_permissions_the_interactions_carry(env):
     assert not await agree() & P.ATTACH_FILES
     await d.set_overwrite(env.table, d.bot, allow=P.ATTACH_FILES)
     assert await agree() & P.ATTACH_FILES
-    await d.set_everyone_permissions(env.guild, P.MEMBER_PERMISSIONS & ~P.SEND_MESSAGES)
+    await d.set_role_permissions(env.guild, env.guild, P.MEMBER_PERMISSIONS & ~P.SEND_MESSAGES)
     await d.set_overwrite(env.table, d.bot, deny=P.SEND_MESSAGES)
     assert not await agree() & (P.SEND_MESSAGES | P.ATTACH_FILES)      # no sending: no uploads
 

@@ -125,7 +125,7 @@ async def test_deleting_another_authors_message_needs_manage_messages(wire):
 async def test_reading_and_replying_need_read_message_history(wire):
     d, guild, channel, s = wire
     _, first = await send(s, "POST", f"channels/{channel.id}/messages", {"content": "first"})
-    await d.set_everyone_permissions(guild, P.MEMBER_PERMISSIONS & ~P.READ_MESSAGE_HISTORY)
+    await d.set_role_permissions(guild, guild, P.MEMBER_PERMISSIONS & ~P.READ_MESSAGE_HISTORY)
     async with s.get(f"channels/{channel.id}/messages") as resp:
         assert resp.status == 200 and await resp.json() == []       # message.md: no messages are returned
     status, body = await send(s, "GET", f"channels/{channel.id}/messages/{first['id']}", None)
