@@ -223,7 +223,7 @@ class Clicks:
         answered = await answer(reply, reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session))))
         if session.status == "playing":
             await self.bot.autoplay.after_change(session)
-            self.bot.tables.started(session)
+            self.bot.tables.started(session, interaction)
         if not answered:        # the lobby message still shows what it showed before the click
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.tables.redraw_lobby(session)

@@ -134,6 +134,7 @@ class Session:
     #: How long a player has for a turn: a key of ``PACES``.
     pace: str = "none"
     #: Whether the table and hands carry pictures (the lobby's setting; text says the same either way).
+    #: During a game the table writer turns them off in memory while the channel refuses files.
     pictures: bool = True
     started_at: float | None = None
     ended_at: float | None = None

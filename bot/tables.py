@@ -15,6 +15,12 @@ little later, backing off, until it goes through; a running game without a compl
 (a kill before its post or before its ids were stored, a refused post) gets a fresh one. Before a
 post the writer stores a "posting" mark, so after a kill mid-post the table is posted afresh and
 any half-posted messages are older than it: their buttons are refused as an old message.
+
+A refusal for want of a permission (403) is not tried again: it would be refused again. Without
+Attach Files the table goes on without pictures (a click whose ``app_permissions`` lack it turns
+them off before anything is refused; one that has it again turns them back on); without View
+Channel or Send Messages the channel is told once where a click's token still can, the log says
+so once, and the table is drawn again with the next move.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from discord.http import handle_message_parameters
 
 from bot import webhooks
 from bot.i18n import t
+from bot.permissions import PICTURES, missing_permissions, needed
 from bot.sessions import Refusal
 from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
@@ -52,6 +59,12 @@ UNKNOWN_CHANNEL = 10003
 #: Seconds before a table may be posted again with ``/table``: each repost is a post and a delete on
 #: the bot's global rate limit, which every table shares.
 REPOST_EVERY = 60.0
+#: Discord's code for a permission missing in a channel the bot can see (50001: one it cannot see).
+MISSING_PERMISSIONS = 50013
+
+
+class FilesRefused(Exception):
+    """Discord refused a table message because it uploads pictures (403: Attach Files is missing)."""
 
 
 class _Table:
@@ -90,6 +103,11 @@ class _Table:
         self.announcements: list[str] = []
         #: When ``/table`` last posted this table again (bot clock).
         self.reposted: float | None = None
+        #: The writer turned the session's pictures off because the channel refuses files.
+        self.files_refused = False
+        #: Discord refused a redraw for want of a permission; told and logged, not tried again
+        #: before the next change.
+        self.forbidden = False
 
 
 class TableWriter:
@@ -106,7 +124,7 @@ class TableWriter:
         """The table as it stands; the click's answer and the writer share one rendering per move."""
         table = self._table(session)
         line = self.shown_line(session)
-        key = (len(session.history), session.status, session.lang, line)
+        key = (len(session.history), session.status, session.lang, line, session.pictures)
         if table.rendered is None or table.rendered[0] != key:
             table.rendered = (key, presenter(session.game.key).table(session, session.lang, line))
         return table.rendered[1]
@@ -180,9 +198,12 @@ class TableWriter:
 
     def clicked(self, session, interaction: discord.Interaction) -> None:
         """A player clicked in this session: the writer's public messages may go through its token
-        (once the click was answered: an unanswered interaction takes no follow-ups)."""
+        (once the click was answered: an unanswered interaction takes no follow-ups), and its
+        ``app_permissions`` say whether the table's pictures may be uploaded."""
+        table = self._table(session)
+        self._permitted(session, table, interaction)
         if interaction.response.is_done():
-            self._table(session).token = self._token(interaction)
+            table.token = self._token(interaction)
 
     def _token(self, interaction: discord.Interaction) -> tuple[discord.Interaction, float]:
         """The interaction with the moment the bot received it: its token's age counts from there."""
@@ -201,9 +222,11 @@ class TableWriter:
             table.announcements.append(announce)
         self._wake(session, table)
 
-    def started(self, session) -> None:
-        """Post the table of a game that just started."""
+    def started(self, session, interaction: discord.Interaction | None = None) -> None:
+        """Post the table of a game that just started (``interaction``: the click that started it)."""
         table = self._table(session)
+        if interaction is not None:
+            self._permitted(session, table, interaction)
         table.post = True
         self._wake(session, table)
 
@@ -310,6 +333,10 @@ class TableWriter:
             table.dirty.clear()
             try:
                 await self._redraw(session, table)
+            except FilesRefused:
+                self._pictures_refused(session, table)      # and drawn again at once, without them
+            except discord.Forbidden as exc:
+                await self._forbidden(session, table, exc)
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_CHANNEL:
                     raise
@@ -329,12 +356,73 @@ class TableWriter:
                 pass                                  # the database no longer has the session live
             else:
                 table.backoff = RETRY_FIRST
+                if table.forbidden:
+                    table.forbidden = False
+                    log.info("the table of session %s is drawn again in channel %s", session.id, session.channel_id)
         table.idle.set()
         if not session.is_live:
             self._no_farewells(table)
             self._tables.pop(session.id, None)
             for message_id in session.messages.get("table", []):
                 self._pictures.pop(message_id, None)
+
+    def _permitted(self, session, table: _Table, interaction: discord.Interaction) -> None:
+        """What a click's ``app_permissions`` say the bot may do in the table's channel now (no
+        request asked it): without Attach Files alone the pictures go, with it again they come back."""
+        missing = missing_permissions(interaction.app_permissions,
+                                      is_thread=isinstance(interaction.channel, discord.Thread))
+        if session.pictures and missing == [PICTURES] and session.status == "playing":
+            self._pictures_refused(session, table)
+        elif table.files_refused and PICTURES not in missing:
+            table.files_refused = False
+            session.pictures = True
+            log.info("the bot may attach files again in channel %s: the table of session %s shows its pictures",
+                     session.channel_id, session.id)
+            self._wake(session, table)
+
+    def _pictures_refused(self, session, table: _Table) -> None:
+        """The channel takes no files: the table goes on without pictures (in memory only: the
+        stored setting stays the lobby's), says so once in the channel, and the log once."""
+        if not session.pictures:
+            return
+        session.pictures = False
+        table.files_refused = True
+        log.warning("the bot may not attach files in channel %s: the table of session %s goes on without pictures",
+                    session.channel_id, session.id)
+        table.announcements.append(t(session.lang, "table.pictures_refused",
+                                     name=t(session.lang, f"permissions.{PICTURES}")))
+        self._wake(session, table)
+
+    def _files_refused_by(self, channel_id: int, exc: discord.Forbidden) -> bool:
+        """Whether Discord refused a request that uploads files for want of Attach Files: a missing
+        permission (not a channel out of sight), while the bot has all the others there as far as
+        the gateway told it."""
+        if exc.code != MISSING_PERMISSIONS:
+            return False
+        return [name for name in self._missing(channel_id) if name != PICTURES] == []
+
+    def _missing(self, channel_id: int) -> list[str]:
+        """The permissions the bot lacks in the channel as discord.py computes them from what the
+        gateway sent (none known for a channel it has not cached)."""
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return []
+        return missing_permissions(channel.permissions_for(channel.guild.me),
+                                   is_thread=isinstance(channel, discord.Thread))
+
+    async def _forbidden(self, session, table: _Table, exc: discord.Forbidden) -> None:
+        """A redraw refused for want of a permission (View Channel, Send Messages): told once in the
+        channel where a click's token still can (an interaction's follow-up needs no channel
+        permission), logged once, and not tried again before the next change."""
+        if table.forbidden:
+            return
+        table.forbidden = True
+        log.warning("Discord refused the table of session %s in channel %s (%s %s): a permission is missing; "
+                    "it is drawn again with the next move", session.id, session.channel_id, exc.status, exc.code)
+        thread = isinstance(self.bot.get_channel(session.channel_id), discord.Thread)
+        names = ", ".join(t(session.lang, f"permissions.{name}") for name in needed(is_thread=thread) if name != PICTURES)
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
+            await self._send(session, table, t(session.lang, "table.forbidden", names=names))
 
     def _retry_later(self, session, table: _Table) -> None:
         """Wake the writer again after the backoff (on the injectable clock: tests advance it)."""
@@ -369,7 +457,7 @@ class TableWriter:
                 await step(session, table)
             except Refusal:
                 raise
-            except (discord.HTTPException, aiohttp.ClientError, OSError, StorageFault) as exc:
+            except (discord.HTTPException, aiohttp.ClientError, OSError, StorageFault, FilesRefused) as exc:
                 refused = refused or exc
         if refused is not None:
             raise refused
@@ -408,7 +496,12 @@ class TableWriter:
         new = []
         try:
             for message in rendered:
-                sent = await channel.send(**media.send_kwargs(message))
+                try:
+                    sent = await channel.send(**media.send_kwargs(message))
+                except discord.Forbidden as exc:
+                    if message.pictures and self._files_refused_by(session.channel_id, exc):
+                        raise FilesRefused() from exc
+                    raise
                 new.append(sent.id)
                 self._pictures[sent.id] = media.shown_on(sent.attachments)
         except Exception:
@@ -572,6 +665,9 @@ class TableWriter:
             if message.pictures or message_id in self._pictures:
                 self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
         except discord.HTTPException as exc:
+            if (isinstance(exc, discord.Forbidden) and any(isinstance(a, discord.File) for a in attachments or ())
+                    and self._files_refused_by(channel_id, exc)):
+                raise FilesRefused() from exc
             if not (isinstance(exc, discord.NotFound) or exc.code in UNEDITABLE):
                 raise
             log.info("table message %s in channel %s cannot be edited any more (%s %s): posting a fresh table",

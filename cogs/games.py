@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.clicks import Reply, answer, can_manage
 from bot.commands_i18n import cmd
 from bot.i18n import language, t
-from bot.permissions import missing_permissions
+from bot.permissions import PICTURES, missing_permissions
 from bot.sessions import LEVELS, NotSaved, Refusal, computers_offered
 from bot.ui import lobby as lobby_ui
 from bot.ui.presenters import playable
@@ -49,9 +49,12 @@ class Games(commands.Cog):
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             await reply.notice("table.channel_kind")
             return
+        # the interaction says what the bot may do here; without Attach Files alone the table goes
+        # without pictures, without any other no table can be drawn
         missing = missing_permissions(interaction.app_permissions, is_thread=isinstance(channel, discord.Thread))
-        if missing:
-            names = ", ".join(t(reply.lang, f"permissions.{name}") for name in missing)
+        blocking = [name for name in missing if name != PICTURES]
+        if blocking:
+            names = ", ".join(t(reply.lang, f"permissions.{name}") for name in blocking)
             await reply.notice("table.missing_permissions", names=names)
             return
         if computers and not computers_offered(game.value):
@@ -69,6 +72,8 @@ class Games(commands.Cog):
         strength = level.value if level else LEVELS[0]
         unsaved = None
         try:
+            if missing:
+                await self.bot.sessions.set_pictures(session, interaction.user.id, "off")
             for _ in range(min(computers, session.game.max_players - 1)):
                 await self.bot.sessions.add_computer(
                     session, interaction.user.id, lobby_ui.computer_name(session), strength)
@@ -78,6 +83,8 @@ class Games(commands.Cog):
         response = await interaction.response.send_message(rendered.content, view=rendered.view)
         with contextlib.suppress(NotSaved):     # unremembered, the lobby still answers its clicks
             await self.bot.sessions.set_messages(session, lobby=response.message_id)
+        if missing:
+            await reply.notice("table.pictures_not_permitted", name=t(reply.lang, f"permissions.{PICTURES}"))
         if unsaved is not None:
             await reply.notice(unsaved.key)
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import discord
 
 from bot.__main__ import COMMANDS
-from bot.permissions import NEEDED, NEEDED_IN_THREADS
+from bot.permissions import INVITE, NEEDED, NEEDED_IN_THREADS
+from tests.double import payloads as P
 from tests.e2e import compose_yaml
 
 README_PATH = Path(__file__).resolve().parents[2] / "README.md"
@@ -18,10 +19,17 @@ README = README_PATH.read_text(encoding="utf-8")
 
 def test_the_invite_asks_for_exactly_the_permissions_the_bot_checks():
     needed = discord.Permissions(**dict.fromkeys(set(NEEDED) | set(NEEDED_IN_THREADS), True))
-    assert needed == discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True)
+    assert needed == INVITE == discord.Permissions(view_channel=True, send_messages=True,
+                                                   send_messages_in_threads=True, attach_files=True)
     (link,) = re.findall(r"https://discord\.com/oauth2/authorize\?\S+", README)
-    assert f"permissions={needed.value}`" in link and "scope=bot+applications.commands" in link
-    assert f"`{needed.value}`" in README
+    assert f"permissions={INVITE.value}`" in link and "scope=bot+applications.commands" in link
+    (integer,) = re.findall(r"permissions\s+integer `(\d+)` \(([\d + ]+)\)", README)
+    assert int(integer[0]) == INVITE.value == sum(map(int, integer[1].split(" + ")))
+
+
+def test_the_doubles_bot_is_invited_as_the_readme_says():
+    """The suite's bot has exactly the invite's permissions: a test cannot pass on more."""
+    assert INVITE.value == P.BOT_PERMISSIONS
 
 
 def test_the_systemd_unit_runs_a_command_the_bot_has():

@@ -23,6 +23,7 @@ from .components import (
 )
 from .faults import Fault
 from .gateway import NoBotConnected
+from .permissions import Role
 from .ratelimits import RateLimits
 from .server import DiscordDouble, OffsetClock, RequestRecord
 from .validate import InvalidBody, Problem, validate_message_body, validate_request, view_body
@@ -44,6 +45,7 @@ __all__ = [
     "Problem",
     "RateLimits",
     "RequestRecord",
+    "Role",
     "User",
     "custom_ids",
     "find_component",

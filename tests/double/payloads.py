@@ -22,6 +22,7 @@ MANAGE_GUILD = 1 << 5
 ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
+SEND_TTS_MESSAGES = 1 << 12
 MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
@@ -41,11 +42,9 @@ MEMBER_PERMISSIONS = (
     | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | CHANGE_NICKNAME | USE_APPLICATION_COMMANDS
     | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 )
-#: What the bot was invited with: enough to run tables in channels and threads.
-BOT_PERMISSIONS = (
-    VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | EMBED_LINKS | ATTACH_FILES
-    | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | ADD_REACTIONS | CREATE_PUBLIC_THREADS
-)
+#: What the bot was invited with: the README's invite (the bot's own role carries them). Whatever
+#: else it has in a channel comes from @everyone and the channel's overwrites.
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | ATTACH_FILES
 
 # Message flags.
 SUPPRESS_EMBEDS = 1 << 2
@@ -115,8 +114,9 @@ def member(user_payload: dict, roles: list[str], *, joined_at: str, permissions:
     return m
 
 
-def overwrite(target_id: str, allow: int, deny: int) -> dict:
-    return {"id": target_id, "type": 1, "allow": str(allow), "deny": str(deny)}
+def overwrite(target_id: str, allow: int, deny: int, *, kind: int = 1) -> dict:
+    """A channel's permission overwrite: ``kind`` 0 for a role (@everyone's id is the guild's), 1 for a member."""
+    return {"id": target_id, "type": kind, "allow": str(allow), "deny": str(deny)}
 
 
 def text_channel(cid: str, guild_id: str, name: str, position: int, overwrites: list[dict]) -> dict:

@@ -12,6 +12,7 @@ from aiohttp import web
 
 from . import attachments as A
 from . import payloads as P
+from . import permissions as perm
 from . import validate as V
 from .commands import DAY, command_problems
 from .wire import BODY, FILES, DiscordError, json_response
@@ -194,9 +195,7 @@ class ChannelRoutes:
         perms = self.d.world.app_permissions(ch)
         if not perms & P.VIEW_CHANNEL:
             raise DiscordError(403, 50001, "Missing Access")
-        for bit in need:
-            if not perms & bit:
-                raise DiscordError(403, 50013, "Missing Permissions")
+        require(perms, *need)
         return ch
 
     def _message(self, request: web.Request, ch: Channel) -> Message:
@@ -210,15 +209,16 @@ class ChannelRoutes:
         return json_response(self.d.world.channel_payload(self._channel(request)))
 
     async def post(self, request: web.Request) -> web.Response:
-        probe = self.d.world.channels.get(request.match_info["cid"])
-        send = P.SEND_MESSAGES_IN_THREADS if probe is not None and probe.is_thread else P.SEND_MESSAGES
-        ch = self._channel(request, send)
+        ch = self._channel(request)
         body = request[BODY]
+        require(self.d.world.app_permissions(ch), *post_needs(ch, body, request[FILES]))
         flags, files = prepare_message(self.d, body, old=None, allowed=V.CHANNEL_FLAGS, uploads=request[FILES])
         return json_response(self.d.world.store_message(ch, body, flags=flags, files=files).payload)
 
     async def history(self, request: web.Request) -> web.Response:
-        ch = self._channel(request, P.READ_MESSAGE_HISTORY)
+        ch = self._channel(request)
+        if not self.d.world.app_permissions(ch) & P.READ_MESSAGE_HISTORY:
+            return json_response([])          # message.md: "then no messages will be returned"
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
         msgs = [m for m in self.d.world.channel_messages.get(ch.id, ()) if not m.deleted and m.ephemeral_to is None]
@@ -235,6 +235,10 @@ class ChannelRoutes:
     async def patch(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         msg = self._message(request, ch)
+        if msg.author_id != self.d.bot.id:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        if request[FILES]:
+            require(self.d.world.app_permissions(ch), P.ATTACH_FILES)
         old = refuse_public_edit(self.d, ch, msg)
         body = request[BODY]
         flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, uploads=request[FILES])
@@ -244,12 +248,41 @@ class ChannelRoutes:
 
     async def delete(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
-        self._message(request, ch).deleted = True
+        msg = self._message(request, ch)
+        if msg.author_id != self.d.bot.id:       # message.md: another's message needs Manage Messages
+            require(self.d.world.app_permissions(ch), P.MANAGE_MESSAGES)
+        msg.deleted = True
         return web.Response(status=204)
 
 
+def require(perms: int, *need: int) -> None:
+    """50013 Missing Permissions unless ``perms`` has every bit of ``need`` (the channel is visible)."""
+    for bit in need:
+        if not perms & bit:
+            raise DiscordError(403, 50013, "Missing Permissions")
+
+
+def post_needs(ch: Channel, body: object, uploads: dict) -> list[int]:
+    """What message.md's Create Message limitations and permissions.md ask of a post: the permission
+    to send (in a thread, Send Messages in Threads), Attach Files for any file, Read Message History
+    for a reply, Send TTS Messages for text to speech."""
+    need = [perm.send_permission(ch.is_thread)]
+    if uploads:
+        need.append(P.ATTACH_FILES)
+    if isinstance(body, dict):
+        if body.get("message_reference"):
+            need.append(P.READ_MESSAGE_HISTORY)
+        if body.get("tts"):
+            need.append(P.SEND_TTS_MESSAGES)
+    return need
+
+
 class InteractionRoutes:
-    """The interaction callback and the interaction webhook (followups, @original)."""
+    """The interaction callback and the interaction webhook (followups, @original).
+
+    The channel's permissions gate none of them: Discord documents no such check for an
+    interaction's answers (a user-installed app answers where it has no permissions at all); it
+    gives the app ``app_permissions`` with the interaction to decide for itself."""
 
     def __init__(self, double: DiscordDouble):
         self.d = double

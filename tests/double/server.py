@@ -12,7 +12,7 @@ import contextlib
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,9 +20,11 @@ from aiohttp import web
 
 from . import attachments as A
 from . import payloads as P
+from . import permissions as perm
 from . import validate as V
 from .faults import Fault, Faults
 from .gateway import Gateway
+from .permissions import Role
 from .ratelimits import RateLimits
 from .rest import ChannelRoutes, InteractionRoutes, MetaRoutes
 from .users import UsersMixin
@@ -188,15 +190,65 @@ class DiscordDouble(UsersMixin):
             await self.gateway.dispatch("GUILD_DELETE", {"id": guild.id})
         self.notify()
 
+    def post_as(self, user: User, channel: Channel, content: str) -> Message:
+        """A message ``user`` wrote in the channel in their own client (the double dispatches no
+        MESSAGE_CREATE, for this message as for any)."""
+        if not self.world.permissions(channel, user) & perm.send_permission(channel.is_thread):
+            raise AssertionError(f"{user.name} may not send messages in #{channel.name}")
+        return self.world.store_message(channel, {"content": content}, author=user)
+
     async def set_permissions(self, channel: Channel, user: User, permissions: int) -> None:
-        """The exact permissions `user` (or the bot: `double.bot`) has in `channel` from now on."""
-        channel.user_permissions[user.id] = int(getattr(permissions, "value", permissions))
+        """The permissions `user` (or the bot: `double.bot`) has in `channel` from now on, before
+        Discord's implicit rules (no View Channel: nothing; no Send Messages: no files either): a
+        member overwrite of the channel, or of a thread's parent (threads have none of their own)."""
         home = channel.parent if channel.is_thread else channel
-        if self.gateway.connected and not channel.is_thread:
-            await self.gateway.dispatch("CHANNEL_UPDATE", self.world.channel_payload(home))
+        wanted = int(getattr(permissions, "value", permissions))
+        without = self.world.overwritten(home, user, own=False)
+        await self.set_overwrite(home, user, allow=wanted & ~without, deny=without & ~wanted)
 
     async def set_app_permissions(self, channel: Channel, permissions: int) -> None:
         await self.set_permissions(channel, self.bot, permissions)
+
+    async def set_overwrite(self, channel: Channel, target: User | Role | Guild, *, allow: int = 0,
+                            deny: int = 0) -> None:
+        """The channel's permission overwrite for a member, a role, or @everyone (the guild); with
+        neither ``allow`` nor ``deny`` it goes. The bot gets CHANNEL_UPDATE."""
+        if channel.is_thread:
+            raise ValueError("a thread has no overwrites of its own: set them on its parent channel")
+        kind = perm.MEMBER if isinstance(target, User) else perm.ROLE
+        allow, deny = (int(getattr(p, "value", p)) for p in (allow, deny))
+        if allow or deny:
+            channel.overwrites[target.id] = perm.Overwrite(target.id, kind, allow, deny)
+        else:
+            channel.overwrites.pop(target.id, None)
+        if self.gateway.connected:
+            await self.gateway.dispatch("CHANNEL_UPDATE", self.world.channel_payload(channel))
+
+    async def add_role(self, guild: Guild, name: str, permissions: int, *, members: Iterable[User] = ()) -> Role:
+        """A role with guild-wide ``permissions``, given to ``members`` (users, not the bot)."""
+        role = self.world.add_role(guild, name, int(getattr(permissions, "value", permissions)))
+        for user in members:
+            guild.members[user.id].roles.append(role.id)
+        if self.gateway.connected:
+            await self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": guild.id, "role": role.payload()})
+        return role
+
+    async def set_role_permissions(self, guild: Guild, role: Guild | Role | User, permissions: int) -> None:
+        """A role's guild-wide permissions: @everyone's (the guild), another role's, or those of a
+        member's own role (the bot's: its invite's). The bot gets GUILD_ROLE_UPDATE."""
+        value = int(getattr(permissions, "value", permissions))
+        if isinstance(role, Guild):
+            guild.everyone_permissions = value
+            payload = P.role(guild.id, "@everyone", value, 0)
+        elif isinstance(role, User):
+            member = guild.members[role.id]
+            member.permissions = value
+            payload = P.role(member.role_id, f"member-{role.name}", value, list(guild.members).index(role.id) + 1)
+        else:
+            role.permissions = value
+            payload = role.payload()
+        if self.gateway.connected:
+            await self.gateway.dispatch("GUILD_ROLE_UPDATE", {"guild_id": guild.id, "role": payload})
 
     @property
     def bot(self) -> User:

@@ -284,15 +284,38 @@ async def test_channel_permissions_missing_access_and_threads(env):
     await d.set_app_permissions(env.table, P.BOT_PERMISSIONS & ~P.SEND_MESSAGES)
     r = await d.slash(env.ann, env.table, "probe", case="announce")
     assert r.message.content == "cannot post here: 50013"
-    assert r.payload["app_permissions"] == str(P.BOT_PERMISSIONS & ~P.SEND_MESSAGES)
+    # without Send Messages, Attach Files does not count either (permissions.md, implicit permissions)
+    assert r.payload["app_permissions"] == str(P.VIEW_CHANNEL | P.SEND_MESSAGES_IN_THREADS)
     bot_view = env.bot.get_channel(int(env.table.id)).permissions_for(env.bot.get_guild(int(env.guild.id)).me)
     assert not bot_view.send_messages and bot_view.view_channel          # CHANNEL_UPDATE reached the bot
+    assert not bot_view.attach_files
     await d.set_app_permissions(env.table, 0)
     r = await d.slash(env.ann, env.table, "probe", case="announce")
     assert r.message.content == "cannot post here: 50001"
     await d.set_permissions(env.table, env.bob, 0)
     with pytest.raises(AssertionError, match="cannot see"):
         await d.slash(env.bob, env.table, "counter")
+
+
+async def test_discord_py_computes_the_permissions_the_interactions_carry(env):
+    """The overwrites and roles the gateway sends say what the double enforces: discord.py's own
+    ``permissions_for`` agrees with each interaction's ``app_permissions``."""
+    d = env.double
+    guild = env.bot.get_guild(int(env.guild.id))
+
+    async def agree() -> int:
+        sent = int((await d.slash(env.ann, env.table, "counter")).payload["app_permissions"])
+        assert guild.get_channel(int(env.table.id)).permissions_for(guild.me).value == sent
+        return sent
+
+    assert await agree() == P.MEMBER_PERMISSIONS | P.BOT_PERMISSIONS
+    await d.set_overwrite(env.table, env.guild, deny=P.ATTACH_FILES | P.EMBED_LINKS)
+    assert not await agree() & P.ATTACH_FILES
+    await d.set_overwrite(env.table, d.bot, allow=P.ATTACH_FILES)
+    assert await agree() & P.ATTACH_FILES
+    await d.set_role_permissions(env.guild, env.guild, P.MEMBER_PERMISSIONS & ~P.SEND_MESSAGES)
+    await d.set_overwrite(env.table, d.bot, deny=P.SEND_MESSAGES)
+    assert not await agree() & (P.SEND_MESSAGES | P.ATTACH_FILES)      # no sending: no uploads
 
 
 async def test_rest_errors_on_the_wire(env):

@@ -9,6 +9,7 @@ from typing import Any
 from . import attachments as A
 from . import components as C
 from . import payloads as P
+from . import permissions as perm
 
 #: A message's attachments after a request, and the bytes of the files that request uploaded (by id).
 Files = tuple[list[dict], dict[str, bytes]]
@@ -38,6 +39,7 @@ class Guild:
     joined_at: str
     channels: list[Channel] = field(default_factory=list)
     members: dict[str, Member] = field(default_factory=dict)
+    roles: dict[str, perm.Role] = field(default_factory=dict)     # beyond @everyone and members' own
 
     def __repr__(self) -> str:
         return f"<Guild {self.name}>"
@@ -50,6 +52,11 @@ class Member:
     permissions: int            # guild-wide, on top of @everyone (carried by a role of its own)
     role_id: str
     joined_at: str
+    roles: list[str] = field(default_factory=list)     # ids of the guild's other roles it has
+
+    @property
+    def role_ids(self) -> list[str]:
+        return [self.role_id, *self.roles]
 
 
 @dataclass(eq=False)
@@ -62,8 +69,8 @@ class Channel:
     position: int = 0
     owner_id: str | None = None
     created: str = ""
-    # exact permissions of a user in this channel (a member overwrite); otherwise the guild-wide ones
-    user_permissions: dict[str, int] = field(default_factory=dict)
+    # permission overwrites by role or user id (a thread has none: it takes its parent's)
+    overwrites: dict[str, perm.Overwrite] = field(default_factory=dict)
     # threads: archived after `auto_archive_duration` minutes without a message (threads.md)
     archived: bool = False
     auto_archive_duration: int = 1440
@@ -98,6 +105,7 @@ class Message:
     blobs: dict[str, bytes] = field(default_factory=dict, repr=False)   # attachment id -> bytes uploaded
 
     id = property(lambda self: self.payload["id"])
+    author_id = property(lambda self: self.payload["author"]["id"])
     content = property(lambda self: self.payload.get("content") or "")
     embeds = property(lambda self: self.payload.get("embeds") or [])
     components = property(lambda self: self.payload.get("components") or [])
@@ -231,6 +239,11 @@ class World:
             raise ValueError(f"{user} is already a member of {guild}")
         return self._add_member(guild, user, permissions)
 
+    def add_role(self, guild: Guild, name: str, permissions: int) -> perm.Role:
+        role = perm.Role(self.snowflake(), name, permissions, len(guild.members) + len(guild.roles) + 1)
+        guild.roles[role.id] = role
+        return role
+
     def add_text_channel(self, guild: Guild, name: str) -> Channel:
         ch = Channel(self.snowflake(), guild, name, position=len(guild.channels))
         guild.channels.append(ch)
@@ -284,7 +297,7 @@ class World:
         guild.members.pop(self.bot.id, None)
         self.guilds.pop(guild.id, None)
         for c in guild.channels:
-            c.user_permissions.pop(self.bot.id, None)
+            c.overwrites.pop(self.bot.id, None)
 
     # ------------------------------------------------------------------ message age
 
@@ -299,20 +312,26 @@ class World:
         member = guild.members.get(user.id)
         if member is None:
             return 0
-        perms = guild.everyone_permissions | member.permissions
-        return P.ALL_PERMISSIONS if perms & P.ADMINISTRATOR or guild.owner_id == user.id else perms
+        return perm.base_permissions(guild.everyone_permissions,
+                                     [member.permissions, *(guild.roles[r].permissions for r in member.roles)],
+                                     owner=guild.owner_id == user.id)
 
     def permissions(self, channel: Channel, user: User) -> int:
-        """The user's permissions in the channel (a thread has its parent's)."""
+        """The user's permissions in the channel, as Discord computes them (``permissions.py``); a
+        thread has its parent's overwrites."""
         if channel.is_dm:
             return P.DM_PERMISSIONS if user.id in (channel.owner_id, self.bot.id) else 0
-        base = self.guild_permissions(channel.guild, user)
-        if base == P.ALL_PERMISSIONS:          # administrators and the owner ignore overwrites
-            return base
+        return perm.implicit(self.overwritten(channel, user), thread=channel.is_thread)
+
+    def overwritten(self, channel: Channel, user: User, *, own: bool = True) -> int:
+        """The guild permissions after the channel's overwrites (``own=False``: all but the member's
+        own), before the implicit rules."""
+        member = channel.guild.members.get(user.id)
+        if member is None:
+            return 0
         home = channel.parent if channel.is_thread else channel
-        if user.id in channel.user_permissions:
-            return channel.user_permissions[user.id]
-        return home.user_permissions.get(user.id, base)
+        return perm.overwritten(self.guild_permissions(channel.guild, user), home.overwrites, channel.guild.id,
+                                member.role_ids, user.id if own else None)
 
     def app_permissions(self, channel: Channel) -> int:
         return self.permissions(channel, self.bot)
@@ -325,7 +344,7 @@ class World:
     def member_payload(self, guild: Guild, user: User, channel: Channel | None = None) -> dict:
         m = guild.members[user.id]
         perms = None if channel is None else self.permissions(channel, user)
-        return P.member(user.payload(), [m.role_id], joined_at=m.joined_at, permissions=perms)
+        return P.member(user.payload(), m.role_ids, joined_at=m.joined_at, permissions=perms)
 
     def channel_payload(self, ch: Channel) -> dict:
         if ch.is_dm:
@@ -337,11 +356,9 @@ class World:
             payload["thread_metadata"].update(archived=self.is_archived(ch), archive_timestamp=P.iso(ch.archived_at),
                                               auto_archive_duration=ch.auto_archive_duration)
             return payload
-        overwrites = []
-        for uid, perms in ch.user_permissions.items():
-            base = self.guild_permissions(ch.guild, self.users[uid])
-            overwrites.append(P.overwrite(uid, perms & ~base, base & ~perms))
-        return P.text_channel(ch.id, ch.guild.id, ch.name, ch.position, overwrites)
+        # @everyone's first, as Discord lists them
+        overwrites = sorted(ch.overwrites.values(), key=lambda o: o.id != ch.guild.id)
+        return P.text_channel(ch.id, ch.guild.id, ch.name, ch.position, [o.payload() for o in overwrites])
 
     def interaction_channel(self, ch: Channel, user: User) -> dict:
         return {**self.channel_payload(ch), "permissions": str(self.permissions(ch, user))}
@@ -352,6 +369,7 @@ class World:
         roles = [P.role(g.id, "@everyone", g.everyone_permissions, 0)]
         roles += [P.role(m.role_id, f"member-{m.user.name}", m.permissions, i + 1)
                   for i, m in enumerate(g.members.values())]
+        roles += [r.payload() for r in g.roles.values()]
         members = [self.member_payload(g, m.user) for m in g.members.values()
                    if all_members or m.user is self.bot]
         channels = [self.channel_payload(c) for c in g.channels if not c.is_thread]
@@ -365,8 +383,9 @@ class World:
 
     def store_message(self, channel: Channel, body: dict, *, flags: int = 0, mtype: int = 0,
                       ephemeral_to: str | None = None, interaction: InteractionRecord | None = None,
-                      files: Files | None = None) -> Message:
-        payload = P.message(self.snowflake(), channel.id, self.bot.payload(),
+                      files: Files | None = None, author: User | None = None) -> Message:
+        """``author``: a user who wrote the message in their client (the bot by default)."""
+        payload = P.message(self.snowflake(), channel.id, (author or self.bot).payload(),
                             guild_id=channel.guild.id if channel.guild is not None else None,
                             timestamp=P.iso(self.clock()), flags=flags, mtype=mtype)
         if interaction is not None:
