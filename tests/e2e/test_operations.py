@@ -3,6 +3,8 @@ commands are registered, all on the Discord double."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
 from types import SimpleNamespace
@@ -116,6 +118,42 @@ async def test_a_port_in_use_is_one_sentence():
             raise AssertionError("the port was taken")
     assert text.startswith(f"/health and /metrics cannot listen on 127.0.0.1:{port} (") and text.endswith(".")
     assert metrics.port is None
+
+
+async def _closed_after(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, trickle: bytes = b"") -> float:
+    """Seconds until the server closes the connection, while ``trickle`` goes out a byte every 20 ms
+    (fails if it is still open after a second)."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    while loop.time() - began < 1.0:
+        if trickle:
+            writer.write(trickle[:1])
+            trickle = trickle[1:]
+        with contextlib.suppress(TimeoutError):
+            if await asyncio.wait_for(reader.read(1024), 0.02) == b"":
+                return loop.time() - began
+    raise AssertionError("the connection is still open after a second")
+
+
+async def test_a_client_that_trickles_its_header_or_idles_is_cut_off():
+    metrics = Metrics(SimpleNamespace())
+    metrics.idle_seconds = 0.2
+    await metrics.start("127.0.0.1", 0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", metrics.port)
+        header = b"GET /metrics HTTP/1.1\r\nHost: bot\r\nX-Slow: " + b"a" * 100 + b"\r\n\r\n"
+        assert 0.2 <= await _closed_after(reader, writer, header) < 1.0
+        writer.close()
+
+        # A whole request is answered; the connection it kept alive is closed once idle.
+        reader, writer = await asyncio.open_connection("127.0.0.1", metrics.port)
+        writer.write(b"GET /metrics HTTP/1.1\r\nHost: bot\r\n\r\n")
+        assert (await reader.readline()).startswith(b"HTTP/1.1 200 OK")
+        await reader.readuntil(b"\r\n\r\n")
+        assert await _closed_after(reader, writer) < 1.0
+        writer.close()
+    finally:
+        await metrics.stop()
 
 
 # ------------------------------------------------------------------------------ the log
