@@ -5,6 +5,7 @@ root, the database on a volume), and every setting a compose file passes is one 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -46,7 +47,8 @@ def entry_command() -> list[str]:
 
 def test_the_image_is_slim_runs_as_a_user_and_keeps_the_database_on_its_volume():
     steps = instructions()
-    assert steps[0][0] == "FROM" and steps[0][1].startswith("python:") and steps[0][1].endswith("-slim")
+    # The official image, by the digest of its multi-platform index: a rebuild gets the same base.
+    assert steps[0][0] == "FROM" and re.fullmatch(r"python:3\.1\d-slim@sha256:[0-9a-f]{64}", steps[0][1])
     users = [args for word, args in steps if word == "USER"]
     assert users and users[-1] not in ("root", "0")
     volumes = [args for word, args in steps if word == "VOLUME"]
@@ -57,6 +59,17 @@ def test_the_image_is_slim_runs_as_a_user_and_keeps_the_database_on_its_volume()
             for source in args.split()[:-1]:
                 assert (ROOT / source).exists(), source
     assert entry_command() == ["python", "-m", "bot", "run"]
+
+
+def test_the_image_installs_only_what_the_lock_file_pins():
+    steps = instructions()
+    installs = [args for word, args in steps if word == "RUN" and "pip install" in args]
+    assert len(installs) == 2
+    # First every dependency, each file checked against its hash, then the project, resolving nothing.
+    assert installs[0] == "pip install --require-hashes -r requirements.txt"
+    assert installs[1].startswith("pip install --no-deps --no-build-isolation . ")
+    copied = [args.split()[:-1] for word, args in steps if word == "COPY"]
+    assert copied.index(["requirements.txt"]) < copied.index(["pyproject.toml", "README.md", "LICENSE"])
 
 
 def _run_entry(extra_args: list[str], env: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
