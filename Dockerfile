@@ -30,13 +30,12 @@ RUN pip install --no-deps --no-build-isolation . \
 
 USER spieltisch
 WORKDIR /data
-# The database lives on the volume (SPIELTISCH_DATABASE_URL=postgresql://… replaces it with a server);
-# /health and /metrics, once SPIELTISCH_METRICS_PORT is set, listen on every address of the container
-# (publish the port only where your monitoring can reach it).
-ENV SPIELTISCH_DATABASE_URL=sqlite:////data/spieltisch.sqlite3 \
-    SPIELTISCH_METRICS_HOST=0.0.0.0
+# The database lives on the volume (SPIELTISCH_DATABASE_URL=postgresql://… replaces it with a server).
+# /health and /metrics, once SPIELTISCH_METRICS_PORT is set, listen on the container's own loopback
+# only, as everywhere: to publish them, also set SPIELTISCH_METRICS_HOST=0.0.0.0 (the container's
+# interfaces) and publish the port to the host's loopback, -p 127.0.0.1:9108:9108, as compose.yaml does.
+ENV SPIELTISCH_DATABASE_URL=sqlite:////data/spieltisch.sqlite3
 VOLUME /data
-EXPOSE 9108
 
 ENTRYPOINT ["python", "-m", "bot"]
 CMD ["run"]
