@@ -6,7 +6,7 @@ backup API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating
 (while the bot is stopped); ``copy-database --from URL --to URL`` copies everything into an empty
 database (SQLite to PostgreSQL, say; while the bot is stopped). ``python -m bot config.toml`` (a bare path) still means
 ``python -m bot --config config.toml run``. Every mistake is one sentence on stderr, never a traceback:
-exit code 2 for the settings and the command line, 1 for the database.
+exit code 2 for the settings and the command line, 1 for the database and a token Discord refuses.
 """
 
 from __future__ import annotations
@@ -55,14 +55,25 @@ async def _run(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     assert settings.token is not None
-    runner = asyncio.create_task(bot.start(settings.token.get_secret_value()))
+    await serve(bot, settings.token.get_secret_value(), stop)
+
+
+async def serve(bot, token: str, stop: asyncio.Event) -> None:
+    """Run ``bot`` until it ends by itself or ``stop`` is set (Ctrl+C, SIGTERM). A stop before the bot
+    is ready (still trying to reach Discord, or setting up) cancels its start at once, then closes it."""
+    runner = asyncio.create_task(bot.start(token))
     waiter = asyncio.create_task(stop.wait())
     try:
         done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
         if runner not in done:
+            if not bot.is_ready():
+                runner.cancel()
+                await asyncio.wait({runner})
             await bot.close()
         waiter.cancel()
-        await runner
+        await asyncio.wait({runner})
+        if not runner.cancelled():
+            runner.result()         # what start-up raised: a refused token, a database fault, ...
     finally:
         if not bot.is_closed():     # start-up failed: close the HTTP session it opened
             await bot.close()
@@ -182,7 +193,7 @@ def _run_bot(settings: Settings) -> int:
     except StorageFault as exc:         # while restoring the live games at start-up
         return _fail(f"The database {settings.database_shown} took no write at start-up ({exc}).", 1)
     except discord.LoginFailure:
-        return _fail("Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.", 2)
+        return _fail("Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.", 1)
     except MetricsPortError as exc:
         return _fail(str(exc), 2)
     except discord.PrivilegedIntentsRequired:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -14,7 +16,7 @@ from discord.ext import commands
 
 from bot.autoplay import Autoplay
 from bot.clicked import ClickState, ShardedClickState
-from bot.clock import Clock, SystemClock, Timers
+from bot.clock import Clock, SystemClock, Timers, sleep_until
 from bot.commands_i18n import CatalogueTranslator
 from bot.computers import ComputerPool
 from bot.config import Settings
@@ -31,6 +33,12 @@ log = logging.getLogger("spieltisch")
 COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.privacy")
 #: The ``meta`` key under which the bot remembers where it registered its commands.
 COMMAND_SCOPE = "command_scope"
+#: Discord out of reach at login: no DNS, a refused or dropped connection (aiohttp's connection errors
+#: are OSErrors too), a timeout, or Discord's own 5xx after discord.py's retries.
+UNREACHABLE = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError)
+#: Seconds before the second try to reach Discord at start-up; each wait doubles, up to the longest.
+REACH_FIRST = 1.0
+REACH_LONGEST = 60.0
 
 
 def point_at_double(settings: Settings) -> None:
@@ -39,6 +47,14 @@ def point_at_double(settings: Settings) -> None:
         discord.http.Route.BASE = settings.testing.api_base_url.rstrip("/")
     if settings.testing.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.testing.gateway_url)
+
+
+def _one_line(exc: BaseException) -> str:
+    """What went wrong, in one line: Discord's status for its own errors (whose body may be a whole
+    HTML page), else the error's text (aiohttp's names the host and the reason)."""
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.response.reason}"
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 class Spieltisch(commands.Bot):
@@ -87,13 +103,38 @@ class Spieltisch(commands.Bot):
         self.tables = TableWriter(self)
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
+        #: ``setup_hook`` has begun: login reached Discord, and what fails from here is not retried.
+        self._set_up = False
 
     def _get_state(self, **options) -> ClickState:
         """discord.py's connection state, building our clicks lightly (``bot.clicked``)."""
         return ClickState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
                           **options)
 
+    async def login(self, token: str) -> None:
+        """discord.py's login, tried again while Discord cannot be reached (a bot started before the
+        network, or during an outage): after 1, 2, 4 … seconds, at most a minute, on the bot's clock,
+        one log line per failed attempt, until it gets through or the bot is stopped (``python -m bot``
+        cancels it). A token Discord refuses raises ``discord.LoginFailure`` at once, and what fails in
+        ``setup_hook`` (which runs inside) is not retried."""
+        delay, attempt = REACH_FIRST, 0
+        while True:
+            try:
+                return await super().login(token)
+            except UNREACHABLE as exc:
+                if self._set_up:
+                    raise
+                attempt += 1
+                log.warning("Discord cannot be reached (%s); attempt %d failed, trying again in %g s",
+                            _one_line(exc), attempt, delay)
+            # The failed attempt's HTTP session, and its connector with it; the next login opens both anew.
+            await self.http.close()
+            self.http.connector = discord.utils.MISSING
+            await sleep_until(self.clock, self.clock.now() + delay)
+            delay = min(delay * 2, REACH_LONGEST)
+
     async def setup_hook(self) -> None:
+        self._set_up = True
         if self.storage is None:
             self.storage = await Storage.open(self.settings.database_url)
         if self.settings.metrics_port is not None:

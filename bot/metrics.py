@@ -82,6 +82,11 @@ class _Guilds:
 
 
 class Metrics:
+    #: Seconds a connection may sit idle between requests, or take to send a request's header,
+    #: before it is closed (aiohttp's keep-alive timer runs from the moment a connection opens): a
+    #: scraper reconnects for free, a client that trickles its header cannot hold a socket open.
+    idle_seconds = 5.0
+
     def __init__(self, bot) -> None:
         self.bot = bot
         self.registry = CollectorRegistry(auto_describe=True)
@@ -128,7 +133,9 @@ class Metrics:
         app = web.Application()
         app.router.add_get("/health", self._health)
         app.router.add_get("/metrics", self._metrics)
-        self._runner = web.AppRunner(app, access_log=None)
+        # lingering_time: how long the rest of an unread request body is waited for after the answer.
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.idle_seconds,
+                                     lingering_time=self.idle_seconds)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         try:

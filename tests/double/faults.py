@@ -26,7 +26,7 @@ from aiohttp import web
 
 from .wire import json_response
 
-MESSAGES = {429: "You are being rate limited.", 500: "500: Internal Server Error",
+MESSAGES = {401: "401: Unauthorized", 429: "You are being rate limited.", 500: "500: Internal Server Error",
             502: "502: Bad Gateway", 503: "503: Service Unavailable", 404: "Unknown interaction"}
 
 

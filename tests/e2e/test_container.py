@@ -5,6 +5,7 @@ root, the database on a volume), and every setting a compose file passes is one 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -46,7 +47,8 @@ def entry_command() -> list[str]:
 
 def test_the_image_is_slim_runs_as_a_user_and_keeps_the_database_on_its_volume():
     steps = instructions()
-    assert steps[0][0] == "FROM" and steps[0][1].startswith("python:") and steps[0][1].endswith("-slim")
+    # The official image, by the digest of its multi-platform index: a rebuild gets the same base.
+    assert steps[0][0] == "FROM" and re.fullmatch(r"python:3\.1\d-slim@sha256:[0-9a-f]{64}", steps[0][1])
     users = [args for word, args in steps if word == "USER"]
     assert users and users[-1] not in ("root", "0")
     volumes = [args for word, args in steps if word == "VOLUME"]
@@ -57,6 +59,17 @@ def test_the_image_is_slim_runs_as_a_user_and_keeps_the_database_on_its_volume()
             for source in args.split()[:-1]:
                 assert (ROOT / source).exists(), source
     assert entry_command() == ["python", "-m", "bot", "run"]
+
+
+def test_the_image_installs_only_what_the_lock_file_pins():
+    steps = instructions()
+    installs = [args for word, args in steps if word == "RUN" and "pip install" in args]
+    assert len(installs) == 2
+    # First every dependency, each file checked against its hash, then the project, resolving nothing.
+    assert installs[0] == "pip install --require-hashes -r requirements.txt"
+    assert installs[1].startswith("pip install --no-deps --no-build-isolation . ")
+    copied = [args.split()[:-1] for word, args in steps if word == "COPY"]
+    assert copied.index(["requirements.txt"]) < copied.index(["pyproject.toml", "README.md", "LICENSE"])
 
 
 def _run_entry(extra_args: list[str], env: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
@@ -75,11 +88,36 @@ def test_the_entry_command_runs_with_the_images_environment(tmp_path):
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.strip() == (
         "spieltisch: The settings are OK: database /data/spieltisch.sqlite3, commands registered globally, "
-        "log level INFO (text), metrics on 0.0.0.0:9108.")
+        "log level INFO (text), metrics on 127.0.0.1:9108.")
 
     # The image's own command without a token: one sentence, before anything touches /data.
     bare = _run_entry([], env, tmp_path)
     assert bare.returncode == 2 and bare.stderr.strip().startswith("spieltisch: No Discord bot token")
+
+
+@pytest.mark.parametrize("name", ["compose.yaml", "compose.postgres.yaml"])
+def test_health_is_reachable_on_the_hosts_loopback_and_nowhere_else(name):
+    """The image keeps /health and /metrics on the container's loopback; a compose service that
+    publishes them listens on the container's interfaces (the published port arrives there) and
+    publishes to the host's 127.0.0.1 only."""
+    assert "EXPOSE" not in [word for word, _ in instructions()]        # `docker run -P` publishes nothing
+    alone = load_settings(env={**image_env(), "DISCORD_TOKEN": "x", "SPIELTISCH_METRICS_PORT": "9108"})
+    assert alone.metrics_host == "127.0.0.1"
+    published = 0
+    for service in bots(compose(name)["services"]).values():
+        env = {key: compose_yaml.interpolate(value, OUTSIDE) for key, value in service["environment"].items()}
+        settings = load_settings(env={**image_env(), **env})
+        ports = service.get("ports", [])
+        if settings.metrics_port is None or not ports:
+            assert settings.metrics_host == "127.0.0.1" and not ports
+            continue
+        for port in ports:
+            host_address, _host_port, inside = port.split(":")
+            assert host_address == "127.0.0.1" and int(inside) == settings.metrics_port
+        assert settings.metrics_host == "0.0.0.0"
+        assert f"http://127.0.0.1:{settings.metrics_port}/health" in " ".join(service["healthcheck"]["test"])
+        published += 1
+    assert published
 
 
 def test_compose_runs_the_image_with_the_token_from_outside_and_a_named_volume():

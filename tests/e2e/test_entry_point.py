@@ -1,11 +1,19 @@
 """``python -m bot`` as a real process: start-up mistakes end it with one sentence (exit code 2 for
-the settings, 1 for a database the bot cannot use)."""
+the settings, 1 for a database the bot cannot use or a token Discord refuses), and a Discord it cannot
+reach is tried again, a line each time, until it is stopped."""
 
+import asyncio
+import signal
+import socket
 import sqlite3
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.migrations import LATEST
-from tests.e2e.bot_process import clean_env, run_entry_point
+from tests.double import DiscordDouble
+from tests.e2e.bot_process import clean_env, run_entry_point, write_config
+
+TIMEOUT = 30          # only guards a hanging test; every wait ends on an event
 
 
 def _one_sentence(result) -> str:
@@ -82,3 +90,53 @@ def test_a_database_the_bot_cannot_use_stops_it_with_one_sentence_naming_the_fil
         f"this version knows up to {LATEST}), so it refuses to touch it: update the bot.")
     with sqlite3.connect(newer) as raw:
         assert raw.execute("SELECT name FROM sqlite_master WHERE name = 'sessions'").fetchone() is None
+
+
+async def _start(config, tmp_path) -> asyncio.subprocess.Process:
+    """``python -m bot CONFIG`` without blocking the event loop the double runs on."""
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", str(config), cwd=tmp_path,
+                                                env=clean_env(), stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE)
+
+
+async def test_a_token_discord_refuses_is_one_sentence_and_exit_code_1(tmp_path):
+    async with DiscordDouble() as d:
+        d.fault("GET", "/users/@me", status=401)          # what Discord answers a wrong token
+        proc = await _start(write_config(tmp_path / "bot.toml", d, tmp_path / "bot.sqlite3"), tmp_path)
+        out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
+    assert proc.returncode == 1, err.decode()
+    assert err.decode().strip() == (
+        "spieltisch: Discord refused the bot token; check DISCORD_TOKEN or `token` in config.toml.")
+    assert not out
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_an_unreachable_discord_is_tried_again_a_line_each_time_until_sigterm(tmp_path):
+    port = _closed_port()          # nothing listens there: every connection is refused
+    config = tmp_path / "bot.toml"
+    config.write_text(f'token = "x"\ndatabase = "{(tmp_path / "bot.sqlite3").as_posix()}"\n'
+                      f'[testing]\napi_base_url = "http://127.0.0.1:{port}/api/v10"\n', encoding="utf-8")
+    proc = await _start(config, tmp_path)
+    lines: list[str] = []
+    try:
+        while sum("WARNING" in line for line in lines) < 2:     # the first try, and the second a second later
+            line = (await asyncio.wait_for(proc.stderr.readline(), TIMEOUT)).decode()
+            assert line, f"the bot ended by itself: {lines}"
+            lines.append(line.rstrip("\n"))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, rest = await asyncio.wait_for(proc.communicate(), TIMEOUT)
+    reason = f"Cannot connect to host 127.0.0.1:{port} ssl:default [Connect call failed ('127.0.0.1', {port})]"
+    # Each attempt: discord.py's own line that it logs in, and ours that it failed (no traceback).
+    assert [line.split(" ", 2)[2] for line in lines] == [
+        "INFO discord.client: logging in using static token",
+        f"WARNING spieltisch: Discord cannot be reached ({reason}); attempt 1 failed, trying again in 1 s",
+        "INFO discord.client: logging in using static token",
+        f"WARNING spieltisch: Discord cannot be reached ({reason}); attempt 2 failed, trying again in 2 s"]
+    # Stopped while waiting to try a third time: at once, cleanly, without another line.
+    assert proc.returncode == 0 and rest.decode() == "" and not out

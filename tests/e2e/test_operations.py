@@ -3,19 +3,28 @@ commands are registered, all on the Discord double."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
+import socket
 from types import SimpleNamespace
 
 import aiohttp
 import discord
+import discord.gateway
+import discord.http
 import yarl
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import logs
+from bot.app import Spieltisch
+from bot.clock import ManualClock
+from bot.config import Settings
 from bot.metrics import Metrics, route_class
 from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, start_calcory
+from tests.e2e.harness import make_double
 
 
 async def _restart(env, **settings) -> None:
@@ -118,6 +127,42 @@ async def test_a_port_in_use_is_one_sentence():
     assert metrics.port is None
 
 
+async def _closed_after(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, trickle: bytes = b"") -> float:
+    """Seconds until the server closes the connection, while ``trickle`` goes out a byte every 20 ms
+    (fails if it is still open after a second)."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    while loop.time() - began < 1.0:
+        if trickle:
+            writer.write(trickle[:1])
+            trickle = trickle[1:]
+        with contextlib.suppress(TimeoutError):
+            if await asyncio.wait_for(reader.read(1024), 0.02) == b"":
+                return loop.time() - began
+    raise AssertionError("the connection is still open after a second")
+
+
+async def test_a_client_that_trickles_its_header_or_idles_is_cut_off():
+    metrics = Metrics(SimpleNamespace())
+    metrics.idle_seconds = 0.2
+    await metrics.start("127.0.0.1", 0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", metrics.port)
+        header = b"GET /metrics HTTP/1.1\r\nHost: bot\r\nX-Slow: " + b"a" * 100 + b"\r\n\r\n"
+        assert 0.2 <= await _closed_after(reader, writer, header) < 1.0
+        writer.close()
+
+        # A whole request is answered; the connection it kept alive is closed once idle.
+        reader, writer = await asyncio.open_connection("127.0.0.1", metrics.port)
+        writer.write(b"GET /metrics HTTP/1.1\r\nHost: bot\r\n\r\n")
+        assert (await reader.readline()).startswith(b"HTTP/1.1 200 OK")
+        await reader.readuntil(b"\r\n\r\n")
+        assert await _closed_after(reader, writer) < 1.0
+        writer.close()
+    finally:
+        await metrics.stop()
+
+
 # ------------------------------------------------------------------------------ the log
 
 async def _played_with_logs(env, caplog, monkeypatch, level: str) -> str:
@@ -193,6 +238,104 @@ async def test_json_log_lines_are_one_object_each(caplog):
     (line,) = [json.loads(line) for line in buffer.getvalue().splitlines()]
     assert line["level"] == "INFO" and line["logger"] == "spieltisch.test"
     assert line["message"] == "token [redacted] and 'token': '[redacted]'"
+
+
+# ------------------------------------------------------------------------------ reaching Discord at start-up
+
+def _unreachable(monkeypatch) -> int:
+    """Point discord.py at a loopback port nobody listens on; return the port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    return port
+
+
+async def _until(predicate, what: str) -> None:
+    """Until ``predicate()`` holds (each failed attempt ends on a refused loopback connection)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 10
+    while not predicate():
+        assert loop.time() < end, f"never: {what}"
+        await asyncio.sleep(0.001)
+
+
+def _tries(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "spieltisch" and r.levelno == logging.WARNING]
+
+
+async def test_start_up_tries_an_unreachable_discord_again_with_a_doubling_wait(tmp_path, monkeypatch, caplog):
+    from bot.__main__ import serve
+
+    port = _unreachable(monkeypatch)
+    clock = ManualClock()
+    d, *_ = make_double(clock)
+    bot = Spieltisch(Settings(token="t", database_url=str(tmp_path / "bot.sqlite3")), clock=clock,
+                     guild_ready_timeout=0.01)
+    stop = asyncio.Event()
+    async with d:
+        serving = asyncio.create_task(serve(bot, "t", stop))
+        waits = []
+        for attempt in range(1, 9):
+            await _until(lambda attempt=attempt: len(_tries(caplog)) == attempt and clock.pending,
+                         f"attempt {attempt} failed")
+            waits.append(float(_tries(caplog)[-1].rsplit(" ", 2)[1]))
+            if attempt == 8:        # Discord is back: the next attempt gets through
+                monkeypatch.setattr(discord.http.Route, "BASE", d.api_base)
+                monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(d.gateway_url))
+            clock.advance(waits[-1])
+        await d.wait_for_bot()
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        assert waits == [1, 2, 4, 8, 16, 32, 60, 60]
+        assert _tries(caplog)[0] == (
+            f"Discord cannot be reached (Cannot connect to host 127.0.0.1:{port} ssl:default "
+            f"[Connect call failed ('127.0.0.1', {port})]); attempt 1 failed, trying again in 1 s")
+        assert not [r for r in caplog.records if r.exc_info]        # one line each, no traceback
+        assert any("logged in as Spieltisch" in r.getMessage() for r in caplog.records)
+        stop.set()
+        await asyncio.wait_for(serving, 10)
+    assert bot.is_closed() and bot.storage is None
+    caplog.clear()          # the warnings above were the point
+
+
+async def test_discords_own_outage_at_start_up_is_tried_again_too(tmp_path, monkeypatch, caplog):
+    from bot.__main__ import serve
+
+    clock = ManualClock()
+    d, *_ = make_double(clock)
+    bot = Spieltisch(Settings(token="t", database_url=str(tmp_path / "bot.sqlite3")), clock=clock,
+                     guild_ready_timeout=0.01)
+    stop = asyncio.Event()
+    async with d:
+        monkeypatch.setattr(discord.http.Route, "BASE", d.api_base)
+        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(d.gateway_url))
+        d.fault("GET", "/users/@me", status=503)          # once: discord.py itself does not retry a 503
+        serving = asyncio.create_task(serve(bot, "t", stop))
+        await _until(lambda: _tries(caplog) and clock.pending, "the first attempt failed")
+        assert _tries(caplog) == [
+            "Discord cannot be reached (503 Service Unavailable); attempt 1 failed, trying again in 1 s"]
+        clock.advance(1)
+        await d.wait_for_bot()
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        stop.set()
+        await asyncio.wait_for(serving, 10)
+    caplog.clear()
+
+
+async def test_a_stop_while_waiting_to_reach_discord_ends_the_start_at_once(tmp_path, monkeypatch, caplog):
+    from bot.__main__ import serve
+
+    _unreachable(monkeypatch)
+    clock = ManualClock()
+    bot = Spieltisch(Settings(token="t", database_url=str(tmp_path / "bot.sqlite3")), clock=clock,
+                     guild_ready_timeout=0.01)
+    stop = asyncio.Event()
+    serving = asyncio.create_task(serve(bot, "t", stop))
+    await _until(lambda: _tries(caplog) and clock.pending, "the first attempt failed")
+    stop.set()                          # the clock never moves: only the stop can end the wait
+    await asyncio.wait_for(serving, 10)
+    assert bot.is_closed() and len(_tries(caplog)) == 1 and clock.pending == 0
+    caplog.clear()
 
 
 # ------------------------------------------------------------------------------ command registration
