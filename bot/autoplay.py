@@ -73,6 +73,8 @@ class Autoplay:
         #: The alarm that plans such a table again.
         self._replans: dict[int, Alarm] = {}
         self._replanning: set[asyncio.Task] = set()
+        #: Sessions whose channel refused a notice for want of a permission (logged once).
+        self._forbidden: set[int] = set()
         timers = bot.timers
         timers.register(COMPUTER, self._on_computer)
         timers.register(DEADLINE, self._on_deadline)
@@ -302,8 +304,17 @@ class Autoplay:
         if view is not None:
             kwargs["view"] = view
         try:
-            return (await channel.send(text, **kwargs)).id
+            posted = (await channel.send(text, **kwargs)).id
+        except discord.Forbidden as exc:
+            # A permission taken away: said once until a notice goes through again, never per turn.
+            if session.id not in self._forbidden:
+                self._forbidden.add(session.id)
+                log.warning("channel %s refuses the notices of session %s (%s %s): a permission is missing",
+                            session.channel_id, session.id, exc.status, exc.code)
+            return None
         except discord.HTTPException:
             log.warning("could not post to channel %s", session.channel_id, exc_info=True)
             return None
+        self._forbidden.discard(session.id)
+        return posted
 

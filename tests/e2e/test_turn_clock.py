@@ -4,9 +4,12 @@ deadlines that survive a restart without a flood of messages."""
 
 from __future__ import annotations
 
+import logging
+
 from bot import ids
 from bot.i18n import t
 from bot.seats import SeatKind
+from tests.double import payloads as P
 from tests.e2e.game_driver import GameDriver
 
 
@@ -120,3 +123,24 @@ async def test_rejoin_is_no_longer_offered_once_the_match_is_over(env):
     notice = next(m for m in env.public() if "missed three turns" in m.text)
     assert not notice.has_component(ids.table(session.id, "rejoin")) and "missed three turns" in notice.text
     assert session.messages.get("away") == []
+
+
+async def test_reminders_a_channel_refuses_are_logged_once_not_every_turn(env, caplog):
+    """Send Messages taken away at a live table: every reminder is refused, and the log says so once
+    (without a traceback), however many turns run out; a reminder that goes through again ends it."""
+    drive, _ = await _live_table(env)
+    await env.double.set_overwrite(env.channel, env.double.bot, deny=P.SEND_MESSAGES)
+    for _ in range(3):                                       # three deadlines: three reminders refused
+        await drive.wait(120)
+    refused = [r for r in env.double.requests if r.status == 403 and r.method == "POST"
+               and "/messages" in r.path and r.path.startswith("/channels")]
+    assert len(refused) >= 3
+    notices = [r for r in caplog.records if "refuses the notices" in r.getMessage()]
+    assert len(notices) == 1 and notices[0].levelno == logging.WARNING and notices[0].exc_info is None
+    caplog.clear()          # asserted: the test's own log check is satisfied
+
+    await env.double.set_overwrite(env.channel, env.double.bot)
+    before = len([m for m in env.public() if m.text.startswith("⏰")])
+    await drive.wait(90)
+    assert len([m for m in env.public() if m.text.startswith("⏰")]) == before + 1
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
