@@ -78,7 +78,7 @@ class _Table:
         self.task: asyncio.Task | None = None
         self.drawn: dict[int, bytes] = {}
         self.log = MoveLog()
-        self.pinged: tuple[frozenset[int], float | None] | None = None
+        self.pinged: tuple[frozenset[int], float | None, str] | None = None
         #: The newest click in the session and when it came (bot clock): public messages go as its
         #: follow-ups while its token lasts. The token the current ping went through, to delete it.
         self.token: tuple[discord.Interaction, float] | None = None
@@ -597,21 +597,24 @@ class TableWriter:
         waiting = session.to_act() if session.status == "playing" else frozenset()
         waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
         due = self.bot.autoplay.deadline(session) if waiting else None
-        if (waiting, due) == table.pinged:
+        link = self._link(session)
+        if (waiting, due, link) == table.pinged:      # a table posted anew is linked by a fresh ping
             return
         old, old_via = session.messages.get("ping"), table.ping_via
         users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
         new = via = None
         if users:
             lang = session.lang
-            text = t(lang, "table.your_turn", mentions=" ".join(f"<@{u}>" for u in users),
-                     game=session.game.name, link=self._link(session))
+            # It comes as a follow-up of whoever clicked last, and a client may show that click above
+            # it: the text says on its own which game, whose turn, and where the table is.
+            text = t(lang, "table.your_turn" if len(users) == 1 else "table.your_turn_several",
+                     mentions=" ".join(f"<@{u}>" for u in users), game=session.game.name, link=link)
             if due:
                 text += f"\n{deadline_line(lang, due)}"
             new, via = await self._send(
                 session, table, text, view=StaticView([row(hand_button(session, lang))]),
                 mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
-        table.pinged = (waiting, due)       # only once sent: a refused ping is sent again next time
+        table.pinged = (waiting, due, link)     # only once sent: a refused ping is sent again next time
         table.ping_via = via
         await self.bot.sessions.set_messages(session, ping=new, **self._unsaved_pictures(session))
         if old:
