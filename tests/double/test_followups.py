@@ -47,7 +47,8 @@ def click(d: DiscordDouble, user, table) -> InteractionRecord:
         member_payload=d.world.member_payload(channel.guild, user, channel), locale=user.locale,
         guild_locale=channel.guild.locale, app_permissions=d.world.app_permissions(channel),
         message_payload=P.copied(table.payload))
-    rec = d.world.interactions[payload["token"]] = InteractionRecord(payload, user, channel, d.clock(), source=table)
+    rec = d.world.interactions[payload["token"]] = InteractionRecord(payload, user, channel, d.clock(), source=table,
+                                                                     paced=d.pace.now())
     return rec
 
 
