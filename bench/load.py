@@ -112,7 +112,8 @@ class LoadDouble:
             self._touched(channel.id)
             return message
 
-        def edit_message(message: Message, body: dict, flags: int, files: Files | None = None) -> None:
+        def edit_message(message: Message, body: dict, flags: int, files: Files | None = None, *,
+                         webhook: bool = False) -> None:
             apply_body(message, body, files, copy=False)
             message.payload["flags"] = flags
             message.payload["edited_timestamp"] = P.iso(d.clock())

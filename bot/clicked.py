@@ -29,19 +29,20 @@ _OURS = f"{ids.PREFIX}:"
 
 
 class ClickedMessage:
-    """The clicked message as the click path reads it: its id, flags, custom_ids and attachments.
-
-    ``attachments`` are Discord's attachment dicts (``bot.ui.media.shown_on`` reads them as well as
-    discord.py's ``Attachment``); ``flags`` is discord.py's ``MessageFlags``, as on a ``Message``.
+    """The clicked message as the click path reads it: its id, flags, custom_ids, and its components
+    and attachments as Discord sent them (``bot.ui.media.shown_on`` reads its pictures from both: a
+    picture a gallery shows is not listed in ``attachments``). ``flags`` is discord.py's
+    ``MessageFlags``, as on a ``Message``.
     """
 
-    __slots__ = ("attachments", "custom_ids", "flags", "id")
+    __slots__ = ("attachments", "components", "custom_ids", "flags", "id")
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.id = int(data["id"])
         self.flags = discord.MessageFlags._from_value(data.get("flags") or 0)
         self.attachments: tuple[Mapping[str, Any], ...] = tuple(data.get("attachments") or ())
-        self.custom_ids = _custom_ids(data.get("components") or ())
+        self.components: list[Mapping[str, Any]] = data.get("components") or []
+        self.custom_ids = _custom_ids(self.components)
 
     def carries(self, custom_id: str) -> bool:
         """Whether ``custom_id`` is on this message (rows, containers, sections' accessories)."""

@@ -40,6 +40,9 @@ class Reply:
     def __init__(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
         self.lang = language(str(interaction.locale))
+        #: The clicked message as Discord answered the newest ``update`` (None before one, or when
+        #: the answer carried no message).
+        self.updated: dict | None = None
 
     async def defer(self) -> None:
         if not self.interaction.response.is_done():
@@ -56,11 +59,12 @@ class Reply:
     async def update(self, rendered) -> None:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
         message = self.interaction.message
-        kwargs = media.edit_kwargs(rendered, media.shown_on(message.attachments) if message else None)
+        kwargs = media.edit_kwargs(rendered, media.shown_on(message) if message else None)
         if self.interaction.response.is_done():
-            await webhooks.edit_original(self.interaction, **kwargs)
+            self.updated = await webhooks.edit_original(self.interaction, **kwargs)
         else:
-            await webhooks.update_message(self.interaction, **kwargs)
+            answered = await webhooks.update_message(self.interaction, **kwargs)
+            self.updated = ((answered or {}).get("resource") or {}).get("message")
 
     async def send_ephemeral(self, rendered) -> None:
         kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
@@ -369,7 +373,7 @@ class Clicks:
             else:
                 rendered = tables.render(session)[index]
                 if await answer(reply, reply.update(rendered)):
-                    tables.drawn(session, index, rendered)
+                    tables.drawn(session, index, rendered, reply.updated)
                     tables.table_clicked(session, index, interaction)
         await self.bot.autoplay.moved_by_person(session, seat)
         await self.bot.autoplay.after_change(session)

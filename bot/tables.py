@@ -61,6 +61,7 @@ UNKNOWN_CHANNEL = 10003
 REPOST_EVERY = 60.0
 #: Discord's code for a permission missing in a channel the bot can see (50001: one it cannot see).
 MISSING_PERMISSIONS = 50013
+INVALID_FORM_BODY = 50035
 
 
 class FilesRefused(Exception):
@@ -77,7 +78,7 @@ class _Table:
         self.task: asyncio.Task | None = None
         self.drawn: dict[int, bytes] = {}
         self.log = MoveLog()
-        self.pinged: tuple[frozenset[int], float | None] | None = None
+        self.pinged: tuple[frozenset[int], float | None, str] | None = None
         #: The newest click in the session and when it came (bot clock): public messages go as its
         #: follow-ups while its token lasts. The token the current ping went through, to delete it.
         self.token: tuple[discord.Interaction, float] | None = None
@@ -114,7 +115,8 @@ class TableWriter:
     def __init__(self, bot) -> None:
         self.bot = bot
         self._tables: dict[int, _Table] = {}
-        #: The pictures each table message shows, by message id: an unchanged picture is not uploaded again.
+        #: The pictures each table message shows, by message id: an unchanged picture is not uploaded
+        #: again. Stored with the session's message ids too (``shown``), so it outlives a restart.
         self._pictures: dict[int, media.Shown] = {}
         #: Endings of sessions whose channel turned out to be gone (kept so the task is not collected).
         self._gone: set[asyncio.Task] = set()
@@ -158,10 +160,12 @@ class TableWriter:
         ids = session.messages.get("table", [])
         return ids.index(message_id) if message_id in ids else None
 
-    def drawn(self, session, index: int, rendered: Rendered) -> None:
-        """The interaction response already shows ``rendered`` on table message ``index``."""
+    def drawn(self, session, index: int, rendered: Rendered, answered: dict | None = None) -> None:
+        """The interaction response already shows ``rendered`` on table message ``index`` (as
+        Discord ``answered`` it, where the answer came with the message)."""
         self._table(session).drawn[index] = rendered.fingerprint()
-        self._pictures[session.messages["table"][index]] = media.shown_by(rendered.pictures)
+        self._pictures[session.messages["table"][index]] = (media.shown_on(answered) if answered is not None
+                                                            else media.shown_by(rendered.pictures))
 
     def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered,
                    message_id: int | None = None) -> None:
@@ -249,7 +253,10 @@ class TableWriter:
     def restored(self, session) -> None:
         """After a restart: redraw, in case the rendering changed with the new version (or a kill
         came between a change and its answer). The move log comes back from the replayed
-        history, so the table reads as it did before."""
+        history, so the table reads as it did before, and the pictures its messages show come
+        back from storage, so an unchanged one is not uploaded again."""
+        for message_id, shown in (session.messages.get("shown") or {}).items():
+            self._pictures[int(message_id)] = {(name, alt): ident for name, alt, ident in shown}
         if session.status == "playing":
             self.changed(session)
         elif session.status == "lobby":
@@ -452,7 +459,8 @@ class TableWriter:
         stops the steps after it; the first refusal is raised at the end, so the whole redraw
         (merged with whatever changed meanwhile) is tried again later."""
         refused: Exception | None = None
-        for step in (self._draw_table, self._refresh_hands, self._announce, self._ping, self._close):
+        for step in (self._draw_table, self._refresh_hands, self._announce, self._ping, self._keep_pictures,
+                     self._close):
             try:
                 await step(session, table)
             except Refusal:
@@ -483,13 +491,24 @@ class TableWriter:
         await self._post(session, table, rendered)
         table.post = False
 
+    def _unsaved_pictures(self, session) -> dict:
+        """``{"shown": ...}`` for ``set_messages`` when the pictures the table messages show differ
+        from those stored with them (nothing otherwise): per message id, [file name, alt text, id]."""
+        shown = {str(message_id): [[name, alt, ident] for (name, alt), ident in self._pictures[message_id].items()]
+                 for message_id in session.messages.get("table") or () if message_id in self._pictures}
+        return {} if shown == (session.messages.get("shown") or {}) else {"shown": shown}
+
+    async def _keep_pictures(self, session, table: _Table) -> None:
+        """Store what the table messages show, unless the ping's write just did."""
+        if unsaved := self._unsaved_pictures(session):
+            await self.bot.sessions.set_messages(session, **unsaved)
+
     async def _close(self, session, table: _Table) -> None:
         if not session.is_live and not session.messages.get("summary"):
             await self._summarise(session, table)
 
     async def _post(self, session, table: _Table, rendered: list[Rendered]) -> None:
         """Post the whole table anew; the old messages go once the new ids are stored."""
-        channel = self.bot.get_partial_messageable(session.channel_id)
         old = list(session.messages.get("table", []))
         if not session.messages.get("posting"):
             await self.bot.sessions.set_messages(session, posting=True)
@@ -497,13 +516,13 @@ class TableWriter:
         try:
             for message in rendered:
                 try:
-                    sent = await channel.send(**media.send_kwargs(message))
+                    sent = await self._send_table(session.channel_id, message)
                 except discord.Forbidden as exc:
                     if message.pictures and self._files_refused_by(session.channel_id, exc):
                         raise FilesRefused() from exc
                     raise
-                new.append(sent.id)
-                self._pictures[sent.id] = media.shown_on(sent.attachments)
+                new.append(int(sent["id"]))
+                self._pictures[new[-1]] = media.shown_on(sent)
         except Exception:
             for message_id in new:          # half a table would keep live buttons: take it back
                 self._pictures.pop(message_id, None)
@@ -559,7 +578,7 @@ class TableWriter:
                     del table.hands[seat]           # the note stays: the hand follows no more
                 elif newer is hand:
                     table.hands[seat] = (token, lang, ui, rendered.fingerprint(),
-                                         media.shown_on(edited.get("attachments") or ()), message_id)
+                                         media.shown_on(edited), message_id)
                 elif newer is not None:
                     # A hand opened anew meanwhile, or a click that could not wait for this edit:
                     # what the newer hand shows is not certain (this edit may land after its
@@ -578,23 +597,26 @@ class TableWriter:
         waiting = session.to_act() if session.status == "playing" else frozenset()
         waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
         due = self.bot.autoplay.deadline(session) if waiting else None
-        if (waiting, due) == table.pinged:
+        link = self._link(session)
+        if (waiting, due, link) == table.pinged:      # a table posted anew is linked by a fresh ping
             return
         old, old_via = session.messages.get("ping"), table.ping_via
         users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
         new = via = None
         if users:
             lang = session.lang
-            text = t(lang, "table.your_turn", mentions=" ".join(f"<@{u}>" for u in users),
-                     game=session.game.name, link=self._link(session))
+            # It comes as a follow-up of whoever clicked last, and a client may show that click above
+            # it: the text says on its own which game, whose turn, and where the table is.
+            text = t(lang, "table.your_turn" if len(users) == 1 else "table.your_turn_several",
+                     mentions=" ".join(f"<@{u}>" for u in users), game=session.game.name, link=link)
             if due:
                 text += f"\n{deadline_line(lang, due)}"
             new, via = await self._send(
                 session, table, text, view=StaticView([row(hand_button(session, lang))]),
                 mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
-        table.pinged = (waiting, due)       # only once sent: a refused ping is sent again next time
+        table.pinged = (waiting, due, link)     # only once sent: a refused ping is sent again next time
         table.ping_via = via
-        await self.bot.sessions.set_messages(session, ping=new)
+        await self.bot.sessions.set_messages(session, ping=new, **self._unsaved_pictures(session))
         if old:
             await self._delete(session.channel_id, old, self._valid(old_via))
 
@@ -648,10 +670,19 @@ class TableWriter:
         with contextlib.suppress(discord.HTTPException):
             await self.bot.get_partial_messageable(channel_id).send(text)
 
+    async def _send_table(self, channel_id: int, message: Rendered) -> dict:
+        """Post a table message straight to the HTTP route (as ``_edit`` edits): the answer is read
+        only for the pictures it shows."""
+        content = message.content if message.content is not None else discord.utils.MISSING
+        files = [p.file() for p in message.pictures] or discord.utils.MISSING
+        with handle_message_parameters(content=content, view=message.view, files=files,
+                                       previous_allowed_mentions=self.bot.allowed_mentions) as params:
+            return await self.bot.http.send_message(channel_id, params=params)
+
     async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> bool:
         """Straight to the HTTP route: ``PartialMessage.edit`` would parse the answer into a
         ``Message`` with every component (a sixth of the bot's time under load), and our views
-        are never stored (``bot.ui.base``), so nothing else of it is needed but its attachments.
+        are never stored (``bot.ui.base``), so nothing else of it is needed but the pictures it shows.
 
         ``False`` when the message can no longer be edited (gone, archived, edited too often)."""
         content = message.content if message.content is not None else discord.utils.MISSING
@@ -663,7 +694,7 @@ class TableWriter:
                                            else attachments) as params:
                 edited = await self.bot.http.edit_message(channel_id, message_id, params=params)
             if message.pictures or message_id in self._pictures:
-                self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
+                self._pictures[message_id] = media.shown_on(edited)
         except discord.HTTPException as exc:
             if (isinstance(exc, discord.Forbidden) and any(isinstance(a, discord.File) for a in attachments or ())
                     and self._files_refused_by(channel_id, exc)):
@@ -676,6 +707,18 @@ class TableWriter:
         return True
 
     async def _edit_table(self, session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
+        """``_edit_table_once``; when Discord refuses the pictures the bot remembered the message
+        showing (50035: a kill came between an edit and storing what it showed), once more with
+        every picture uploaded."""
+        try:
+            return await self._edit_table_once(session, table, index, message_id, message)
+        except discord.HTTPException as exc:
+            if exc.code != INVALID_FORM_BODY or self._pictures.pop(message_id, None) is None:
+                raise
+            log.info("table message %s does not show the pictures remembered for it: uploading them", message_id)
+            return await self._edit_table_once(session, table, index, message_id, message)
+
+    async def _edit_table_once(self, session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
         """Edit table message ``index`` through the newest click's token on it while that lasts
         (a webhook route, outside the global limit), else through the channel route; ``False`` when
         the message can no longer be edited."""
@@ -689,7 +732,7 @@ class TableWriter:
                          message_id, exc)
                 table.editors.pop(index, None)
             else:
-                self._pictures[message_id] = media.shown_on(edited.get("attachments") or ())
+                self._pictures[message_id] = media.shown_on(edited)
                 return True
         return await self._edit(session.channel_id, message_id, message)
 

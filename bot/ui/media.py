@@ -5,15 +5,20 @@ picture it already shows: an edit whose pictures are all there sends no file at 
 the attachments of an edit without an ``attachments`` list), and a changed picture is uploaded
 once, with the ``attachments`` list that keeps the rest by id and drops the stale ones. A picture
 whose alt text alone changed is kept by id with its new description, not uploaded again.
+
+What a message shows is read from Discord's own answers and from the clicked message: a message's
+``attachments`` lists only the files that nothing on it references, so a picture in a gallery is
+found in the gallery's item, unfurled with its ``attachment_id``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import discord
 
@@ -82,7 +87,7 @@ def pictures(picture: Picture | None) -> tuple[Picture, ...]:
 
 def gallery(*pictures: Picture) -> dict:
     """The media gallery component (type 12) showing ``pictures``, each with its alt text."""
-    return {"type": 12, "items": [{"media": {"url": p.url}, "description": p.alt} for p in pictures]}
+    return {"type": GALLERY, "items": [{"media": {"url": p.url}, "description": p.alt} for p in pictures]}
 
 
 @dataclass(frozen=True)
@@ -104,14 +109,40 @@ def shown_by(pictures: Iterable[Picture]) -> Shown:
     return {(p.name, p.alt): None for p in pictures}
 
 
-def shown_on(attachments: Iterable) -> Shown:
-    """What a message shows, from discord.py's ``Attachment`` objects or raw attachment dicts."""
+def shown_on(message: Mapping | Any) -> Shown:
+    """What a message shows: from Discord's message dict (an answer to a post or an edit) or the
+    clicked message (``bot.clicked.ClickedMessage``). Each gallery item or thumbnail unfurled from an
+    upload carries its ``attachment_id``; its file name ends the url (Discord's attachment urls are
+    ``…/attachments/<channel>/<attachment>/<file name>?…``). The files nothing references are listed
+    in ``attachments`` (a legacy message shows its pictures below the text)."""
+    if isinstance(message, Mapping):
+        components, attachments = message.get("components") or (), message.get("attachments") or ()
+    else:
+        components, attachments = message.components, message.attachments
     out: Shown = {}
+    _unfurled(components, out)
     for a in attachments:
-        name, ident, alt = ((a["filename"], a["id"], a.get("description")) if isinstance(a, Mapping)
-                            else (a.filename, a.id, a.description))
-        out[name, alt or ""] = int(ident)
+        out[a["filename"], a.get("description") or ""] = int(a["id"])
     return out
+
+
+def _unfurled(components: Sequence[Mapping], out: Shown) -> None:
+    for component in components:
+        kind = component.get("type")
+        items = (component.get("items") or ()) if kind == GALLERY else (component,) if kind == THUMBNAIL else ()
+        for item in items:
+            media = item.get("media")
+            if media and media.get("attachment_id") is not None:
+                name = media["url"].partition("?")[0].rpartition("/")[2]
+                out[name, item.get("description") or ""] = int(media["attachment_id"])
+        if nested := component.get("components"):
+            _unfurled(nested, out)
+        if accessory := component.get("accessory"):
+            _unfurled((accessory,), out)
+
+
+#: Components that show media: a media gallery by its items, a thumbnail itself.
+GALLERY, THUMBNAIL = 12, 11
 
 
 def send_kwargs(rendered) -> dict:

@@ -7,6 +7,11 @@ one; without it the old files stay and uploads are appended. Every ``attachment:
 reference in the body (media gallery items, thumbnails, file components, embed images) must name a
 file the message will have. Limits: 10 MiB per file (the ``attachment_size_limit`` of interactions,
 error 50045), 25 MiB per request (40005), 10 files per message.
+
+A message keeps every file it was given, but its ``attachments`` field lists only the "attached files
+that are not referenced in embeds or components" (message.mdx): a file a media gallery shows is
+found in that gallery's item, unfurled with its ``attachment_id`` (components/reference.mdx,
+"Unfurled Media Item"). An edit keeps such a file by that id all the same.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ def check_request_size(uploads: dict[int, Upload], payload_bytes: int) -> None:
 
 
 def resolve(body: dict, uploads: dict[int, Upload], old: list[dict] | None, *, prefix: V.Path,
-            new_id) -> tuple[list[dict], dict[str, bytes]] | None:
+            new_id, channel_id: str = "0") -> tuple[list[dict], dict[str, bytes]] | None:
     """The message's attachments after this create (old=None) or edit, and the bytes of the new ones;
     None when an edit leaves them as they are."""
     listed = body.get("attachments")
@@ -70,7 +75,8 @@ def resolve(body: dict, uploads: dict[int, Upload], old: list[dict] | None, *, p
     used: set[int] = set()
 
     def add(up: Upload, entry: dict) -> None:
-        attachment = _attachment(new_id(), entry.get("filename") or up.filename, up.data, entry.get("description"))
+        attachment = _attachment(new_id(), entry.get("filename") or up.filename, up.data, entry.get("description"),
+                                 channel_id)
         out.append(attachment)
         blobs[attachment["id"]] = up.data
         used.add(up.index)
@@ -143,6 +149,30 @@ def _urls(node, trail: list, found: list) -> None:
                 trail.pop()
 
 
+def listed(attachments: list[dict], payload: dict) -> list[dict]:
+    """The message's ``attachments`` field: its files that no component or embed references."""
+    if not attachments:
+        return []
+    ids: set[str] = set()
+    shown_ids(payload.get("components") or (), ids)
+    names = {url[len(SCHEME):] for _, url in references({"embeds": payload.get("embeds")})}
+    return [a for a in attachments if a["id"] not in ids and a["filename"] not in names]
+
+
+def shown_ids(node, found: set[str]) -> None:
+    """The ``attachment_id`` of every unfurled media item under ``node``."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("media", "file") and isinstance(value, dict) and "attachment_id" in value:
+                found.add(value["attachment_id"])
+            elif type(value) in _CONTAINERS:
+                shown_ids(value, found)
+    else:
+        for value in node:
+            if type(value) in _CONTAINERS:
+                shown_ids(value, found)
+
+
 def show(components: list, attachments: list[dict]) -> None:
     """Replace each ``attachment://`` media reference by the unfurled item Discord answers with
     (a message without attachments has none to unfurl: every stored or edited message comes here)."""
@@ -171,11 +201,13 @@ def _unfurl(node, by_name: dict[str, dict]) -> None:
 _CONTAINERS = (dict, list)
 
 
-def _attachment(aid: str, filename: str, data: bytes, description: str | None) -> dict:
+def _attachment(aid: str, filename: str, data: bytes, description: str | None, channel_id: str = "0") -> dict:
+    """An attachment object; its urls have the shape of Discord's signed CDN urls (reference.mdx,
+    "Signed Attachment CDN URLs"): ``/attachments/<channel>/<attachment>/<file name>?ex=…&is=…&hm=…&``."""
+    path = f"attachments/{channel_id}/{aid}/{filename}?ex=0&is=0&hm={aid[-8:]}&"
     out = {"id": aid, "filename": filename, "size": len(data),
            "content_type": mimetypes.guess_type(filename)[0] or "application/octet-stream",
-           "url": f"https://cdn.discordapp.invalid/attachments/{aid}/{filename}",
-           "proxy_url": f"https://media.discordapp.invalid/attachments/{aid}/{filename}"}
+           "url": f"https://cdn.discordapp.invalid/{path}", "proxy_url": f"https://media.discordapp.invalid/{path}"}
     size = png_size(data)
     if size is not None:
         out["width"], out["height"] = size

@@ -128,6 +128,11 @@ def visible_texts(body: dict) -> list[str]:
     return out
 
 
+def text_displays(body: dict) -> list[str]:
+    """The content of every TextDisplay: a Components V2 message's text, where its mentions are."""
+    return [c["content"] for c in walk(body) if c.get("type") == TEXT_DISPLAY and c.get("content")]
+
+
 def visible_text(body: dict) -> str:
     return "\n".join(visible_texts(body))
 

@@ -54,6 +54,13 @@ SUPPRESS_NOTIFICATIONS = 1 << 12
 IS_VOICE_MESSAGE = 1 << 13
 IS_COMPONENTS_V2 = 1 << 15
 
+# Message types (message.mdx): a message posted with the bot token is DEFAULT; the messages made
+# through an interaction's token (its response and follow-ups) are of the interaction's kind.
+DEFAULT = 0
+REPLY = 19
+CHAT_INPUT_COMMAND = 20
+CONTEXT_MENU_COMMAND = 23
+
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
@@ -170,9 +177,13 @@ def message(mid: str, channel_id: str, author: dict, *, guild_id: str | None, ti
     return m
 
 
-def interaction_metadata(interaction: dict, invoker: dict, *, interacted_message_id: str | None) -> dict:
+def interaction_metadata(interaction: dict, invoker: dict, *, interacted_message_id: str | None,
+                         original_response_message_id: str | None = None) -> dict:
+    """Who acted and on what; ``original_response_message_id`` only on follow-ups (message.mdx)."""
     meta = {"id": interaction["id"], "type": interaction["type"], "user": invoker,
             "authorizing_integration_owners": interaction.get("authorizing_integration_owners", {})}
+    if original_response_message_id is not None:
+        meta["original_response_message_id"] = original_response_message_id
     if interacted_message_id is not None:
         meta["interacted_message_id"] = interacted_message_id
     if interaction["type"] == APPLICATION_COMMAND:

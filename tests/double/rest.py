@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from .server import DiscordDouble
 
 API = V.API_PREFIX
-EDIT_ALLOWED = V.EDIT_FLAGS | P.EPHEMERAL     # an edit may repeat the ephemeral flag; it changes nothing
-MESSAGE_TYPE_SLASH_REPLY = 20
-MESSAGE_TYPE_REPLY = 19
+#: An UPDATE_MESSAGE callback may repeat the ephemeral flag (it changes nothing); an edit of a webhook
+#: message may set SUPPRESS_EMBEDS and IS_COMPONENTS_V2 only (webhook.mdx, "Edit Webhook Message").
+UPDATE_ALLOWED = V.EDIT_FLAGS | P.EPHEMERAL
 
 
 def unknown_message() -> DiscordError:
@@ -41,7 +41,7 @@ class Prepared(NamedTuple):
     files: Files | None       # the message's attachments and new files' bytes; None: unchanged
 
 
-def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, allowed: int,
+def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, allowed: int, channel: Channel,
                     prefix: V.Path = (), uploads: dict | None = None) -> Prepared:
     """Check a create (old=None) or edit body against the message it makes; return its new flags and files.
 
@@ -63,10 +63,10 @@ def prepare_message(double: DiscordDouble, body: dict, *, old: Message | None, a
                                           "The IS_COMPONENTS_V2 flag cannot be removed from a message."))
             flags = (flags & ~P.SUPPRESS_EMBEDS) | (new & V.EDIT_FLAGS)
     v2 = bool(flags & P.IS_COMPONENTS_V2)
-    files = A.resolve(body, uploads or {}, old.attachments if old is not None else None, prefix=prefix,
-                      new_id=double.snowflake)
-    result = merged(old.payload if old is not None else {}, body, files)
-    missing = A.reference_problems(body, files[0] if files is not None else old.attachments, prefix)
+    files = A.resolve(body, uploads or {}, old.held if old is not None else None, prefix=prefix,
+                      new_id=double.snowflake, channel_id=channel.id)
+    result = merged(old, body, files)
+    missing = A.reference_problems(body, files[0] if files is not None else old.held, prefix)
     if double.validate:
         problems += V.flag_problems(new, allowed, prefix)
         problems += V.message_problems(body, v2=v2, prefix=prefix)
@@ -212,7 +212,8 @@ class ChannelRoutes:
         ch = self._channel(request)
         body = request[BODY]
         require(self.d.world.app_permissions(ch), *post_needs(ch, body, request[FILES]))
-        flags, files = prepare_message(self.d, body, old=None, allowed=V.CHANNEL_FLAGS, uploads=request[FILES])
+        flags, files = prepare_message(self.d, body, old=None, allowed=V.CHANNEL_FLAGS, channel=ch,
+                                       uploads=request[FILES])
         return json_response(self.d.world.store_message(ch, body, flags=flags, files=files).payload)
 
     async def history(self, request: web.Request) -> web.Response:
@@ -241,7 +242,7 @@ class ChannelRoutes:
             require(self.d.world.app_permissions(ch), P.ATTACH_FILES)
         old = refuse_public_edit(self.d, ch, msg)
         body = request[BODY]
-        flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, uploads=request[FILES])
+        flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, channel=ch, uploads=request[FILES])
         self.d.world.edit_message(msg, body, flags, files)
         msg.old_edits += old
         return json_response(msg.payload)
@@ -328,14 +329,12 @@ class InteractionRoutes:
         return DiscordError(400, 50035, "Invalid Form Body", V.InvalidBody([problem]).errors())
 
     def _new_message(self, rec: InteractionRecord, data: dict, flags: int, files: Files | None = None) -> Message:
-        mtype = MESSAGE_TYPE_SLASH_REPLY if rec.type == P.APPLICATION_COMMAND else MESSAGE_TYPE_REPLY
         to = rec.user.id if flags & P.EPHEMERAL else None
-        return self.d.world.store_message(rec.channel, data, flags=flags, mtype=mtype, ephemeral_to=to,
-                                          interaction=rec, files=files)
+        return self.d.world.store_message(rec.channel, data, flags=flags, ephemeral_to=to, interaction=rec, files=files)
 
     def _message_response(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
-        flags, files = prepare_message(self.d, data, old=None, allowed=V.CALLBACK_FLAGS, prefix=("data",),
-                                       uploads=uploads)
+        flags, files = prepare_message(self.d, data, old=None, allowed=V.CALLBACK_FLAGS, channel=rec.channel,
+                                       prefix=("data",), uploads=uploads)
         rec.original = self._new_message(rec, data, flags, files)
         return {"type": ctype, "message": rec.original.payload}
 
@@ -356,8 +355,9 @@ class InteractionRoutes:
         rec.original = msg
         if ctype == 6:
             return {"type": ctype}
-        flags, files = prepare_message(self.d, data, old=msg, allowed=EDIT_ALLOWED, prefix=("data",), uploads=uploads)
-        self.d.world.edit_message(msg, data, flags, files)
+        flags, files = prepare_message(self.d, data, old=msg, allowed=UPDATE_ALLOWED, channel=msg.channel,
+                                       prefix=("data",), uploads=uploads)
+        self.d.world.edit_message(msg, data, flags, files, webhook=True)
         return {"type": ctype, "message": msg.payload}
 
     def _autocomplete(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
@@ -382,9 +382,18 @@ class InteractionRoutes:
         return rec
 
     def _target(self, request: web.Request, rec: InteractionRecord) -> Message:
+        """The message a request on the interaction's webhook names: ``@original`` (the response, or
+        the clicked message after an UPDATE or DEFERRED_UPDATE), or by id a message the token made
+        (its response, its follow-ups). The clicked message was not made by the token: by its own id
+        it is an unknown message of this webhook (10008)."""
         mid = request.match_info["mid"]
-        msg = rec.original if mid == "@original" else self.d.world.messages.get(mid)
-        if msg is None or msg.deleted or not (msg is rec.original or msg in rec.followups):
+        if mid == "@original":
+            msg = rec.original
+        else:
+            msg = self.d.world.messages.get(mid)
+            if msg is not None and not (msg in rec.followups or (msg is rec.original and msg is not rec.source)):
+                msg = None
+        if msg is None or msg.deleted:
             raise unknown_message()
         return msg
 
@@ -397,15 +406,16 @@ class InteractionRoutes:
         if original is not None and original.loading and rec.callback_type == 5:
             # documented back-compat: the first followup after a deferred message edits the loading
             # message, and the defer's ephemeral flag wins over the followup's
-            flags, files = prepare_message(self.d, body, old=original, allowed=V.CALLBACK_FLAGS,
+            flags, files = prepare_message(self.d, body, old=original, allowed=V.CALLBACK_FLAGS, channel=rec.channel,
                                            uploads=request[FILES])
-            self.d.world.edit_message(original, body, flags, files)
+            self.d.world.edit_message(original, body, flags, files, webhook=True)
             rec.edits.append(body)
             msg = original
         else:
-            flags, files = prepare_message(self.d, body, old=None, allowed=V.CALLBACK_FLAGS, uploads=request[FILES])
+            flags, files = prepare_message(self.d, body, old=None, allowed=V.CALLBACK_FLAGS, channel=rec.channel,
+                                           uploads=request[FILES])
             msg = self.d.world.store_message(rec.channel, body, flags=flags, ephemeral_to=(
-                rec.user.id if flags & P.EPHEMERAL else None), interaction=rec, files=files)
+                rec.user.id if flags & P.EPHEMERAL else None), interaction=rec, followup=True, files=files)
             rec.followups.append(msg)
         if request.query.get("wait") in ("0", "false", "False"):
             return web.Response(status=204)
@@ -420,8 +430,9 @@ class InteractionRoutes:
         msg = self._target(request, rec)
         old = refuse_public_edit(self.d, rec.channel, msg) if msg.ephemeral_to is None else False
         body = request[BODY]
-        flags, files = prepare_message(self.d, body, old=msg, allowed=EDIT_ALLOWED, uploads=request[FILES])
-        self.d.world.edit_message(msg, body, flags, files)
+        flags, files = prepare_message(self.d, body, old=msg, allowed=V.EDIT_FLAGS, channel=rec.channel,
+                                       uploads=request[FILES])
+        self.d.world.edit_message(msg, body, flags, files, webhook=True)
         msg.old_edits += old
         rec.edits.append(body)
         return json_response(msg.payload)

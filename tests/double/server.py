@@ -366,6 +366,10 @@ class DiscordDouble(UsersMixin):
     def message(self, message_id: str | int) -> Message:
         return self.world.messages[str(message_id)]
 
+    def notified(self, message: Message | str | int) -> set[User]:
+        """Who the message notifies: the users it mentions and was allowed to (``World.notified``)."""
+        return self.world.notified(message if isinstance(message, Message) else self.message(message))
+
     def messages(self, channel: Channel) -> list[Message]:
         """Public messages in the channel, oldest first, as they look now; deleted ones are gone."""
         return [m for m in self.world.channel_messages.get(channel.id, ()) if not m.deleted and m.ephemeral_to is None]

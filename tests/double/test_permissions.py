@@ -84,7 +84,7 @@ async def test_a_post_with_a_file_needs_attach_files(wire):
     assert (await send(s, "PATCH", f"channels/{channel.id}/messages/{body['id']}", {"content": "edited"}))[0] == 200
     await d.set_overwrite(channel, d.bot, allow=P.ATTACH_FILES)     # the bot's member overwrite wins
     status, body = await send(s, "POST", f"channels/{channel.id}/messages", gallery("table.png"), picture())
-    assert status == 200 and [a["filename"] for a in body["attachments"]] == ["table.png"]
+    assert status == 200 and [a["filename"] for a in d.message(body["id"]).shown] == ["table.png"]
     assert [m.content for m in d.messages(channel)] == ["edited", ""]
 
 

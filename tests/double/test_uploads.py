@@ -1,5 +1,6 @@
 """The double's file uploads, on the wire as Discord documents them: multipart bodies, the
-``attachments`` list of edits, ``attachment://`` references and the size limits."""
+``attachments`` list of edits, ``attachment://`` references and the size limits, and a message's
+``attachments`` field, which lists only the files no component or embed shows (message.mdx)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from tests.double.attachments import png
 def gallery(*names: str) -> dict:
     return {"flags": P.IS_COMPONENTS_V2, "components": [
         {"type": 12, "items": [{"media": {"url": f"attachment://{n}"}, "description": f"alt {n}"} for n in names]}]}
+
+
+def media(answer: dict) -> list[dict]:
+    """The unfurled media items of the first gallery of a message as Discord answers it."""
+    return [item["media"] for item in answer["components"][0]["items"]]
 
 
 def form(body: dict, files: dict[str, tuple[str, bytes]]) -> aiohttp.FormData:
@@ -51,15 +57,33 @@ async def test_a_file_uploaded_with_payload_json_is_on_the_message_and_shown_by_
     body = {**gallery("a.png"), "attachments": [{"id": 0, "filename": "a.png", "description": "the table"}]}
     status, answer = await send(s, "POST", f"channels/{channel.id}/messages", body, {"files[0]": ("a.png", png(3, 2))})
     assert status == 200
-    [attachment] = answer["attachments"]
-    assert attachment["filename"] == "a.png" and attachment["size"] == len(png(3, 2))
-    assert attachment["content_type"] == "image/png" and attachment["description"] == "the table"
-    assert (attachment["width"], attachment["height"]) == (3, 2) and attachment["url"].startswith("https://")
-    media = answer["components"][0]["items"][0]["media"]
-    assert media["attachment_id"] == attachment["id"] and media["url"] == attachment["url"]
+    assert answer["attachments"] == []      # shown by the gallery: not listed
+    [item] = media(answer)
+    assert item["attachment_id"].isdigit() and item["content_type"] == "image/png"
+    assert (item["width"], item["height"]) == (3, 2) and item["proxy_url"].startswith("https://")
+    # Discord's signed CDN url: /attachments/<channel>/<attachment>/<file name>?ex=…&is=…&hm=…&
+    assert item["url"].startswith(f"https://cdn.discordapp.invalid/attachments/{channel.id}/{item['attachment_id']}/a.png?")
     [msg] = d.messages(channel)
+    [attachment] = msg.shown
+    assert attachment["id"] == item["attachment_id"] and attachment["filename"] == "a.png"
+    assert attachment["size"] == len(png(3, 2)) and attachment["description"] == "the table"
     assert msg.file("a.png") == png(3, 2) and msg.files == {"a.png": png(3, 2)}
     assert d.requests[-1].files == [f"a.png ({len(png(3, 2))} bytes)"]
+
+
+async def test_only_files_that_nothing_shows_are_listed(wire):
+    d, channel, s = wire
+    body = {**gallery("a.png"), "attachments": [{"id": 0, "filename": "a.png"}, {"id": 1, "filename": "b.png"}]}
+    status, answer = await send(s, "POST", f"channels/{channel.id}/messages", body,
+                                {"files[0]": ("a.png", png(colour=1)), "files[1]": ("b.png", png(colour=2))})
+    assert status == 200 and [a["filename"] for a in answer["attachments"]] == ["b.png"]
+    assert media(answer)[0]["attachment_id"] not in {a["id"] for a in answer["attachments"]}
+    [msg] = d.messages(channel)
+    assert msg.files == {"a.png": png(colour=1), "b.png": png(colour=2)}
+    # an embed's image is a reference too
+    status, answer = await send(s, "POST", f"channels/{channel.id}/messages", {
+        "content": "x", "embeds": [{"image": {"url": "attachment://c.png"}}]}, {"files[0]": ("c.png", png())})
+    assert status == 200 and answer["attachments"] == []
 
 
 async def test_json_bodies_still_work_and_a_message_of_only_a_file_is_not_empty(wire):
@@ -85,24 +109,24 @@ async def test_an_edit_without_attachments_keeps_the_files_and_may_reference_the
     _, posted = await send(s, "POST", f"channels/{channel.id}/messages", gallery("a.png"),
                            {"files[0]": ("a.png", png(colour=1))})
     status, edited = await send(s, "PATCH", f"channels/{channel.id}/messages/{posted['id']}", gallery("a.png"))
-    assert status == 200 and edited["attachments"] == posted["attachments"]
+    assert status == 200 and media(edited) == media(posted)
     assert d.messages(channel)[0].file("a.png") == png(colour=1)
     # uploads without a list are appended to what the message has
     status, edited = await send(s, "PATCH", f"channels/{channel.id}/messages/{posted['id']}",
                                 gallery("a.png", "b.png"), {"files[0]": ("b.png", png(colour=2))})
-    assert status == 200 and [a["filename"] for a in edited["attachments"]] == ["a.png", "b.png"]
+    assert status == 200 and media(edited)[0] == media(posted)[0] and edited["attachments"] == []
+    assert d.messages(channel)[0].files == {"a.png": png(colour=1), "b.png": png(colour=2)}
 
 
 async def test_an_edits_attachments_list_keeps_by_id_and_drops_the_rest(wire):
     d, channel, s = wire
     _, posted = await send(s, "POST", f"channels/{channel.id}/messages", gallery("a.png", "b.png"),
                            {"files[0]": ("a.png", png(colour=1)), "files[1]": ("b.png", png(colour=2))})
-    a_id = posted["attachments"][0]["id"]
+    a_id = media(posted)[0]["attachment_id"]       # not listed, but still the message's file
     path = f"channels/{channel.id}/messages/{posted['id']}"
     status, edited = await send(s, "PATCH", path, {**gallery("a.png", "c.png"), "attachments": [
         {"id": a_id}, {"id": 0, "filename": "c.png"}]}, {"files[0]": ("c.png", png(colour=3))})
-    assert status == 200 and [a["filename"] for a in edited["attachments"]] == ["a.png", "c.png"]
-    assert edited["attachments"][0]["id"] == a_id
+    assert status == 200 and edited["attachments"] == [] and media(edited)[0]["attachment_id"] == a_id
     assert d.messages(channel)[0].files == {"a.png": png(colour=1), "c.png": png(colour=3)}
     # the gallery may no longer show a file the list dropped
     status, answer = await send(s, "PATCH", path, {**gallery("c.png"), "attachments": []})

@@ -532,7 +532,7 @@ def message_body_of(method: str, path: str, body: Any) -> tuple[dict, Path, int]
         allowed = {4: CALLBACK_FLAGS, 5: EPHEMERAL, 7: EDIT_FLAGS | EPHEMERAL}.get(body.get("type"))
         return (data, ("data",), allowed) if allowed is not None and isinstance(data, dict) else None
     if template.startswith("/webhooks/{webhook_id}/{webhook_token}") and method in ("POST", "PATCH"):
-        return body, (), CALLBACK_FLAGS if method == "POST" else EDIT_FLAGS | EPHEMERAL
+        return body, (), CALLBACK_FLAGS if method == "POST" else EDIT_FLAGS
     if template == "/channels/{channel_id}/messages" and method == "POST":
         return body, (), CHANNEL_FLAGS
     if template == "/channels/{channel_id}/messages/{message_id}" and method == "PATCH":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -103,6 +104,9 @@ class Message:
     old_edits: int = 0                       # edits since it was older than an hour (Discord's 30046)
     history: list[dict] = field(default_factory=list)   # earlier versions, oldest first
     blobs: dict[str, bytes] = field(default_factory=dict, repr=False)   # attachment id -> bytes uploaded
+    #: Every file of the message: those its components or embeds show as well as those its
+    #: ``attachments`` field lists (only the unreferenced ones, as on Discord).
+    held: list[dict] = field(default_factory=list)
 
     id = property(lambda self: self.payload["id"])
     author_id = property(lambda self: self.payload["author"]["id"])
@@ -118,20 +122,30 @@ class Message:
     custom_ids = property(lambda self: C.custom_ids(self.payload))
     option_values = property(lambda self: C.option_values(self.payload))
     labels = property(lambda self: C.labels(self.payload))
+    #: The ``attachments`` field as Discord sends it: the files no component or embed shows.
     attachments = property(lambda self: self.payload.get("attachments") or [])
+    mentions = property(lambda self: [u["id"] for u in self.payload.get("mentions") or ()])
+
+    @property
+    def shown(self) -> list[dict]:
+        """The attachment of every file a user sees on the message: those its components show
+        (found by the ``attachment_id`` of their unfurled media items), then the listed ones."""
+        ids: set[str] = set()
+        A.shown_ids(self.components, ids)
+        return [a for a in self.held if a["id"] in ids] + list(self.attachments)
 
     def file(self, filename: str) -> bytes:
-        """The bytes of the message's attachment with this file name (as a user would download them)."""
-        for a in self.attachments:
+        """The bytes of the file with this name that the message shows (as a user would download them)."""
+        for a in self.shown:
             if a["filename"] == filename:
                 return self.blobs[a["id"]]
-        raise AssertionError(f"message {self.id} has no attachment {filename!r}; it has "
-                             f"{[a['filename'] for a in self.attachments]}")
+        raise AssertionError(f"message {self.id} shows no file {filename!r}; it shows "
+                             f"{[a['filename'] for a in self.shown]}")
 
     @property
     def files(self) -> dict[str, bytes]:
-        """Every attachment's bytes, by file name."""
-        return {a["filename"]: self.blobs[a["id"]] for a in self.attachments}
+        """The bytes of every file the message shows, by file name."""
+        return {a["filename"]: self.blobs[a["id"]] for a in self.shown}
 
     def has_component(self, custom_id: str | None = None, *, label: str | None = None) -> bool:
         return C.find_component(self.payload, custom_id, label=label) is not None
@@ -148,7 +162,7 @@ class Message:
         """The parts the bot rendered (for comparing renderings): no ids, times or authors."""
         return {"content": self.content, "embeds": self.embeds, "components": self.components,
                 "flags": self.flags & ~P.LOADING,
-                "attachments": [a.get("filename") for a in self.payload.get("attachments") or ()]}
+                "attachments": [a.get("filename") for a in self.shown]}
 
     def __repr__(self) -> str:
         who = f" ephemeral to {self.ephemeral_to}" if self.ephemeral_to else ""
@@ -178,6 +192,14 @@ class InteractionRecord:
     type = property(lambda self: self.payload["type"])
     acknowledged = property(lambda self: self.callback is not None)
     message = property(lambda self: self.original)
+
+    @property
+    def message_type(self) -> int:
+        """The type of the messages its token creates (message.mdx): CHAT_INPUT_COMMAND (20) and
+        CONTEXT_MENU_COMMAND (23) for commands, REPLY (19) for components and modals."""
+        if self.type != P.APPLICATION_COMMAND:
+            return P.REPLY
+        return P.CHAT_INPUT_COMMAND if self.payload["data"].get("type", 1) == 1 else P.CONTEXT_MENU_COMMAND
 
     @property
     def callback_type(self) -> int | None:
@@ -381,17 +403,22 @@ class World:
 
     # ------------------------------------------------------------------ messages
 
-    def store_message(self, channel: Channel, body: dict, *, flags: int = 0, mtype: int = 0,
+    def store_message(self, channel: Channel, body: dict, *, flags: int = 0,
                       ephemeral_to: str | None = None, interaction: InteractionRecord | None = None,
-                      files: Files | None = None, author: User | None = None) -> Message:
-        """``author``: a user who wrote the message in their client (the bot by default)."""
+                      followup: bool = False, files: Files | None = None, author: User | None = None) -> Message:
+        """A new message: posted with the bot token, by a user in their client (``author``), or
+        through an interaction's token (its original response, or a ``followup``), which makes it a
+        message of the interaction's type with the ``interaction_metadata`` naming the user who acted."""
+        mtype = interaction.message_type if interaction is not None else P.DEFAULT
         payload = P.message(self.snowflake(), channel.id, (author or self.bot).payload(),
                             guild_id=channel.guild.id if channel.guild is not None else None,
                             timestamp=P.iso(self.clock()), flags=flags, mtype=mtype)
         if interaction is not None:
             source = interaction.source.id if interaction.source else None
+            original = interaction.original.id if followup and interaction.original is not None else None
             payload["interaction_metadata"] = P.interaction_metadata(
-                interaction.payload, interaction.user.payload(), interacted_message_id=source)
+                interaction.payload, interaction.user.payload(), interacted_message_id=source,
+                original_response_message_id=original)
             payload["application_id"] = interaction.payload["application_id"]
             payload["webhook_id"] = interaction.payload["application_id"]
         msg = Message(payload, channel, ephemeral_to=ephemeral_to, interaction=interaction)
@@ -400,23 +427,76 @@ class World:
             if channel.archived:
                 self.set_archived(channel, False)
         apply_body(msg, body, files)
+        self.mention(msg, body, webhook=interaction is not None)
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg)
         return msg
 
-    def edit_message(self, msg: Message, body: dict, flags: int, files: Files | None = None) -> None:
+    def edit_message(self, msg: Message, body: dict, flags: int, files: Files | None = None, *,
+                     webhook: bool = False) -> None:
+        """An edit with the bot token, or (``webhook``) through an interaction's token."""
         msg.history.append(P.copied(msg.payload))
         apply_body(msg, body, files)
         msg.payload["flags"] = flags
         msg.payload["edited_timestamp"] = P.iso(self.clock())
+        if "content" in body or (msg.is_v2 and "components" in body):
+            self.mention(msg, body, webhook=webhook)
+
+    # ------------------------------------------------------------------ mentions
+
+    def mention(self, msg: Message, body: dict, *, webhook: bool) -> None:
+        """``mentions``, ``mention_roles`` and ``mention_everyone`` parsed from the message's text
+        (its content, or the text displays of a Components V2 message) as ``allowed_mentions``
+        allows; without it, Discord's default: every kind in a channel message, users only in
+        interactions and webhooks (message.mdx, "Allowed Mentions Object"). A mention must also be
+        of someone the bot can mention: an existing user; a role or @everyone only with MENTION_EVERYONE."""
+        text = "\n".join(C.text_displays(msg.payload)) if msg.is_v2 else msg.content
+        allowed = body.get("allowed_mentions")
+        if not isinstance(allowed, dict):
+            allowed = {"parse": ["users"] if webhook else ["users", "roles", "everyone"]}
+        parse = allowed.get("parse") or ()
+        may = {kind: set(map(str, allowed.get(kind) or ())) for kind in ("users", "roles")}
+        guild = msg.channel.guild
+        everyone_allowed = bool(self.app_permissions(msg.channel) & P.MENTION_EVERYONE)
+        users, roles, everyone = [], [], False
+        for user_id, role_id, crowd in _MENTION.findall(text):
+            if user_id and ("users" in parse or user_id in may["users"]) and user_id in self.users:
+                if user_id not in (u["id"] for u in users):
+                    users.append(self.users[user_id].payload())
+            elif role_id and ("roles" in parse or role_id in may["roles"]) and everyone_allowed \
+                    and guild is not None and role_id in {m.role_id for m in guild.members.values()}:
+                if role_id not in roles:
+                    roles.append(role_id)
+            elif crowd and "everyone" in parse and everyone_allowed:
+                everyone = True
+        msg.payload.update(mentions=users, mention_roles=roles, mention_everyone=everyone)
+
+    def notified(self, msg: Message) -> set[User]:
+        """Who the message notifies: the users it mentions (as allowed), the members of the roles it
+        mentions, and with @everyone or @here every member; each only if they can see the channel.
+        Nobody for an ephemeral message or one sent with SUPPRESS_NOTIFICATIONS."""
+        if msg.deleted or msg.ephemeral_to is not None or msg.flags & P.SUPPRESS_NOTIFICATIONS:
+            return set()
+        guild = msg.channel.guild
+        members = list(guild.members.values()) if guild is not None else []
+        found = {self.users[u] for u in msg.mentions}
+        found |= {m.user for m in members
+                  if msg.payload.get("mention_everyone") or m.role_id in msg.payload.get("mention_roles", ())}
+        return {u for u in found if u is not self.bot and self.permissions(msg.channel, u) & P.VIEW_CHANNEL}
+
+
+_MENTION = re.compile(r"<@!?(\d+)>|<@&(\d+)>|@(everyone|here)")
 
 
 _BODY_FIELDS = ("content", "embeds", "components", "poll", "sticker_ids", "tts")
 
 
-def merged(payload: dict, body: dict, files: Files | None = None) -> dict:
-    """What a message would look like after an edit with this body (Discord's PATCH semantics)."""
-    out = {k: payload.get(k) for k in ("content", "embeds", "components", "attachments", "poll")}
+def merged(old: Message | None, body: dict, files: Files | None = None) -> dict:
+    """What a message would look like after an edit with this body (Discord's PATCH semantics);
+    its ``attachments`` are all its files, shown by components or not."""
+    payload = old.payload if old is not None else {}
+    out = {k: payload.get(k) for k in ("content", "embeds", "components", "poll")}
+    out["attachments"] = old.held if old is not None else []
     for k in ("content", "embeds", "components", "poll"):
         if k in body:
             out[k] = body[k]
@@ -438,7 +518,7 @@ def apply_body(msg: Message, body: dict, files: Files | None, *, copy: bool = Tr
         attachments, blobs = files
         if msg.ephemeral_to is not None:
             attachments = [{**a, "ephemeral": True} for a in attachments]
-        payload["attachments"] = attachments
+        msg.held = attachments
         msg.blobs.update(blobs)
     for key in _BODY_FIELDS:
         if key not in body:
@@ -446,7 +526,7 @@ def apply_body(msg: Message, body: dict, files: Files | None, *, copy: bool = Tr
         value = body[key]
         if key == "components":
             value = number_components((P.copied(value) if copy else value) if value else [])
-            A.show(value, payload["attachments"])
+            A.show(value, msg.held)
         elif key == "content":
             value = value or ""
         elif key == "embeds":
@@ -454,6 +534,8 @@ def apply_body(msg: Message, body: dict, files: Files | None, *, copy: bool = Tr
         elif key == "sticker_ids":
             continue
         payload[key] = value
+    if files is not None or "components" in body or "embeds" in body:
+        payload["attachments"] = A.listed(msg.held, payload)
 
 
 def number_components(rows: list) -> list:

@@ -200,6 +200,6 @@ class GameDriver:
                     f"{visible_texts(message.payload)}\n{visible_texts(body)}")
                 assert custom_ids(message.payload) == custom_ids(body)
                 assert option_values(message.payload) == option_values(body)
-                shown = [(message.file(a["filename"]), a.get("description")) for a in message.attachments]
+                shown = [(message.file(a["filename"]), a.get("description")) for a in message.shown]
                 assert shown == [(p.png, p.alt) for p in rendered.pictures], \
                     f"the table picture or its alt text depends on cards hidden from seat {seat}"

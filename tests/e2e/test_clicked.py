@@ -51,6 +51,27 @@ def _on(components) -> set[str]:
     return out
 
 
+def _pictures(env, message) -> dict:
+    """What discord.py's parse of the clicked message says it shows: per gallery item or thumbnail
+    unfurled from an upload, its description and ``attachment_id``, named after the bytes the double
+    holds for that id (a picture's name is its content hash), and the attachments it lists."""
+    blobs = env.double.world.messages[str(message.id)].blobs
+    kind = "hand" if message.flags.ephemeral else "table"
+    out = {(a.filename, a.description or ""): a.id for a in message.attachments}
+    todo = list(message.components)
+    while todo:
+        component = todo.pop()
+        items = getattr(component, "items", None) or ([component] if hasattr(component, "media") else [])
+        for item in items:
+            if item.media.attachment_id is not None:
+                name = media.Picture(blobs[str(item.media.attachment_id)], "", kind).name
+                out[name, item.description or ""] = item.media.attachment_id
+        todo.extend(getattr(component, "children", ()))
+        if getattr(component, "accessory", None) is not None:
+            todo.append(component.accessory)
+    return out
+
+
 def _as_discord_py_reads(env, interaction: discord.Interaction) -> discord.Interaction:
     """discord.py's own ``Interaction`` of the same gateway payload, message parsed."""
     return discord.Interaction(data=_payload(env, interaction), state=env.bot._connection)
@@ -72,7 +93,7 @@ async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
         assert light.id == parsed.id and light.flags == parsed.flags
         assert light.custom_ids == _on(parsed.components) and light.carries(click.data["custom_id"])
         assert not light.carries(click.data["custom_id"] + "x")
-        assert media.shown_on(light.attachments) == media.shown_on(parsed.attachments)
+        assert media.shown_on(light) == _pictures(env, parsed)
         # the rest of the interaction is discord.py's own
         assert (click.id, click.user.id, click.user.display_name, click.permissions, click.app_permissions,
                 click.locale, click.channel_id, click.guild_id, click.data) == \
@@ -81,7 +102,7 @@ async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
         ephemeral.add(light.flags.ephemeral)
     # the Hand button on the public table, then the move in the private hand
     assert ephemeral == {False, True}
-    assert any(media.shown_on(c.message.attachments) for c in clicks), "no click came from a message with pictures"
+    assert any(media.shown_on(c.message) for c in clicks), "no click came from a message with pictures"
 
 
 async def test_nested_components_are_found_where_discord_py_finds_them(env):

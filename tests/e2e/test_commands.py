@@ -99,7 +99,10 @@ async def test_table_reposts_and_the_new_messages_work(env):
     assert record.message.text == "Here it comes: the table is posted again at the bottom of the channel."
     new = env.table_messages()
     assert len(new) == 2 and {m.id for m in new}.isdisjoint({m.id for m in old})
-    assert env.public()[-2:] == new                      # at the bottom of the channel
+    await env.settle()
+    # at the bottom of the channel, then a fresh ping linking it (the old one linked the old table)
+    assert env.public()[-3:] == [*new, env.double.message(session.messages["ping"])]
+    assert f"/{new[0].id}" in env.public()[-1].content
 
     slot = drive.face_down(4)
     counter = session.counters[drive.active]
@@ -134,7 +137,8 @@ async def test_table_is_for_the_players_at_the_table_and_once_a_minute(env):
     await settled(env, lambda: all(message.deleted for message in old), "the old table to go")
     new = env.table_messages()
     sent = [r.method for r in _sent_since(env, first)]
-    assert sent.count("POST") >= 2 and sent.count("DELETE") == 2       # what a repost costs the global limit
+    # what a repost costs the global limit: the table and a ping linking it, and deleting the old ones
+    assert sent.count("POST") >= 2 and sent.count("DELETE") == 3
     again_at = int(env.clock.now() + 60)
 
     # Within the minute: told when it works again and where the table is, and nothing is sent.
@@ -158,7 +162,9 @@ async def test_table_is_for_the_players_at_the_table_and_once_a_minute(env):
     assert session.seat_of(int(env.ann.id)) is None
     await env.double.slash(env.ann, env.channel, "table")
     await settled(env, lambda: all(message.deleted for message in new), "the second table to go")
-    assert len(env.table_messages()) == 2 and env.public()[-2:] == env.table_messages()
+    await env.settle()
+    ping = env.double.message(session.messages["ping"])
+    assert len(env.table_messages()) == 2 and env.public()[-3:] == [*env.table_messages(), ping]
 
 
 # ----------------------------------------------------------------------------------------- /rules

@@ -68,7 +68,8 @@ def check_table(drive: GameDriver, table) -> dict:
     """The table's one picture is the public view's, shown by the gallery with the alt text that the
     table's own text says too; returns its attachment."""
     session = drive.session
-    [attachment] = table.attachments
+    assert table.attachments == []      # shown by its gallery, so not listed (message.mdx)
+    [attachment] = table.shown
     data = table.file(attachment["filename"])
     assert png_ok(data) and data == table_png(session.game.key, session.game.view(session.state, None), session.lang)
     [item] = gallery_items(table)
@@ -88,7 +89,7 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
     [table] = env.table_messages()
     rng = random.Random(key)
     # Mü's table has no picture until a card lies face up on it
-    await drive.play_out(rng, until=lambda s: bool(table.attachments), max_moves=40)
+    await drive.play_out(rng, until=lambda s: bool(table.shown), max_moves=40)
     shown = check_table(drive, table)
 
     changed = 0
@@ -101,12 +102,12 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
         if session.status == "playing":  # the move's answer redrew the hand with its new picture
             hand = drive.hand_message(seat)
             drawn = presenter(key).hand(session, seat, drive.lang_of(seat), "", None).pictures
-            assert [(hand.file(a["filename"]), a["description"]) for a in hand.attachments] == \
+            assert [(hand.file(a["filename"]), a["description"]) for a in hand.shown] == \
                 [(p.png, p.alt) for p in drawn]
             answer = (record.callback or {}).get("data") or {}
             if record.message is hand and "attachments" in answer:
                 assert [a["filename"] for a in answer["attachments"]] == [p.name for p in drawn]
-        if not table.attachments:
+        if not table.shown:
             continue  # Mü between hands: nothing lies on the table
         now = check_table(drive, table)
         if now["filename"] == shown["filename"]:
@@ -123,7 +124,7 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
     lang = drive.lang_of(seat)
     view = session.game.view(session.state, seat)
     playable = presenter(key).playable(session, seat)
-    [attachment] = hand.attachments
+    [attachment] = hand.shown
     data = hand.file(attachment["filename"])
     assert attachment["filename"].startswith("hand-") and hand.ephemeral and png_ok(data)
     assert data == hand_png(key, view, lang, frozenset(playable))
@@ -143,5 +144,50 @@ async def test_with_pictures_off_no_file_is_sent(env, key: str) -> None:
     await drive.play_out(rng, max_moves=6)
     hand = await drive.open_hand(next(iter(sorted(session.to_act())), 0))
     [table] = env.table_messages()
-    assert table.attachments == [] and gallery_items(table) == [] and hand.attachments == []
+    assert table.shown == [] and gallery_items(table) == [] and hand.shown == []
     assert not any(r.files for r in d.requests) and d.errors == []
+
+
+async def test_an_unchanged_picture_is_not_uploaded_again_after_a_restart(env) -> None:
+    """What each table message shows is stored with its id: the first redraw after a restart keeps
+    the pictures by it instead of uploading every one again, and so do the moves after it."""
+    d = env.double
+    drive = GameDriver(env, "kapado")
+    session = await drive.start(["ann", "bob", "cem"])
+    rng = random.Random("restart")
+    await drive.play_out(rng, max_moves=2)
+    tables = env.table_messages()
+    shown = [m.shown for m in tables]
+    assert any(shown) and env.session().messages["shown"] == {
+        m.id: [[a["filename"], a["description"], int(a["id"])] for a in m.shown] for m in tables}
+
+    await env.stop_bot()
+    before, edits = len(d.requests), [len(m.history) for m in tables]
+    await env.start_bot()
+    await env.settle()
+    assert [len(m.history) for m in tables] > edits            # redrawn after the restart ...
+    assert [m.shown for m in tables] == shown and table_uploads(d, before) == []      # ... keeping its pictures
+    session = drive.session          # the restored session
+    seat = rng.choice(sorted(session.to_act()))
+    await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+    kept = {a["filename"] for m in tables for a in m.shown} & {a["filename"] for s in shown for a in s}
+    assert not kept & set(table_uploads(d, before)) and d.errors == []
+
+
+async def test_a_picture_remembered_wrongly_is_uploaded_again(env, caplog) -> None:
+    """A kill between an edit and storing what it showed leaves an id the message no longer has:
+    Discord refuses to keep it (50035), and the table is redrawn with its picture uploaded."""
+    d = env.double
+    drive = GameDriver(env, "kapado")
+    session = await drive.start(["ann", "bob", "cem"])
+    [table] = [m for m in env.table_messages() if m.shown]
+    [shown] = table.shown
+    await env.bot.sessions.set_messages(session, shown={table.id: [[shown["filename"], "older words", 999]]})
+    await env.stop_bot()
+    before = len(d.requests)
+    await env.start_bot()
+    await env.settle()
+    [refused] = d.errors
+    assert (refused.status, refused.code) == (400, 50035) and refused.path.endswith(f"/messages/{table.id}")
+    assert [a["filename"] for a in table.shown] == [shown["filename"]] == table_uploads(d, before)
+    assert "does not show the pictures remembered for it" in caplog.text

@@ -47,7 +47,7 @@ async def test_a_game_with_exactly_the_readmes_permissions_shows_its_pictures(en
     assert d.world.app_permissions(env.channel) == readme_invite()
     session = await GameDriver(env, GAME).start(["ann", "cem"])
     [table] = env.table_messages()
-    assert session.pictures and [a["filename"].startswith("table-") for a in table.attachments] == [True]
+    assert session.pictures and [a["filename"].startswith("table-") for a in table.shown] == [True]
     assert refused(d) == []
 
 
@@ -66,7 +66,7 @@ async def test_start_without_attach_files_opens_the_lobby_with_pictures_off_and_
     await d.click(env.ann, lobby, ids.lobby(session.id, "start"))
     await env.settle()
     [table] = env.table_messages()
-    assert session.status == "playing" and table.attachments == []
+    assert session.status == "playing" and table.shown == []
     assert refused(d) == [] and not any(r.files for r in d.requests)
 
     # in a thread the parent's overwrites count; the German host reads it in German
@@ -82,12 +82,12 @@ async def test_attach_files_taken_away_during_a_game_the_table_goes_on_without_p
     d = env.double
     drive = GameDriver(env, GAME)
     session = await drive.start(["ann", "cem"])
-    assert env.table_messages()[0].attachments
+    assert env.table_messages()[0].shown
     await d.set_overwrite(env.channel, env.guild, deny=P.ATTACH_FILES)
     await d.slash(env.ann, env.channel, "table")            # a repost, not a click: the upload is refused
     await env.settle()
     [table] = env.table_messages()
-    assert table.attachments == [] and not session.pictures
+    assert table.shown == [] and not session.pictures
     told = t("en", "table.pictures_refused", name="Attach Files")
     assert [m.text for m in env.public()].count(told) == 1
     assert len(refused(d)) == 1 and refused(d)[0].files
@@ -95,11 +95,11 @@ async def test_attach_files_taken_away_during_a_game_the_table_goes_on_without_p
 
     await drive.play_out(random.Random(1), max_moves=2)     # clicks without Attach Files: nothing refused
     assert len(refused(d)) == 1 and [m.text for m in env.public()].count(told) == 1
-    assert env.table_messages()[0].attachments == []
+    assert env.table_messages()[0].shown == []
 
     await d.set_overwrite(env.channel, env.guild)           # back: the next move shows the pictures again
     await drive.play_out(random.Random(2), max_moves=1)
-    assert session.pictures and env.table_messages()[0].attachments
+    assert session.pictures and env.table_messages()[0].shown
     assert len(refused(d)) == 1 and claim(caplog, "") == []
 
 
@@ -136,5 +136,5 @@ async def test_a_channel_the_bot_may_no_longer_see_is_told_once_and_not_tried_in
     old = session.messages["table"]
     before = len(refused(d))
     await drive.play_out(random.Random(5), max_moves=1)
-    assert session.messages["table"] != old and env.table_messages()[0].attachments
+    assert session.messages["table"] != old and env.table_messages()[0].shown
     assert len(refused(d)) == before

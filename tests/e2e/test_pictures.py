@@ -69,7 +69,8 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     session = await toy()
     [table] = env.table_messages()
     view = session.view(None)
-    [attachment] = table.attachments
+    assert table.attachments == []          # Discord lists only the files nothing on the message shows
+    [attachment] = table.shown
     name = attachment["filename"]
     assert name.startswith("table-") and name.endswith(".png") and len(name) == len("table-.png") + 12
     assert table.file(name) == toy_table.table_png(view)
@@ -84,7 +85,7 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     await env.settle()
     hand = await O.hand_of(d, opened)
     seat = session.seat_of(int(ann.id))
-    [hand_file] = hand.attachments
+    [hand_file] = hand.shown
     assert hand_file["filename"].startswith("hand-") and hand.ephemeral
     assert hand.file(hand_file["filename"]) == toy_table.hand_png(session.view(seat))
     assert hand_file["description"] == toy_table.hand_alt(session.view(seat))
@@ -92,7 +93,7 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     # A pass changes the table's text but not its picture: edited in place, nothing uploaded.
     before = len(d.requests)
     await click_move(env, session, table, "pass")
-    assert "Turn 2" in table.text and table.attachments == [attachment]
+    assert "Turn 2" in table.text and table.shown == [attachment]
     assert uploads(d, before) == []
     assert gallery_items(table)[0]["media"]["attachment_id"] == attachment["id"]
 
@@ -100,22 +101,22 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     # ann's open hand (its picture counts the discard pile) is refreshed with its new picture.
     before = len(d.requests)
     await click_move(env, session, table, "swap")
-    [new] = table.attachments
+    [new] = table.shown
     assert new["filename"] != name and table.file(new["filename"]) == toy_table.table_png(session.view(None))
-    assert hand.attachments[0]["filename"] != hand_file["filename"]
-    assert hand.file(hand.attachments[0]["filename"]) == toy_table.hand_png(session.view(seat))
-    assert sorted(uploads(d, before)) == sorted([new["filename"], hand.attachments[0]["filename"]])
+    assert hand.shown[0]["filename"] != hand_file["filename"]
+    assert hand.file(hand.shown[0]["filename"]) == toy_table.hand_png(session.view(seat))
+    assert sorted(uploads(d, before)) == sorted([new["filename"], hand.shown[0]["filename"]])
 
     # Moves from the hand: the writer redraws the table through the token of the click that
     # opened the hand on it (the interaction's webhook route), again uploading only a picture that
     # changed.
-    shown = table.attachments
+    shown = table.shown
     before = len(d.requests)
     mover = user_at(env, session, next(iter(session.to_act())))
     mover_hand = await O.hand_of(d, await d.click(mover, table, ids.table(session.id, "hand")))
     await env.settle()
     await click_move(env, session, mover_hand, "pass")
-    assert table.attachments == shown and "Turn 4" in table.text
+    assert table.shown == shown and "Turn 4" in table.text
     assert [r.path.split("/")[-1] for r in list(d.requests)[before:] if r.method == "PATCH"
             and (r.path.startswith("/channels/") or r.path.endswith("/@original"))] == ["@original"]
     assert [u for u in uploads(d, before) if u.startswith("table-")] == []
@@ -124,8 +125,8 @@ async def test_the_table_and_hands_carry_pictures_uploaded_only_when_they_change
     mover_hand = await O.hand_of(d, await d.click(mover, table, ids.table(session.id, "hand")))
     await env.settle()
     await click_move(env, session, mover_hand, "swap")
-    assert table.attachments[0]["filename"] != shown[0]["filename"]
-    assert [u for u in uploads(d, before) if u.startswith("table-")] == [table.attachments[0]["filename"]]
+    assert table.shown[0]["filename"] != shown[0]["filename"]
+    assert [u for u in uploads(d, before) if u.startswith("table-")] == [table.shown[0]["filename"]]
     assert d.errors == []
 
 
@@ -133,10 +134,10 @@ async def test_a_table_with_pictures_off_sends_no_file(env, toy):
     d = env.double
     session = await toy(pictures=False)
     [table] = env.table_messages()
-    assert table.attachments == [] and gallery_items(table) == []
+    assert table.shown == [] and gallery_items(table) == []
     hand = await O.hand_of(d, await d.click(env.users["ann"], table, ids.table(session.id, "hand")))
     await env.settle()
-    assert hand.attachments == [] and "Your card" in hand.text
+    assert hand.shown == [] and "Your card" in hand.text
     await click_move(env, session, table, "swap")
     assert all(not r.files for r in d.requests) and d.errors == []
 
@@ -166,3 +167,4 @@ async def test_the_host_turns_pictures_off_in_the_lobby_and_the_table_is_text_on
     await d.click(env.ann, lobby, ids.lobby(session.id, "start"))
     await env.settle()
     assert env.table_messages() and not any(r.files for r in d.requests) and d.errors == []
+

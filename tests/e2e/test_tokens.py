@@ -51,7 +51,7 @@ def _shows_now(drive: GameDriver, seat: int, message) -> bool:
     session = drive.session
     rendered = presenter(session.game.key).hand(session, seat, drive.lang_of(seat), "", None)
     body = kit.body(rendered)
-    shown = [(message.file(a["filename"]), a.get("description")) for a in message.attachments]
+    shown = [(message.file(a["filename"]), a.get("description")) for a in message.shown]
     return (visible_texts(message.payload) == visible_texts(body) and custom_ids(message.payload) == custom_ids(body)
             and shown == [(p.png, p.alt) for p in rendered.pictures])
 
@@ -59,7 +59,7 @@ def _shows_now(drive: GameDriver, seat: int, message) -> bool:
 def _unfollowed(drive: GameDriver, seat: int, message) -> bool:
     """The hand message says it no longer follows the table, and offers only a fresh hand."""
     session, lang = drive.session, drive.lang_of(seat)
-    return (message.content == t(lang, "table.hand_unfollowed") and not message.attachments
+    return (message.content == t(lang, "table.hand_unfollowed") and not message.shown
             and custom_ids(message.payload) == [ids.hand_step(session.id, seat, session.counters[seat], "")])
 
 

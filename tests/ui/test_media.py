@@ -54,8 +54,26 @@ def test_the_same_picture_with_a_new_alt_text_keeps_its_file_and_updates_the_des
     said = media.Picture(png(colour=1), "trumps: red, named by the Vize")
     [kept] = media.edit_attachments((said,), {(said.name, "trumps: red"): 7})
     assert kept.to_dict() == {"id": "7", "description": "trumps: red, named by the Vize"}
-    assert media.shown_on([{"filename": said.name, "id": "7", "description": said.alt}]) == {(said.name, said.alt): 7}
     assert media.shown_by((said,)) == {(said.name, said.alt): None}
+
+
+def test_what_a_message_shows_is_read_from_its_gallery_items_and_its_listed_files():
+    """Discord lists in ``attachments`` only the files nothing on the message shows; a gallery's item
+    carries its file's ``attachment_id``, and the file name ends the url."""
+    table, hand, other = (media.Picture(png(colour=c), alt, kind) for c, alt, kind in
+                          ((1, "the table", "table"), (2, "your hand", "hand"), (3, "a card", "card")))
+    url = "https://cdn.discordapp.com/attachments/5/{}/{}?ex=1&is=2&hm=3&"
+    answer = {"components": [{"type": 17, "components": [
+        {"type": 10, "content": "text"},
+        {"type": 12, "items": [{"media": {"url": url.format(7, table.name), "attachment_id": "7"},
+                                "description": table.alt},
+                               {"media": {"url": "https://example.invalid/elsewhere.png"}}]},
+        {"type": 9, "components": [{"type": 10, "content": "t"}], "accessory": {
+            "type": 11, "media": {"url": url.format(8, hand.name), "attachment_id": "8"},
+            "description": hand.alt}}]}],
+        "attachments": [{"id": "9", "filename": other.name, "description": other.alt}]}
+    assert media.shown_on(answer) == {(table.name, table.alt): 7, (hand.name, hand.alt): 8, (other.name, other.alt): 9}
+    assert media.shown_on({"id": "1", "components": [], "attachments": []}) == {}
 
 
 def test_a_table_with_pictures_off_paints_nothing():
