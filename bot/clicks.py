@@ -66,12 +66,14 @@ class Reply:
             answered = await webhooks.update_message(self.interaction, **kwargs)
             self.updated = ((answered or {}).get("resource") or {}).get("message")
 
-    async def send_ephemeral(self, rendered) -> None:
+    async def send_ephemeral(self, rendered) -> int | None:
+        """A new ephemeral message; its id where Discord said it (a follow-up's always)."""
         kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
         if self.interaction.response.is_done():
-            await webhooks.send_followup(self.interaction, **kwargs)
+            sent = await webhooks.send_followup(self.interaction, **kwargs)
         else:
-            await webhooks.send_message(self.interaction, **kwargs)
+            sent = ((await webhooks.send_message(self.interaction, **kwargs) or {}).get("resource") or {}).get("message")
+        return int(sent["id"]) if sent else None
 
 
 #: Lobby operations answered by redrawing the clicked message as the house-rules panel.
@@ -273,15 +275,16 @@ class Clicks:
         tables = self.bot.tables
         index = tables.index_of(session, reply.interaction.message.id if reply.interaction.message else None)
         if index is None or reply.interaction.response.is_done():
-            await reply.send_ephemeral(rendered)
-            tables.hand_shown(session, seat, reply, "", rendered)
+            followup = reply.interaction.response.is_done()     # then edited by its id, not as @original
+            sent = await reply.send_ephemeral(rendered)
+            tables.hand_shown(session, seat, reply, "", rendered, sent if followup else None, opened=sent)
             return
         # On a table message: acknowledge the click on that message and send the hand as an
         # ephemeral follow-up. The click's token then edits this table message through the
         # interaction's webhook route for 15 minutes, outside Discord's global limit.
         await reply.defer()
         sent = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
-        tables.hand_shown(session, seat, reply, "", rendered, message_id=int(sent["id"]))
+        tables.hand_shown(session, seat, reply, "", rendered, message_id=int(sent["id"]), opened=int(sent["id"]))
         tables.table_clicked(session, index, reply.interaction)
 
     async def _rejoin(self, reply: Reply, session) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import NamedTuple
 
 import aiohttp
 import discord
@@ -68,6 +69,18 @@ class FilesRefused(Exception):
     """Discord refused a table message because it uploads pictures (403: Attach Files is missing)."""
 
 
+class OpenHand(NamedTuple):
+    """A seat's open hand, which the writer keeps current through the token that drew it last."""
+
+    token: tuple[discord.Interaction, float]    # the interaction and when it came (bot clock)
+    lang: str
+    ui: str                                     # the in-hand step it shows
+    drawn: bytes                                # the fingerprint of what it shows (b"": draw it again)
+    shown: media.Shown | None                   # its pictures
+    followup: int | None                        # its message id when it is a follow-up, not @original
+    message: int | None                         # the message the player sees it in, where known
+
+
 class _Table:
     """What the writer remembers of one session's table (memory only; ids live in storage)."""
 
@@ -87,10 +100,11 @@ class _Table:
         #: Per table message, the newest click acknowledged on it and when (bot clock): its token
         #: edits that message through the interaction's webhook route while it lasts.
         self.editors: dict[int, tuple[discord.Interaction, float]] = {}
-        #: Each seat's newest open hand: (the interaction and when it came, language, in-hand step, what
-        #: it shows, its pictures, the hand's message id when it is a follow-up rather than the
-        #: original response). Interaction tokens are credentials: memory only, usable for 15 minutes.
-        self.hands: dict[int, tuple[tuple[discord.Interaction, float], str, str, bytes, media.Shown, int | None]] = {}
+        #: Each seat's newest open hand. Interaction tokens are credentials: memory only, usable for
+        #: 15 minutes.
+        self.hands: dict[int, OpenHand] = {}
+        #: Hands a newer one of the same seat replaced, to be told so (``_refresh_hands``).
+        self.superseded: list[tuple[int, OpenHand]] = []
         #: Per seat, the alarm that wakes the writer for the open hand's last edit before its token ends.
         self.farewells: dict[int, object] = {}
         #: Per seat, held while its hand is redrawn by the writer or answered by a click in it:
@@ -168,14 +182,24 @@ class TableWriter:
                                                             else media.shown_by(rendered.pictures))
 
     def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered,
-                   message_id: int | None = None) -> None:
+                   message_id: int | None = None, *, opened: int | None = None) -> None:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts
-        (``message_id``: the hand is a follow-up of that interaction, not its original response)."""
+        (``message_id``: the hand is a follow-up of that interaction, not its original response;
+        ``opened``: the new message a Hand click showed it in, else it was redrawn in place).
+
+        A hand in another message than the seat's hand before it replaces that one, which the writer
+        tells with its next redraw that it no longer follows the table (until then both show the
+        same, and a click in the older one makes it the newest again): one current hand, never two."""
         self.clicked(session, reply.interaction)
         table = self._table(session)
         token = self._token(reply.interaction)
-        table.hands[seat] = (token, reply.lang, ui, rendered.fingerprint(), media.shown_by(rendered.pictures),
-                             message_id)
+        clicked = reply.interaction.message
+        message = opened or message_id or (clicked.id if clicked is not None else None)
+        before = table.hands.get(seat)
+        table.hands[seat] = OpenHand(token, reply.lang, ui, rendered.fingerprint(),
+                                     media.shown_by(rendered.pictures), message_id, message)
+        if before is not None and before.message is not None and before.message != message:
+            table.superseded.append((seat, before))
         alarm = table.farewells.pop(seat, None)
         if alarm is not None:
             alarm.cancel()
@@ -542,13 +566,17 @@ class TableWriter:
 
         Each seat's hand is read afresh under its turn: a click may have shown a newer hand (another
         step, another message) while the writer edited the hands before it."""
+        while table.superseded:
+            seat, hand = table.superseded.pop(0)
+            async with self.hand_turn(session, seat):
+                await self._supersede(session, table, seat, hand)
         hands = presenter(session.game.key)
         for seat in list(table.hands):
             async with self.hand_turn(session, seat):
                 hand = table.hands.get(seat)
                 if hand is None:
                     continue
-                token, lang, ui, drawn, shown, message_id = hand
+                token, lang, ui, drawn, shown = hand.token, hand.lang, hand.ui, hand.drawn, hand.shown
                 interaction, age = token[0], self.bot.clock.now() - token[1]
                 if age > webhooks.TOKEN_LIFETIME or session.seat_of(interaction.user.id) != seat:
                     # Too late for any edit, or the seat's player is no longer the one who opened the
@@ -565,10 +593,7 @@ class TableWriter:
                         continue
                     kwargs = media.edit_kwargs(rendered, shown)
                 try:
-                    if message_id is None:
-                        edited = await webhooks.edit_original(interaction, **kwargs)
-                    else:
-                        edited = await webhooks.edit_followup(interaction, message_id, **kwargs)
+                    edited = await self._edit_hand(hand, kwargs)
                 except discord.HTTPException:
                     if table.hands.get(seat) is hand:
                         del table.hands[seat]       # dismissed by the player, or the token ran out
@@ -577,14 +602,33 @@ class TableWriter:
                 if last and newer is hand:
                     del table.hands[seat]           # the note stays: the hand follows no more
                 elif newer is hand:
-                    table.hands[seat] = (token, lang, ui, rendered.fingerprint(),
-                                         media.shown_on(edited), message_id)
+                    table.hands[seat] = hand._replace(drawn=rendered.fingerprint(), shown=media.shown_on(edited))
                 elif newer is not None:
                     # A hand opened anew meanwhile, or a click that could not wait for this edit:
                     # what the newer hand shows is not certain (this edit may land after its
                     # answer), so it is drawn again as the player left it.
-                    table.hands[seat] = (*newer[:3], b"", None, newer[5])
+                    table.hands[seat] = newer._replace(drawn=b"", shown=None)
                     table.dirty.set()
+
+    @staticmethod
+    async def _edit_hand(hand: OpenHand, kwargs: dict) -> dict:
+        """Edit an open hand through the token that drew it last."""
+        interaction = hand.token[0]
+        if hand.followup is None:
+            return await webhooks.edit_original(interaction, **kwargs)
+        return await webhooks.edit_followup(interaction, hand.followup, **kwargs)
+
+    async def _supersede(self, session, table: _Table, seat: int, hand: OpenHand) -> None:
+        """Tell a hand that a newer one of its seat replaced it (while its token can), unless a click
+        in it made it the seat's newest hand again meanwhile."""
+        newest = table.hands.get(seat)
+        if newest is not None and newest.message == hand.message:
+            return
+        if self.bot.clock.now() - hand.token[1] > webhooks.TOKEN_LIFETIME:
+            return          # too late for any edit
+        rendered = unfollowed_hand(session, seat, hand.lang, "hand_superseded")
+        with contextlib.suppress(discord.HTTPException):        # dismissed by the player: nothing to tell
+            await self._edit_hand(hand, {**media.edit_kwargs(rendered, hand.shown), "attachments": []})
 
     async def _announce(self, session, table: _Table) -> None:
         while table.announcements:      # taken off the list once sent: a refused one is sent next time

@@ -141,16 +141,17 @@ def hand_button(session, lang: str) -> dict:
                   disabled=session.status != "playing")
 
 
-def unfollowed_hand(session, seat: int, lang: str) -> Rendered:
-    """An open hand's last look before its token runs out: it no longer follows the table, so it shows
-    no cards and no moves, only how to get a fresh hand. Its button is a step to the plain hand: a
-    click comes with a fresh token, and the click path answers it with the hand as it is then."""
+def unfollowed_hand(session, seat: int, lang: str, why: str = "hand_unfollowed") -> Rendered:
+    """An open hand's last look: it no longer follows the table (its token runs out, or ``why`` is
+    ``hand_superseded``: the player opened a newer one), so it shows no cards and no moves, only how
+    to get a fresh hand. Its button is a step to the plain hand: a click comes with a fresh token,
+    and the click path answers it with the hand as it is then."""
     from bot import ids
     from bot.i18n import t
 
     refresh = button(t(lang, "table.hand_again"), ids.hand_step(session.id, seat, session.counters[seat], ""),
                      style=Style.primary)
-    return Rendered(StaticView([row(refresh)]), t(lang, "table.hand_unfollowed"))
+    return Rendered(StaticView([row(refresh)]), t(lang, f"table.{why}"))
 
 
 def mention(user_id: int | None, fallback: str) -> str:

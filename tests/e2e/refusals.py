@@ -40,7 +40,7 @@ def hands_show_now(drive: GameDriver, mover: int) -> list[int]:
     for seat, hand in drive.hands.items():
         if seat == mover or writer is None or seat not in writer.hands:
             continue
-        _interaction, lang, ui, _drawn, _shown, _follow_up = writer.hands[seat]
+        lang, ui = writer.hands[seat].lang, writer.hands[seat].ui
         if hand.text != rendered_text(presenter(session.game.key).hand(session, seat, lang, ui, None)):
             stale.append(seat)
     return stale

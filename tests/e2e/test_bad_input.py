@@ -94,6 +94,8 @@ async def test_old_select_in_a_stale_hand_redraws_it_with_a_notice(env):
     await env.double.select(user, old_hand, card_select, [card])        # the slot select opens up
     slot_select = ids.move_select(session.id, seat, counter, f"ret:{card}-|0")
     slot = C.find_component(old_hand.payload, slot_select)["options"][-1]["value"]
+    await _restart(env)                         # the old hand's token is gone: nothing tells it any more
+    session = env.session()
     await drive.put_back()                      # through a fresh hand: the player moved on
     assert session.counters[seat] == counter + 1
     before = await snapshot(env, session)
@@ -118,6 +120,8 @@ async def test_old_card_select_in_a_stale_hand_redraws_it(env):
     old_hand = await drive.open_hand(seat)
     card_select = ids.hand_step(session.id, seat, session.counters[seat], "card")
     card = C.find_component(old_hand.payload, card_select)["options"][0]["value"]
+    await _restart(env)
+    session = env.session()
     await drive.put_back()
     before = await snapshot(env, session)
 
@@ -325,3 +329,12 @@ async def test_a_move_after_the_table_message_was_deleted_still_counts(env, capl
     await settled(env, lambda: env.table_messages(), "a fresh table")
     await env.double.slash(env.ann, env.channel, "table")
     await settled(env, lambda: env.table_messages(), "a new table")
+
+
+async def _restart(env) -> None:
+    """Restart the bot: interaction tokens live in memory only, so a hand opened before it is left
+    as it was, its old buttons on the player's screen (while a token lasts, a hand opened anew
+    tells the older one that it no longer follows the table, which leaves nothing stale to click)."""
+    await env.stop_bot()
+    await env.start_bot()
+    await env.settle()

@@ -23,7 +23,7 @@ async def test_a_step_clicked_while_the_writer_redraws_the_hand_is_what_the_hand
                           when=lambda r: f"st:h:{sid}:{seat}:" in json.dumps(r.body))
     # The writer redraws the hand (as after another player's move), slowly
     hands = env.bot.tables._tables[sid].hands
-    hands[seat] = (*hands[seat][:3], b"", *hands[seat][4:])
+    hands[seat] = hands[seat]._replace(drawn=b"")
     env.bot.tables.changed(session)
     await double.wait_until(lambda: redraw.hits, what="the writer's redraw of the hand")
 
@@ -37,7 +37,7 @@ async def test_a_step_clicked_while_the_writer_redraws_the_hand_is_what_the_hand
     await double.wait_ack(clicked)
     await env.settle()
 
-    _interaction, lang, ui, _drawn, _shown, _follow_up = hands[seat]
+    lang, ui = hands[seat].lang, hands[seat].ui
     assert ui, "the writer put back the hand it drew before the step"
     shown = double.message(hand.id)
     assert custom_ids(shown.payload) == custom_ids(kit.body(presenter("skippo").hand(session, seat, lang, ui, None)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import ids
+from bot.ui.base import unfollowed_hand
 from bot.ui.presenters import presenter
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.outside import hand_of
@@ -52,3 +53,47 @@ async def _click_path(drive: GameDriver, seat: int, key: str) -> None:
             await double.select(user, message, click.custom_id, list(click.values))
         else:
             await double.click(user, message, click.custom_id)
+
+
+async def test_a_hand_opened_again_tells_the_older_one_it_no_longer_follows_the_table(env):
+    """Bob presses Hand on the table, then Hand in the turn ping: two hands on his screen. The older
+    one says it no longer follows the table (no cards, no moves) and only the newer one follows the
+    game; Show my hand in the older one makes it the current hand again, and the newer one says so."""
+    drive = GameDriver(env, "skippo")
+    session = await drive.start(["ann", "bob"], pictures=True)
+    while not _plays(session, actor := next(iter(session.to_act()))):
+        await drive.play(actor, session.game.legal_actions(session.state, actor)[0].key)
+    waiter, double = 1 - actor, env.double
+    user, lang = drive.user_of(waiter), drive.lang_of(waiter)
+    hand_button = ids.table(session.id, "hand")
+    first = await hand_of(double, await double.click(user, drive.table_message_with(hand_button), hand_button))
+    assert first.has_component(_step(session, waiter, "")) is False and first.shown
+    ping = env.public()[-1]
+    assert ping.has_component(hand_button)
+    second = (await double.click(user, ping, hand_button)).message
+    await env.settle()
+    assert second.ephemeral and second.id != first.id
+
+    def superseded(message) -> bool:
+        note = unfollowed_hand(session, waiter, lang, "hand_superseded")
+        return message.content == note.content and not message.shown and message.custom_ids == [
+            _step(session, waiter, "")]
+
+    assert double.message(first.id).content == second.content       # both show the same until a move
+    await _click_path(drive, actor, _plays(session, actor)[0])
+    await env.settle()
+    now = presenter("skippo").hand(session, waiter, lang, "", None)
+    assert double.message(second.id).content == now.content
+    assert superseded(double.message(first.id)), "the older hand still claims to be current"
+
+    again = await double.click(user, double.message(first.id), _step(session, waiter, ""))
+    assert again.message.id == first.id and double.message(first.id).content == now.content
+    await _click_path(drive, actor, session.game.legal_actions(session.state, actor)[0].key)
+    await env.settle()
+    assert superseded(double.message(second.id))
+    now = presenter("skippo").hand(session, waiter, lang, "", None)
+    assert double.message(first.id).content == now.content
+
+
+def _step(session, seat: int, ui: str) -> str:
+    return ids.hand_step(session.id, seat, session.counters[seat], ui)
