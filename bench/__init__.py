@@ -1,4 +1,4 @@
-"""The benchmark of DESIGN.md's performance budget: ``python -m bench [--quick]``.
+"""The benchmark of the performance budget (docs/performance.md): ``python -m bench [--quick]``.
 
 The bot runs as its own process (``python -m bot``) against the Discord double in this process;
 simulated players click Calcory tables through the double the way Discord clients would. One row

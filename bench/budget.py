@@ -1,4 +1,4 @@
-"""Discord requests per accepted move, per route class and per game (DESIGN.md, request budget).
+"""Discord requests per accepted move, per route class and per game (docs/requests.md).
 
 Channel routes (posting, editing, deleting channel messages) share Discord's global limit of 50
 requests per second per bot; interaction responses and follow-ups (the interaction's own webhook

@@ -87,7 +87,8 @@ def _sight(message: Message) -> _Sight:
         elif ":flip:" in custom_id:
             if comp.get("style") == PRIMARY:
                 seen.faces.append(int(comp.get("label", "")))
-            elif not disabled:    # face down, or a failed turn's card still face up (ruling 16)
+            elif not disabled:
+                # face down, or a failed turn's card still face up (docs/rules-decisions.md D16)
                 seen.down.append(custom_id)
     _sights[message] = seen
     return seen

@@ -1,4 +1,4 @@
-"""Random playouts per second for every registered game (DESIGN.md: the engine's hot path).
+"""Random playouts per second for every registered game (the engine's hot path, docs/architecture.md).
 
 Computer players will simulate thousands of games per move, so this is the figure to watch when a
 rules engine changes. No target yet: the rows are information.

@@ -64,7 +64,7 @@ from bench.sqlite_rate import aiosqlite_commit_rate, raw_commit_rate
 from bench.thinking import GAMES as THINKING_GAMES
 from games import REGISTRY
 
-# The budget of DESIGN.md.
+# The budget (docs/performance.md lists it).
 MEDIAN_MS, P99_MS, THINKING_P99_MS, ACTIONS_PER_S, RESTORE_S, MEMORY_MB = 5.0, 20.0, 10.0, 500.0, 2.0, 250
 READ_MS = 20.0
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
@@ -164,7 +164,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
                                f"{w.warmup:g} s warm-up + {w.window:g} s window, "
                                f"{w.sessions} sessions restored ({w.moves[0]}-{w.moves[1]} moves each), "
                                f"{results.rows:,} result rows")
-    title = "Spieltisch benchmark (DESIGN.md, performance budget)"
+    title = "Spieltisch benchmark (docs/performance.md, performance budget)"
     if profile is not None:
         title += f" -- the bot ran under cProfile (slower), profiles in {profile}"
     if w.quick:

@@ -3,8 +3,8 @@
 Counted always (it is cheap), served only on request: moves, games started and ended, live tables,
 how long a click takes to handle, servers per shard, and Discord requests and 429s by route class.
 Interaction routes (the interaction's own token: callbacks, follow-ups, edits of a response) are apart
-from channel routes because only the latter share the bot's global rate limit (DESIGN.md, "Discord's
-request budget"). Each bot has its own registry, so several bots in one test process never collide.
+from channel routes because only the latter share the bot's global rate limit (docs/requests.md). Each bot has
+its own registry, so several bots in one test process never collide.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from bot.logs import redact
 
 log = logging.getLogger("spieltisch.discord")
 
-#: Seconds; a click should take a few milliseconds (DESIGN.md's budget), a slow one up to seconds.
+#: Seconds; a click should take a few milliseconds (docs/performance.md), a slow one up to seconds.
 CLICK_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 

@@ -1,4 +1,4 @@
-"""Live sessions: lobby -> playing -> finished, with the click path of DESIGN.md.
+"""Live sessions: lobby -> playing -> finished, with the click path of docs/architecture.md.
 
 Memory is a cache of the database: every change is committed before it shows in memory, and
 ``restore`` rebuilds every live session at start-up by replaying its action log. Each change runs

@@ -10,10 +10,10 @@ which taken card went back to the table. ``seen`` holds the face-down slots whos
 saw turned down in place; ``groups`` holds the slots a card was returned to, with who returned it
 and the cards it was one of. Every other face-down slot has never been flipped.
 
-A failed turn (a bust or an underbid) is seen by everyone (ruling 16): its cards stay face up, with
-their sum and what happened, until the next action, whoever makes it; only then are they face down
-again. ``failed`` is that turn while it lies open; its slots are already in ``seen``, so ``resample``
-keeps them in place like any card the table saw.
+A failed turn (a bust or an underbid) is seen by everyone (docs/rules-decisions.md D16): its cards stay face
+up, with their sum and what happened, until the next action, whoever makes it; only then are they face down
+again. ``failed`` is that turn while it lies open; its slots are already in ``seen``, so ``resample`` keeps
+them in place like any card the table saw.
 """
 
 from __future__ import annotations
@@ -255,7 +255,8 @@ class Calcory(Game[CalcoryState]):
 
     def apply(self, state: CalcoryState, seat: int, action: Action) -> list[Event]:
         self.check(state, seat, action)
-        state.failed = None  # the next action turns a failed turn's cards face down (ruling 16)
+        # the next action turns a failed turn's cards face down (docs/rules-decisions.md D16)
+        state.failed = None
         events: list[Event] = []
         if action.kind == "flip":
             self._do_flip(state, seat, SLOT_INDEX[action.arg], events)

@@ -71,7 +71,8 @@ def _scoreboard(session, view, lang: str) -> str:
 
 
 def _failed_line(view, lang: str) -> str | None:
-    """The failed turn's cards, sum and reason, for as long as the cards lie face up (ruling 16)."""
+    """The failed turn's cards, sum and reason, for as long as the cards lie face up (docs/rules-decisions.md
+    D16)."""
     failed = view.failed
     if failed is None:
         return None

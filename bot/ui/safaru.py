@@ -93,7 +93,7 @@ def _short(label_text: str, limit: int) -> str:
 # -- the table -------------------------------------------------------------------------------------
 
 def _deals(players: int) -> int:
-    """Deals in one game: every deal takes four cards a hand and four to the table (§3.4)."""
+    """Deals in one game: every deal takes four cards a hand and four to the table."""
     return -(-len(DECK) // (4 * players + 4))
 
 

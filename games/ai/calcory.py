@@ -2,9 +2,9 @@
 
 The odds come from the digits not in sight: the deck's digits less the face-up cards, the marked
 set and the seat's own hand (easy remembers nothing else, but sees a failed turn's cards while they
-lie face up, ruling 16). The strong search also remembers what the table saw (``CalcoryState.seen``,
-own returns), so it compares flipping a remembered card with flipping an unknown one and with
-stopping.
+lie face up, docs/rules-decisions.md D16). The strong search also remembers what the table saw
+(``CalcoryState.seen``, own returns), so it compares flipping a remembered card with flipping an unknown one
+and with stopping.
 """
 
 from __future__ import annotations

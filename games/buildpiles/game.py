@@ -39,7 +39,8 @@ END = Action("end")
 
 
 class BuildPileGame(Game[Table]):
-    """Turn passing, stalls (ruling 8), match play and information for both build-pile games.
+    """Turn passing, stalls (docs/rules-decisions.md D8), match play and information for both build-pile
+    games.
 
     Subclasses set ``TOP`` (the value that finishes a build pile), ``PILE_NAME``, provide ``face``
     and ``face_of_value`` (for ``rig``) and implement ``deck``, ``deal``, ``build_slots``,
@@ -48,8 +49,8 @@ class BuildPileGame(Game[Table]):
 
     TOP: ClassVar[int]
     PILE_NAME: ClassVar[str] = "pile"
-    #: A stalled game (ruling 8) ends the whole match without a winner: a match cannot be decided
-    #: by games that nobody can finish, and ``Result.winners`` is then empty.
+    #: A stalled game (docs/rules-decisions.md D8) ends the whole match without a winner: a match cannot be
+    #: decided by games that nobody can finish, and ``Result.winners`` is then empty.
     STALL_ENDS_MATCH: ClassVar[bool] = True
 
     # -- hooks ---------------------------------------------------------------------------------
@@ -130,10 +131,10 @@ class BuildPileGame(Game[Table]):
         return frozenset() if state.over else frozenset((state.current,))
 
     def end_turn(self, table: Table, events: list[Event]) -> None:
-        """Pass the turn left, or end a stalled game (ruling 8) without a winner.
+        """Pass the turn left, or end a stalled game (docs/rules-decisions.md D8) without a winner.
 
         A turn is quiet when no card went to a build pile and either nothing is left to draw
-        (the ruling's case) or no card moved at all (nobody could draw, discard or build: a Skippo
+        (D8's case) or no card moved at all (D14) (nobody could draw, discard or build: a Skippo
         table whose hands are full of cards no helper pile takes repeats for ever). A full round
         of quiet turns stalls the game.
         """

@@ -3,10 +3,9 @@
 A turn refills the hand to four, then plays any number of cards (own pile top, hand, own helper
 tops, other players' pile tops) and ends by discarding one hand card onto a helper pile. Emptying
 the own pile wins at once; the winner scores a point per card left in the other piles. Decisions
-where the specification was silent, and the rulings applied, are in the option descriptions and
-in the project's notes: a player whose hand runs empty may draw four (an action, ruling 12), or
-end the turn without a discard (A9); taking an opponent's last pile card makes that opponent win
-(ruling 5, or forbidden by option).
+where the rulebook is silent are in docs/rules-decisions.md: a player whose hand runs empty may draw four
+(an action, D12), or end the turn without a discard (D28); taking an opponent's last pile card
+makes that opponent win (D5, or forbidden by option).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from games.keys import number
 
 
 class Options(BaseModel):
-    """House rules named by the specification (§2.9 and ruling 5), with its defaults."""
+    """House rules, with the rulebook's defaults (docs/rules-decisions.md D5)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -53,8 +52,8 @@ class DaCapo(BuildPileGame):
     TOP: ClassVar[int] = TOP
     PILE_NAME: ClassVar[str] = "pile"
     # Random play discards far more often than it builds, so it stalls the first game within a few
-    # hundred actions (ruling 8 ends the match); play that prefers building takes up to ~5,000
-    # actions for a whole match to 50. The cap leaves room for both.
+    # hundred actions (docs/rules-decisions.md D8 ends the match); play that prefers building takes up to
+    # ~5,000 actions for a whole match to 50. The cap leaves room for both.
     playout_cap: ClassVar[int] = 20000
 
     face = staticmethod(face)

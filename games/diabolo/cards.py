@@ -1,7 +1,8 @@
 """Diabolo's 70 number cards: five colours with 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5 each.
 
 Card ids are colour letter, value and copy letter: ``r1a`` … ``r1d``, ``r5b``. Colours are red,
-yellow, green, purple and blue, which is also the order rows are shown and scored in (D4).
+yellow, green, purple and blue, which is also the order rows are shown and scored in (docs/rules-decisions.md
+D37).
 """
 
 from __future__ import annotations

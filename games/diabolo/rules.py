@@ -4,10 +4,11 @@ A turn draws a card (automatically: it is never a choice) and places one hand ca
 colour's row, at most three per side and five per row; a full row closes, and the round ends
 the moment two rows are closed (three with five players). A player who cannot place shows the
 hand to everyone and discards a card out of the round. Scoring goes colour by colour in the
-fixed order red, yellow, green, purple, blue (D4): more angel points pay the highest hand sum of
-that colour, more devil points cost it, a tie scores nothing. Before a paying colour is revealed,
-every player who still holds the doubler chooses in secret whether to spend it there (ruling 9);
-the choices are revealed together, then the hands of that colour. One round per player.
+fixed order red, yellow, green, purple, blue (docs/rules-decisions.md D37): more angel points pay the highest
+hand sum of that colour, more devil points cost it, a tie scores nothing. Before a paying colour is revealed,
+every player who still holds the doubler chooses in secret whether to spend it there
+(docs/rules-decisions.md D9); the choices are revealed together, then the hands of that colour. One round per
+player.
 """
 
 from __future__ import annotations
@@ -200,7 +201,8 @@ class Diabolo(Game[DiaboloState]):
         self._begin_turn(state, events)
 
     def _begin_turn(self, state: DiaboloState, events: list[Event]) -> None:
-        """Draw for the current player; a player who then cannot place shows the hand (D9)."""
+        """Draw for the current player; a player who then cannot place shows the hand
+        (docs/rules-decisions.md D38)."""
         seat = state.current
         if not state.pile:  # D10: practically unreachable; the round is scored as it stands
             events.append(Event("round_over", None, {"round": state.round_no + 1}))

@@ -28,7 +28,7 @@ NO = "none"
 
 
 class Options(BaseModel):
-    """House rules named by the specification (§5.9), with its defaults."""
+    """House rules, with the rulebook's defaults (docs/rules-decisions.md D39)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

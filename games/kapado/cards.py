@@ -1,9 +1,9 @@
 """The NumNum deck and the fit relation between its cards.
 
-The real card list is not public (ruling 6), so the deck is data: ``games/data/kapado_deck.toml``
-holds the project's reconstruction and is read and checked once at import, so a transcribed deck
-replaces it without code changes. A malformed file fails loudly with a ``DeckError`` that names
-the file and the field.
+The real card list is not public (docs/rules-decisions.md D6), so the deck is data:
+``games/data/kapado_deck.toml`` holds the project's reconstruction and is read and checked once at import, so
+a transcribed deck replaces it without code changes. A malformed file fails loudly with a ``DeckError`` that
+names the file and the field.
 
 Card ids: number cards are colour letter + value (``a12``; a copy letter is added when a value
 repeats in a colour: ``a12a``, ``a12b``), wish cards ``w1`` …, ban cards ``v2a`` … (``v`` +

@@ -3,13 +3,13 @@
 A card fits a stack top by colour or by a common divisor > 1 that no ban forbids (a 1 fits
 everything); colour *and* number is a double fit, which earns an optional extra draw. A card that
 fits no open stack goes face down and locks a stack; only a card that fits the hidden key doubly
-unlocks it, and a wrong attempt kills the stack for good (ruling 10). Ban cards toggle their ban
-and the player draws again; a wish card takes an opponent's top card. The game ends when a draw
-is needed and the pile is empty.
+unlocks it, and a wrong attempt kills the stack for good (docs/rules-decisions.md D10). Ban cards toggle their
+ban and the player draws again; a wish card takes an opponent's top card. The game ends when a draw is needed
+and the pile is empty.
 
-Decisions where the specification is silent: the draw at the start of a turn is automatic (it is
-never a choice), ban cards resolve automatically, and an unlock attempt turns the key face up for
-everyone, success or not (the table has to see it to judge the fit).
+Decisions where the rulebook is silent (docs/rules-decisions.md D29): the draw at the start of a turn is
+automatic (it is never a choice), ban cards resolve automatically, and an unlock attempt turns the key face up
+for everyone, success or not (the table has to see it to judge the fit).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class Kapado(Game[KapadoState]):
 
     def _deal(self, state: KapadoState, events: list[Event]) -> None:
         """Five face-up cards per player start the stacks; special cards dealt are set aside and
-        shuffled back into the pile (K4)."""
+        shuffled back into the pile (docs/rules-decisions.md D29)."""
         n, per = state.players, state.per_seat
         deck = shuffled(state.seed, state.shuffles, DECK.ids)
         aside: list[str] = []
@@ -151,7 +151,7 @@ class Kapado(Game[KapadoState]):
         return False
 
     def _takeable(self, state: KapadoState, seat: int) -> list[str]:
-        """Opponents' open top cards that ``seat`` could place (K14)."""
+        """Opponents' open top cards that ``seat`` could place (docs/rules-decisions.md D31)."""
         out = []
         for k, stack in enumerate(state.stacks):
             if (k // state.per_seat != seat and state.locks[k] == OPEN and stack
@@ -266,7 +266,8 @@ class Kapado(Game[KapadoState]):
         return events
 
     def _take(self, state: KapadoState, seat: int, card: str, events: list[Event]) -> None:
-        """Wish card: take an opponent's open top; a face-down card uncovered re-locks (ruling 10)."""
+        """Wish card: take an opponent's open top; a face-down card uncovered re-locks
+        (docs/rules-decisions.md D10)."""
         k = next(k for k, stack in enumerate(state.stacks) if stack and stack[-1] == card)
         stack = state.stacks[k][:-1]
         state.stacks[k] = stack

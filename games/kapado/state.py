@@ -28,7 +28,7 @@ OVER = "over"
 
 
 class Options(BaseModel):
-    """House rules named by the specification (§3.10), with its defaults."""
+    """House rules, with the rulebook's defaults (docs/rules-decisions.md D30, D32)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -12,7 +12,7 @@ from games.base import ScoreLine
 from games.deck import triangles
 from games.mu.cards import SHIFTS, trump_kind
 
-#: Team goal T(players, n) = base + step × n: the seed's table in closed form.
+#: Team goal T(players, n) = base + step × n: the rulebook's table in closed form.
 GOAL: dict[int, tuple[int, int]] = {3: (10, 2), 4: (28, 2), 5: (21, 3), 6: (16, 4)}
 
 

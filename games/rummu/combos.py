@@ -1,10 +1,9 @@
 """Rummü's combinations: which card sets are valid, what they are worth, and a small meld search.
 
-Yellow cards are jokers for their own digit. Following A31 yellow also counts as a colour of its
-own, so a Ling or a multi-coloured sequence may hold one yellow card beside four other colours; the
-``yellow_is_colour=False`` reading caps multi-coloured sequences at four cards instead.
-Card lists in action keys are ids run together (``r3r4y5``): only 1s and 7s carry a copy letter,
-so they parse without separators.
+Yellow cards are jokers for their own digit. Yellow also counts (docs/rules-decisions.md D25) as a colour of
+its own, so a Ling or a multi-coloured sequence may hold one yellow card beside four other colours; the
+``yellow_is_colour=False`` reading caps multi-coloured sequences at four cards instead. Card lists in action
+keys are ids run together (``r3r4y5``): only 1s and 7s carry a copy letter, so they parse without separators.
 """
 
 from __future__ import annotations
@@ -84,7 +83,7 @@ def is_pure(kind: str, cards: Iterable[str]) -> bool:
 
 
 def value(kind: str, cards: Sequence[str]) -> int:
-    """Points of a combination from the value table (§4.6); +10 per card past five (A33)."""
+    """Points of a combination from the value table; +10 per card past five (docs/rules-decisions.md D26)."""
     n = len(cards)
     pure = is_pure(kind, cards)
     if kind == LING:

@@ -1,4 +1,4 @@
-"""Rummü: turns, melds, lay-offs, joker swaps, hand ends and match play (mu-and-more §4).
+"""Rummü: turns, melds, lay-offs, joker swaps, hand ends and match play.
 
 Actions: ``take`` (the draw pile's top), ``takediscard:<n>`` (the top n discards: only the top one
 is visible, so a count is all a player can name), ``meld:<cards>[/<cards>…]`` (new combinations in
@@ -107,7 +107,7 @@ class Rummu(Game[RummuState]):
         return events + self._start_turn(state, (dealer + 1) % n)
 
     def _start_turn(self, state: RummuState, seat: int) -> list[Event]:
-        """Refill an empty draw pile from the discards under the top card (ruling 4)."""
+        """Refill an empty draw pile from the discards under the top card (docs/rules-decisions.md D4)."""
         state.turn = seat
         state.phase = DRAW
         if state.stock:

@@ -1,4 +1,4 @@
-"""Rummü's numbers: the first-meld minimum (§4.5) and the scoring of a finished hand (§4.6)."""
+"""Rummü's numbers: the first-meld minimum and the scoring of a finished hand."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CARD_IN_HAND = -5
 def opening_minimum(score: int, team: bool) -> int:
     """Cards a player must lay to open, from the player's (or team's) score before the hand.
 
-    Teams need 4 up to 199 (A28), where the seed's table has no team row."""
+    Teams need 4 up to 199, where the rulebook's table has no team row (docs/rules-decisions.md D27)."""
     if score < 0:
         return 3
     if team:

@@ -1,4 +1,4 @@
-"""Safarü: catch animals from the table by adding, by seventeen and by pairing (mu-and-more §3)."""
+"""Safarü: catch animals from the table by adding, by seventeen and by pairing."""
 
 from games.safaru.game import GAME, Options, Safaru, SafaruState, SafaruView
 from games.safaru.rules import ANIMAL_COLOURS, Catch

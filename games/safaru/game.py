@@ -1,4 +1,4 @@
-"""Safarü: the turn structure, deals, match play and what each seat may see (mu-and-more §3).
+"""Safarü: the turn structure, deals, match play and what each seat may see.
 
 ``legal_actions`` lists at most ``LISTED`` catches a card: the building blocks of the random and
 computer players. Any other legal catch is a legal action too (the hand's picker makes them), and

@@ -1,4 +1,4 @@
-"""Safarü's catching and scoring rules, apart from the turn structure (mu-and-more §3.3, §3.5).
+"""Safarü's catching and scoring rules, apart from the turn structure.
 
 A catch is written as the played card followed by the methods used, each naming its table cards
 with the ids run together (``r7a/add=g3b4/sev=k6/pair=k7b``). Run-together ids parse without a
@@ -21,7 +21,7 @@ from games.base import IllegalAction
 from games.deck import CARDS, ORDER, digit, split_cards
 
 #: Which suit shows which animal. No public source names them: this is the project's own
-#: assignment (README ruling 1), stated in the help text. Change it here and nowhere else.
+#: assignment (docs/rules-decisions.md D1), stated in the help text. Change it here and nowhere else.
 ANIMAL_COLOURS = MappingProxyType({"unicorn": "red", "fish": "blue"})
 
 SEVENTEEN = 17
@@ -280,7 +280,8 @@ def tally(pile: Iterable[str]) -> Tally:
 
 
 def _majority(counts: Sequence[int], award: int) -> list[int]:
-    """The award split evenly among the sides with the most (none when nobody has any, A24)."""
+    """The award split evenly among the sides with the most (none when nobody has any, docs/rules-decisions.md
+    D22)."""
     most = max(counts)
     if most == 0:
         return [0] * len(counts)

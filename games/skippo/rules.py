@@ -4,10 +4,10 @@ Empty your 10-card stock onto four shared build piles running A → K. A turn: a
 at once with a replacement card, the hand is refilled to five, then the player builds from the
 stock top, hand, helper tops and set-aside stock jokers, and ends by putting a hand card on one of
 four helper piles that never rise. Jokers only go onto a build pile inside a joker run
-(``games.skippo.runs``). Rulings applied: 7 (decks), 8 and 14 (stalls: a full round in which no
-card moves anywhere ends the game too), 11 (refill at turn start only, face-up runs), 15 (with aces
-out of turn, the dealt aces go out before the first turn); recommendations S6, S8, S10, S11, S15
-of the specification.
+(``games.skippo.runs``). Decisions applied (docs/rules-decisions.md): D7 (decks), D8 and D14 (stalls: a full
+round in which no card moves anywhere ends the game too), D11 (refill at turn start only, face-up runs), D15
+(with aces out of turn, the dealt aces go out before the first turn), D33 (aces in the hand), D34 (jokers),
+D35 (helper piles, a stuck discard), D36 (scoring).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from games.skippo.runs import run_actions, validate_run
 
 
 class Options(BaseModel):
-    """House rules named by the specification (§4.11, S8, S15; rulings 7 and 11), with its defaults."""
+    """House rules, with the rulebook's defaults (docs/rules-decisions.md D7, D11, D15, D34 to D36)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -77,7 +77,7 @@ class Skippo(BuildPileGame):
     name: ClassVar[str] = "Skippo"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    # 2: with aces out of turn, the dealt aces go out before the first turn (ruling 15).
+    # 2: with aces out of turn, the dealt aces go out before the first turn (docs/rules-decisions.md D15).
     rules_version: ClassVar[int] = 2
     Options = Options
     TOP: ClassVar[int] = TOP
@@ -107,8 +107,8 @@ class Skippo(BuildPileGame):
         return events
 
     def before_first_turn(self, table: Table, events: list[Event]) -> None:
-        """With ``aces_out_of_turn`` the dealt aces go out before the first turn too (ruling 15): in
-        turn order from the first player, each lays their aces on free build piles and draws a card
+        """With ``aces_out_of_turn`` the dealt aces go out before the first turn too (docs/rules-decisions.md
+        D15): in turn order from the first player, each lays their aces on free build piles and draws a card
         for each (aces drawn so go out as well), until the piles are full."""
         if table.options.aces_out_of_turn:
             for k in range(table.players):

@@ -1,8 +1,8 @@
 """Skippo's joker runs: jokers may only go onto a build pile when a natural card covers them in
-the same move (seed), so one or more jokers and the natural card that covers them are one action,
-``run:<joker>+<joker>+<natural>><target>``, played in that order onto one build pile.
+the same move (the house rules say so), so one or more jokers and the natural card that covers them are one
+action, ``run:<joker>+<joker>+<natural>><target>``, played in that order onto one build pile.
 
-Every card of a run must be face up before it is played (ruling 11): the hand, the set-aside
+Every card of a run must be face up before it is played (docs/rules-decisions.md D11): the hand, the set-aside
 jokers, the stock top as it lies at the start, and the helper piles (whose cards are all face up,
 so a helper's natural card under its jokers may cover them). Each joker stands for the next value;
 a joker from a helper pile may stand only for values up to the card beneath it; a joker standing

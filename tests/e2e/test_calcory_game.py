@@ -96,8 +96,8 @@ def _button(drive: CalcoryDriver, slot: str) -> dict:
 
 
 async def test_a_bust_lies_open_for_everyone_until_the_next_players_first_click(env):
-    """Ruling 16: the card that broke the turn shows on the table; the next click turns it down and
-    no message of the channel keeps its digit."""
+    """D16 (docs/rules-decisions.md): the card that broke the turn shows on the table; the next click turns it
+    down and no message of the channel keeps its digit."""
     session, _ = await start_calcory(env, ("ann", "bob"))
     drive = CalcoryDriver(env)
     buster = drive.active

@@ -1,11 +1,11 @@
-"""Privacy (DESIGN.md, Testing §3): what the bot shows never depends on a hidden card.
+"""Privacy (docs/architecture.md, the double): what the bot shows never depends on a hidden card.
 
 Calcory is a memory game: a card is hidden while it lies face down, whether or not it was ever
 flipped. So (1) every public payload is the same for every redeal of the hidden cards, a
 ``resample`` for any seat and even a shuffle of every face-down card (the table forgets), and a
 seat's own hand is the same for every ``resample`` for that seat; (2) through the double, after a
-return, and after a bust once the next player acted (ruling 16 shows a failed turn until then),
-the channel reads exactly the same whichever cards went face down.
+return, and after a bust once the next player acted (docs/rules-decisions.md D16 shows a failed turn until
+then), the channel reads exactly the same whichever cards went face down.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _same(real: list[dict], other: list[dict], what: str) -> None:
 
 def _forget(state, rng: random.Random):
     """Every face-down card shuffled, those once seen included: what the table may still know. A
-    failed turn's cards still lie face up until the next move (ruling 16), so they stay."""
+    failed turn's cards still lie face up until the next move (docs/rules-decisions.md D16), so they stay."""
     new = GAME.clone(state)
     shown = new.failed.slots if new.failed is not None else ()
     down = [i for i, c in enumerate(new.grid) if c and i not in new.flips and i not in new.marks and i not in shown]
@@ -204,8 +204,8 @@ def _digit_labels(env, channel) -> list[str]:
 
 
 async def test_after_a_bust_no_public_message_keeps_the_digits(env):
-    """Ruling 16: the bust lies open for everyone until the next player's first click; from then on
-    no public message keeps a digit of it."""
+    """D16 (docs/rules-decisions.md): the bust lies open for everyone until the next player's first click;
+    from then on no public message keeps a digit of it."""
     a, b = await _twin_games(env)
     state = a.session.state
     first_a, second_a = _pair(state, lambda x, y: x + y > 13)

@@ -148,7 +148,8 @@ async def test_restart_mid_turn_in_process_keeps_position_and_old_buttons(env):
 
 
 async def test_a_bust_still_lies_open_after_a_restart_until_the_next_click(env):
-    """Ruling 16 across a restart: the replayed log shows the failed turn face up, as before."""
+    """D16 (docs/rules-decisions.md) across a restart: the replayed log shows the failed turn face up, as
+    before."""
     await start_calcory(env, ("ann", "bob"))
     drive = CalcoryDriver(env)
     x = drive.face_down(9)

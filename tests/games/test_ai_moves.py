@@ -46,7 +46,8 @@ def test_calcory_strong_remembers_where_the_missing_seven_lies():
 
 
 def test_calcory_strong_remembers_the_card_that_broke_another_players_turn():
-    """Ruling 16: the bust's cards lay face up for everyone; the 4 among them is worth a 13 later."""
+    """D16 (docs/rules-decisions.md): the bust's cards lay face up for everyone; the 4 among them is worth a
+    13 later."""
     state = calcory_position(2, {"A1": "r6", "J6": "g4", "B1": "r8", "C3": "r9"}, {0: ["k2"], 1: ["b2"]},
                              active=1)
     for slot in ("A1", "J6", "B1"):  # 6 + 4 + 8 = 18: bust

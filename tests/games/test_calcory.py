@@ -1,4 +1,5 @@
-"""Calcory: the specification's test cases C1–C11 on rigged positions, plus the edge rules."""
+"""Calcory: the worked cases C1–C11 on rigged positions, plus the edge rules
+(docs/rules-decisions.md D2, D16, D17)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def marked_position(active=1, **slots):
     return position(3, {**MARKED, **slots}, active=active, marked=("A1", "B1", "C1"), owner=0)
 
 
-# -- the specification's test cases ------------------------------------------------------------
+# -- the worked cases ----------------------------------------------------------------------------
 def test_c1_hit_takes_the_cards_and_returns_one():
     s = position(2, {"A1": "r5", "B1": "r8"}, active=0)
     events = flip(s, 0, "A1", "B1")
@@ -85,7 +86,7 @@ def test_c2_bust_over_13():
     s = position(2, {"A1": "r9", "B1": "r6"}, active=0)
     events = flip(s, 0, "A1", "B1")
     assert kinds(events)[-1] == "bust" and events[-1].data["why"] == "over"
-    assert status(s, "A1", "B1") == ["shown", "shown"]  # until the next move (ruling 16)
+    assert status(s, "A1", "B1") == ["shown", "shown"]  # until the next move (docs/rules-decisions.md D16)
     assert (s.active, counts(s), on_table(s)) == (1, (0, 0), 60)
     flip(s, 1, "C1")
     assert status(s, "A1", "B1") == ["down", "down"]
@@ -211,7 +212,7 @@ def test_c11_single_card_walkover_ends_the_game():
     assert refused(s, 1, "flip", "B1").reason == "core.game_over"
 
 
-# -- ruling 16: a failed turn is seen by everyone until the next move -----------------------------
+# -- D16: a failed turn is seen by everyone until the next move ---------------------------------
 def every_view(state):
     return [GAME.view(state, seat) for seat in (None, *range(state.players))]
 

@@ -1,5 +1,5 @@
-"""Da Capo!: every test case of the specification (§2.7, DC-01 … DC-19) from rigged positions,
-the rulings (5, 8, 12), edge cases, and the generic invariants for 2–6 players.
+"""Da Capo!: every worked case (DC-01 … DC-19) from rigged positions, the decisions of
+docs/rules-decisions.md (D5, D8, D12), edge cases, and the generic invariants for 2–6 players.
 
 Positions come from ``games.buildpiles.rig``: cards named by face (``"7"``, ``"X"`` = joker),
 every list bottom → top. Seat 0 is to act unless a test says otherwise.
@@ -23,7 +23,7 @@ from tests.games.invariants import check_playouts
 act, refused, keys, find, faces = shorthands(GAME, face)
 
 
-# -- the specification's test cases (§2.7) -----------------------------------------------------
+# -- the worked cases --------------------------------------------------------------------------
 def test_dc01_a_whole_pile_with_jokers_is_built_and_set_aside():
     order = ["1", "2", "X", "4", "5", "6", "X", "X", "9", "10"]
     state = rig(GAME, piles={0: ["7", *reversed(order)]}, hands={0: ["3", "3", "3", "3"]})
@@ -217,8 +217,8 @@ def test_dc19_no_cards_are_drawn_in_the_first_round():
         assert len(state.draw) == 165 - 24 * players
 
 
-# -- rulings and edges ---------------------------------------------------------------------------
-def test_ruling5_playing_an_opponents_last_card_makes_them_win():
+# -- decisions and edges -------------------------------------------------------------------------
+def test_d5_playing_an_opponents_last_card_makes_them_win():
     state = rig(GAME, build=[2], piles={0: ["8", "8"], 1: ["3"]}, hands={0: ["9", "9", "9", "9"]})
     three = state.seats[1].pile[0]
     act(state, f"play:{three}@pile:seat1>b1")
@@ -227,7 +227,7 @@ def test_ruling5_playing_an_opponents_last_card_makes_them_win():
     assert state.history[0].lines[0].seat == 1 and state.history[0].lines[0].points == 2
 
 
-def test_ruling5_option_forbids_taking_an_opponents_last_card():
+def test_d5_option_forbids_taking_an_opponents_last_card():
     options = Options(empty_opponent_pile="forbidden")
     state = rig(GAME, options=options, build=[2], piles={0: ["8", "8"], 1: ["3"]},
                 hands={0: ["9", "9", "9", "9"]})
@@ -265,7 +265,7 @@ def test_with_nothing_to_draw_an_empty_hand_ends_the_turn_without_a_discard():
     assert state.current == 1 and state.seats[0].helpers == [[], [], []]
 
 
-def test_ruling8_a_round_without_a_build_play_and_nothing_to_draw_stalls():
+def test_d8_a_round_without_a_build_play_and_nothing_to_draw_stalls():
     state = rig(GAME, piles={0: ["8", "8"], 1: ["8", "8"]}, hands={0: ["9", "9"], 1: ["9", "9"]},
                 rest="box", scores=[12, 30])
     act(state, f"discard:{state.seats[0].hand[0]}>new")
@@ -279,7 +279,7 @@ def test_ruling8_a_round_without_a_build_play_and_nothing_to_draw_stalls():
     assert {line.label for line in result.breakdown[-1].lines} == {"dacapo.line_stalled"}
 
 
-def test_ruling8_a_build_play_restarts_the_count():
+def test_d8_a_build_play_restarts_the_count():
     state = rig(GAME, build=[1], piles={0: ["8", "8"], 1: ["8", "8"]},
                 hands={0: ["9", "9"], 1: ["2", "9"]}, rest="box")
     act(state, f"discard:{state.seats[0].hand[0]}>new")
@@ -343,7 +343,8 @@ def test_every_reason_has_an_english_and_a_german_text():
 # -- generic invariants ------------------------------------------------------------------------
 @pytest.mark.parametrize("players", range(2, 7))
 def test_random_playouts_keep_the_invariants(players: int) -> None:
-    """Random play usually stalls (ruling 8); short piles let random games be won as well."""
+    """Random play usually stalls (docs/rules-decisions.md D8); short piles let random games be won as
+    well."""
     check_playouts(GAME, players, 3)
     check_playouts(GAME, players, 3, options=Options(pile_size=5, target=8))
 

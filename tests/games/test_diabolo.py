@@ -1,5 +1,5 @@
-"""Diabolo: every test case of the specification (§5.7, DI-01 … DI-15, the rulebook's three scoring
-examples among them), ruling 9 (secret simultaneous doublers), edge cases and the generic
+"""Diabolo: every worked case (DI-01 … DI-15, the rulebook's three scoring examples among them),
+docs/rules-decisions.md D9 (secret simultaneous doublers), edge cases and the generic
 invariants for 3–5 players.
 
 Positions are rigged with ``games.diabolo.position`` (rows by colour, chosen hands, the next
@@ -250,7 +250,7 @@ def test_di15_one_doubler_per_round():
     assert lines(state) == [(0, "diabolo.line_angel_doubled", 10), (0, "diabolo.line_angel", 5)]
 
 
-# -- ruling 9: secret, simultaneous doublers ----------------------------------------------------------------
+# -- D9: secret, simultaneous doublers --------------------------------------------------------------------
 
 def _deciding():
     return position(3, {0: ["p5b"], 1: ["p4b", "p2b"], 2: ["g1a"]},

@@ -1,9 +1,9 @@
-"""Kapado: every test case of the specification (§3.8, KA-01 … KA-21), the rulings 6, 10 and 13,
+"""Kapado: every worked case (KA-01 … KA-21), the decisions docs/rules-decisions.md D6, D10 and D13,
 edge cases and the generic invariants for 2–7 players.
 
 Positions are rigged with ``games.kapado.position`` (documented there): chosen stacks, the next
 cards of the draw pile and the bans in force; the current player has already drawn the first of
-``next_cards``. Card ids are colour letter + value: the specification's ``8A`` is ``a8``.
+``next_cards``. Card ids are colour letter + value: the worked cases' ``8A`` is ``a8``.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_ka12_card_that_fits_nowhere_goes_face_down():
     seen = stack(state, "s0:2")
     assert seen.lock == "locked"
     assert seen.cards == ("d10", None) and seen.face_down == (False, True)
-    assert GAME.view(state, 0).stacks[0][2].cards[-1] is None, "hidden from the owner too (K11)"
+    assert GAME.view(state, 0).stacks[0][2].cards[-1] is None, "hidden from the owner too (D30)"
     assert state.current == 1
 
 

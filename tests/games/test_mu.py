@@ -1,6 +1,6 @@
-"""Mü: the specification's test cases M1–M19 (mu-and-more.md §2.11), each on a rigged position.
+"""Mü: the worked cases M1–M19 (the rulebook's examples among them), each on a rigged position.
 
-Seats follow the spec's names: A = 0 (dealer), B = 1, C = 2, D = 3, E = 4, clockwise.
+Seats follow the worked cases' names: A = 0 (dealer), B = 1, C = 2, D = 3, E = 4, clockwise.
 ``position`` builds a state from chosen hands; the rest of the deck fills the hands in deck order.
 """
 
@@ -138,7 +138,7 @@ def test_m3_vize_by_second_highest_digit():
 def test_m4_trump_choices_follow_the_cards():
     s = example_1()
     assert GAME.to_act(s) == {B}
-    assert legal_args(s, B) == ["green", "blue", "7", "8", "9"]  # the seed's "Gelb" is an erratum
+    assert legal_args(s, B) == ["green", "blue", "7", "8", "9"]  # the rulebook's "Gelb": D20
     assert refused(s, B, Action("trump", "yellow")).reason == "mu.trump_not_shown"
     assert refused(s, B, Action("trump", "none")).reason == "mu.vize_no_trump"
     act(s, B, "trump", "green")

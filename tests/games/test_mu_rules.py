@@ -1,4 +1,4 @@
-"""Mü beyond the spec's examples: whole hands, match end, 3-player decks, views, resample, invariants."""
+"""Mü beyond the worked cases: whole hands, match end, 3-player decks, views, resample, invariants."""
 
 from __future__ import annotations
 

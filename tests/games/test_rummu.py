@@ -1,4 +1,4 @@
-"""Rummü: the specification's test cases R1–R24 (mu-and-more §4.8), the edge rules and the invariants."""
+"""Rummü: the worked cases R1–R24, the edge rules and the invariants."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def kind_value(cards: str) -> tuple[str, bool, int]:
     return kind, is_pure(kind, ids), value(kind, arrange(kind, ids))
 
 
-# -- §4.8 validity ---------------------------------------------------------------------------------
+# -- worked cases: validity ------------------------------------------------------------------------
 
 def test_r1_one_colour_sequence_with_a_joker() -> None:
     assert kind_value("r5y6r7a") == (RUN, False, 0)
@@ -172,7 +172,7 @@ def test_r18_extending_past_the_joker_limit_is_refused() -> None:
     assert "add:m1:y7a" not in {a.key for a in GAME.legal_actions(state, 0)}
 
 
-# -- §4.8 procedure --------------------------------------------------------------------------------
+# -- worked cases: procedure -----------------------------------------------------------------------
 
 def test_r19_first_meld_minimum() -> None:
     hand = ("r3", "g3", "b3", "r5", "g5", "k5", "g6", "g7a", "g8", "k2")
@@ -235,7 +235,7 @@ def test_r22_take_from_the_discard_pile_from_the_top_down() -> None:
 
 
 def test_r23_scoring_individual() -> None:
-    # The spec's example lays the red 5 twice (in A's red run and B's pure Vierling of 5s, and in
+    # The worked case lays the red 5 twice (in A's red run and B's pure Vierling of 5s, and in
     # B's hand); the same values with cards that exist once: A's pure run is red 6-9.
     state = rig(hands={0: ("k2",), 1: ("y3", "r2"), 2: ("g0", "g1a", "b1a", "k9", "b9", "g9")},
                 combos=((0, ("r6", "r7a", "r8", "r9")), (0, ("g8", "b8", "k8")), (1, ("r5", "g5", "b5", "k5"))))

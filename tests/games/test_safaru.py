@@ -1,4 +1,4 @@
-"""Safarü: the specification's test cases S1–S8 (mu-and-more §3.7), the edge rules and the invariants."""
+"""Safarü: the worked cases S1–S8, the edge rules and the invariants."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def refused(state: SafaruState, arg: str) -> str:
     return err.value.reason
 
 
-# -- §3.7 -----------------------------------------------------------------------------------------
+# -- the worked cases ------------------------------------------------------------------------------
 
 def test_s1_seed_example_adding_or_seventeen_with_a_seven() -> None:
     state = rig(hands={0: ("r7a", "g8"), 1: ("k2",)}, table=("g3", "b4", "k6"))

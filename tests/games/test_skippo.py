@@ -1,5 +1,6 @@
-"""Skippo: every test case of the specification (§4.9, SK-01 … SK-19) from rigged positions, the
-rulings (7, 8, 11, 14, 15), joker runs, the ace rule, options, and the generic invariants for 2–6 players.
+"""Skippo: every worked case (SK-01 … SK-19) from rigged positions, the decisions of
+docs/rules-decisions.md (D7, D8, D11, D14, D15), joker runs, the ace rule, options, and the generic invariants
+for 2–6 players.
 
 Positions come from ``games.buildpiles.rig``: cards named by face (``"A"`` … ``"K"``, ``"X"`` =
 joker), every list bottom → top; a build pile given as an int holds the naturals A … that value.
@@ -38,7 +39,7 @@ def runs(state) -> set[str]:
     return {k for k in keys(state) if k.startswith("run:")}
 
 
-# -- the specification's test cases (§4.9) -----------------------------------------------------
+# -- the worked cases --------------------------------------------------------------------------
 def test_sk01_helper_piles_never_rise():
     state = table(helpers={0: [["9"], ["Q"], ["K"], ["J"]]}, hands={0: ["7", "9", "10"]})
     hand = state.seats[0].hand
@@ -207,8 +208,8 @@ def test_sk19_no_legal_discard_ends_the_turn_without_one():
     assert state.current == 1 and faces(state.seats[0].hand) == ["9", "10", "J"]
 
 
-# -- rulings, joker rules and options -----------------------------------------------------------
-def test_ruling7_one_romme_deck_for_two_to_four_players_two_for_five_and_six():
+# -- decisions, joker rules and options ---------------------------------------------------------
+def test_d7_one_romme_deck_for_two_to_four_players_two_for_five_and_six():
     for players, size in ((2, 110), (4, 110), (5, 220), (6, 220)):
         state = GAME.setup(players, Options(), f"deck-{players}")
         cards = GAME.cards(state)
@@ -217,13 +218,13 @@ def test_ruling7_one_romme_deck_for_two_to_four_players_two_for_five_and_six():
         assert [len(s.pile) for s in state.seats] == [10] * players
 
 
-def test_ruling11_the_hand_is_not_refilled_during_the_turn_by_default():
+def test_d11_the_hand_is_not_refilled_during_the_turn_by_default():
     state = table(build=[4], piles={0: ["9", "9"]}, hands={0: ["5"]})
     act(state, f"play:{state.seats[0].hand[0]}@hand>b1")
     assert state.seats[0].hand == [] and keys(state) == {"end"}
 
 
-def test_ruling11_option_refills_an_emptied_hand_at_once():
+def test_d11_option_refills_an_emptied_hand_at_once():
     state = table(options=Options(refill_when_empty=True), build=[4], piles={0: ["9", "9"]},
                 hands={0: ["5"]}, draw=["7", "8", "9", "10", "J"])
     act(state, f"play:{state.seats[0].hand[0]}@hand>b1")
@@ -231,7 +232,7 @@ def test_ruling11_option_refills_an_emptied_hand_at_once():
     assert state.current == 0
 
 
-def test_ruling11_run_cards_must_be_face_up():
+def test_d11_run_cards_must_be_face_up():
     state = table(build=[4], piles={0: ["9", "6", "X"]}, hands={0: ["K"]})
     joker, six = state.seats[0].pile[-1], state.seats[0].pile[-2]
     refused(state, f"run:{joker}+{six}>b1", "skippo.run_not_face_up")
@@ -306,7 +307,7 @@ def test_aces_out_of_turn_option_places_other_players_held_aces():
         assert ("A" in faces(state.seats[1].hand)) is not placed
 
 
-# -- ruling 15: with aces out of turn, the dealt aces go out before the first turn ---------------
+# -- D15: with aces out of turn, the dealt aces go out before the first turn -------------------
 def dealt(option: bool):
     """Three players, seat 1 first, every build pile free, six aces dealt (more than four piles):
     seat 1 holds one, seat 2 two (and draws a third as a replacement), seat 0 two."""
@@ -323,7 +324,7 @@ def opening(state) -> list:
     return events
 
 
-def test_ruling15_dealt_aces_go_out_in_turn_order_with_replacements_until_the_piles_are_full():
+def test_d15_dealt_aces_go_out_in_turn_order_with_replacements_until_the_piles_are_full():
     state = dealt(True)
     events = opening(state)
     assert [faces(p) for p in state.build] == [["A"]] * 4
@@ -341,7 +342,7 @@ def test_ruling15_dealt_aces_go_out_in_turn_order_with_replacements_until_the_pi
     assert state.current == 1 and keys(state, 1)
 
 
-def test_ruling15_held_aces_after_the_deal_go_out_when_a_pile_is_freed_even_in_another_turn():
+def test_d15_held_aces_after_the_deal_go_out_when_a_pile_is_freed_even_in_another_turn():
     state = table(3, current=1, options=Options(aces_out_of_turn=True), build=[12, None, None, None],
                   hands={1: ["K", "A", "5", "6", "7"], 2: ["A", "A", "9", "10", "J"], 0: ["A", "4", "K"]},
                   draw=["8", "7", "6"])
@@ -353,7 +354,7 @@ def test_ruling15_held_aces_after_the_deal_go_out_when_a_pile_is_freed_even_in_a
     assert faces(state.seats[0].hand) == ["4", "K"]  # a held ace: no replacement
 
 
-def test_ruling15_with_the_option_off_dealt_aces_wait_for_their_owners_turn():
+def test_d15_with_the_option_off_dealt_aces_wait_for_their_owners_turn():
     state = dealt(False)
     events = opening(state)
     assert [faces(p) for p in state.build] == [["A"], [], [], []]
@@ -362,7 +363,7 @@ def test_ruling15_with_the_option_off_dealt_aces_wait_for_their_owners_turn():
     assert [(e.kind, e.seat) for e in events if e.to is None] == [("ace_out", 1), ("draw", 1)]
 
 
-def test_ruling15_the_deal_itself_reports_the_aces_in_its_events():
+def test_d15_the_deal_itself_reports_the_aces_in_its_events():
     """Through ``begin`` (what a session starts with): every ace that went out is on a build pile,
     named in a public event, in turn order from the first player; only then are aces held."""
     options, seen = Options(aces_out_of_turn=True), 0
@@ -382,7 +383,7 @@ def test_ruling15_the_deal_itself_reports_the_aces_in_its_events():
     assert seen  # some deal had more aces than piles, spread over several players
 
 
-def test_ruling15_resample_keeps_what_the_deal_told_everybody():
+def test_d15_resample_keeps_what_the_deal_told_everybody():
     """Seat 1 (first) found piles free and put its one ace out, so the redeal gives it no ace; seat 0
     came after the piles were full, so its hand may hold aces. Seen from seat 2."""
     state = dealt(True)
@@ -396,7 +397,7 @@ def test_ruling15_resample_keeps_what_the_deal_told_everybody():
     assert holds == {True, False}
 
 
-def test_ruling15_a_player_with_no_ace_at_the_deal_keeps_none_in_the_redeal_after_the_piles_fill():
+def test_d15_a_player_with_no_ace_at_the_deal_keeps_none_in_the_redeal_after_the_piles_fill():
     """Seat 1 puts nothing out (no ace, piles free), seat 2 fills all four piles and draws four cards
     with no pile left: seat 1's hand is known to hold no ace though no pile is free any more, seat
     2's replacements may hold some."""
@@ -422,7 +423,7 @@ def known_aceless(state) -> list[int]:
 
 
 @pytest.mark.parametrize("option", [True, False])
-def test_ruling15_random_play_and_its_redeals_never_break_the_ace_rule(option: bool) -> None:
+def test_d15_random_play_and_its_redeals_never_break_the_ace_rule(option: bool) -> None:
     """The engine's own knowledge of ace-free hands is true in real play, and every redeal keeps it."""
     options = Options(aces_out_of_turn=option, games=2)
     checked = 0
@@ -444,7 +445,7 @@ def test_ruling15_random_play_and_its_redeals_never_break_the_ace_rule(option: b
     check_playouts(GAME, 3, 2, options=options)
 
 
-def test_ruling15_needs_a_new_rules_version():
+def test_d15_needs_a_new_rules_version():
     assert GAME.rules_version == 2
 
 
@@ -467,7 +468,7 @@ def test_wins_scoring_counts_games():
     assert GAME.result(state).scores == (1, 0)
 
 
-def test_ruling8_stalls_with_nothing_to_draw():
+def test_d8_stalls_with_nothing_to_draw():
     state = table(helpers={0: [["2"]], 1: [["2"]]}, piles={0: ["9", "9"], 1: ["9", "9"]},
                 hands={0: ["2", "2"], 1: ["2", "2"]}, rest="box", scores=[-5, 20])
     act(state, f"discard:{state.seats[0].hand[0]}>helper:1")
@@ -531,7 +532,7 @@ def test_every_reason_has_an_english_and_a_german_text():
 # -- generic invariants ------------------------------------------------------------------------
 @pytest.mark.parametrize("players", range(2, 7))
 def test_random_playouts_keep_the_invariants(players: int) -> None:
-    """Random play stalls most games with one deck and wins most with two (ruling 8 and wins)."""
+    """Random play stalls most games with one deck and wins most with two (D8 and wins)."""
     check_playouts(GAME, players, 3, options=Options(games=2))
 
 

@@ -26,7 +26,7 @@ from tests.double.attachments import reference_problems
 from tests.double.validate import validate_message_body
 
 PNG = b"\x89PNG\r\n\x1a\n"
-#: DESIGN.md's size budget of a table picture.
+#: The size budget of a table picture (docs/performance.md).
 MAX_PICTURE = 200_000
 #: How far the path finder explores in-hand steps (states of ``ui``), per hand.
 MAX_STEPS = 4

@@ -276,7 +276,8 @@ def test_a_stalled_game_is_shown_plainly():
 
 
 def test_a_skippo_table_whose_cards_cannot_move_says_why_it_stalled_in_both_languages():
-    """Ruling 14: full hands that fit no helper pile, cards left to draw, a round with no card moved."""
+    """D14 (docs/rules-decisions.md): full hands that fit no helper pile, cards left to draw, a round with no
+    card moved."""
     stuck = {"helpers": {s: [["2"], ["2"], ["2"], ["2"]] for s in (0, 1)},
              "hands": {s: ["9", "9", "10", "10", "J"] for s in (0, 1)}}
     session = at("skippo", piles={0: ["9", "9"], 1: ["9", "9"]}, **stuck)
@@ -308,8 +309,8 @@ def test_the_skippo_rules_summary_explains_stalls_and_aces_at_the_deal_in_both_l
 
 
 def test_aces_that_go_out_at_the_deal_are_the_first_line_on_the_table():
-    """Ruling 15: with aces out of turn the deal's aces are public events; before anyone moved the
-    table tells them, and every seat remembers them (drawn cards only their owner)."""
+    """D15 (docs/rules-decisions.md): with aces out of turn the deal's aces are public events; before anyone
+    moved the table tells them, and every seat remembers them (drawn cards only their owner)."""
     options = {"aces_out_of_turn": True}
     seed = next(f"aces{n}" for n in range(500) if len({e.seat for e in games.REGISTRY["skippo"].begin(
         3, games.REGISTRY["skippo"].parse_options(options), f"aces{n}")[1] if e.kind == "ace_out"}) > 1)

@@ -1,5 +1,5 @@
-"""Calcory's table after a failed turn (ruling 16): its cards, sum and reason for everyone, until the
-next move turns them face down and leaves no digit of them on the table or in the move line."""
+"""Calcory's table after a failed turn (docs/rules-decisions.md D16): its cards, sum and reason for everyone,
+until the next move turns them face down and leaves no digit of them on the table or in the move line."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from tests.ui import kit
 
 A, B, C, D = range(4)
 
-# The specification's Example 1 (mu-and-more.md §2.11 M1): its auction ends with A as Chef with 4
+# The rulebook's first example (worked case M1): its auction ends with A as Chef with 4
 # cards and B as Vize, B showing blue 9, green 8, green 7 and A red 6, red 2, yellow 3, yellow 4.
 EX1_HANDS = {A: ["r6", "r2", "y3", "y4"], B: ["b9", "g8", "g7a"], C: ["y9", "g6", "r5"], D: ["g1a", "b1a", "r9"]}
 EX1_LOG = [(A, "bid:r6"), (B, "pass"), (C, "bid:y9"), (D, "bid:b1a.g1a"), (A, "bid:r2"), (B, "bid:b9"),

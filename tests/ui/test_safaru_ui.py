@@ -134,7 +134,7 @@ def test_describe_tells_the_play_the_catch_and_the_deal() -> None:
 
 def test_a_card_that_can_catch_is_never_offered_as_a_release() -> None:
     session = kit.make_session("safaru", 2)
-    arrange(session, 0, ("r7a", "y2"), ADDING_TABLE)  # the 7 catches; the 2 cannot (S5 style)
+    arrange(session, 0, ("r7a", "y2"), ADDING_TABLE)  # the 7 catches; the 2 cannot (as in worked case S5)
     hand = PRESENTER.hand(session, 0, "en", "", None)
     moves = [ids.parse(c["custom_id"]).arg for c in components(hand) if c.get("custom_id", "").startswith("st:m:")]
     assert moves == ["play:y2"]
