@@ -10,12 +10,11 @@ import time
 import aiohttp
 import discord
 import discord.gateway
-import discord.http
 import yarl
 from discord.ext import commands
 
+from bot import clicked, compat
 from bot.autoplay import Autoplay
-from bot.clicked import ClickState, ShardedClickState
 from bot.clock import Clock, SystemClock, Timers, sleep_until
 from bot.commands_i18n import CatalogueTranslator
 from bot.computers import ComputerPool
@@ -26,7 +25,7 @@ from bot.shards import describe, running
 from bot.storage import Storage, StorageFault
 from bot.tables import TableWriter
 from bot.tree import Tree
-from bot.wire import Wire
+from bot.webhooks import Tokens
 
 log = logging.getLogger("spieltisch")
 
@@ -44,7 +43,7 @@ REACH_LONGEST = 60.0
 def point_at_double(settings: Settings) -> None:
     """Test-only: send discord.py's REST and gateway traffic to the project's Discord double."""
     if settings.testing.api_base_url:
-        discord.http.Route.BASE = settings.testing.api_base_url.rstrip("/")
+        compat.point_api_at(settings.testing.api_base_url)
     if settings.testing.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.testing.gateway_url)
 
@@ -57,12 +56,15 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-class Spieltisch(commands.Bot):
+class Spieltisch(compat.LightClient, commands.Bot):
     """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up.
 
     With ``shard_count`` set, ``Spieltisch(settings)`` is a ``ShardedSpieltisch`` (discord.py's
     ``AutoShardedBot``) running ``shard_ids``; without it, the plain one-connection client as always.
     """
+
+    #: Our clicks are built lightly (``bot.clicked``).
+    light_for = staticmethod(clicked.light_for)
 
     def __new__(cls, settings: Settings, *args, **kwargs) -> Spieltisch:
         if cls is Spieltisch and settings.sharded:
@@ -76,8 +78,8 @@ class Spieltisch(commands.Bot):
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         self.metrics = Metrics(self)
-        #: Requests on interaction routes (``bot.webhooks``); discord.py's session sends the rest.
-        self.wire = Wire(observe=self.metrics.answered)
+        #: The session for requests on interaction tokens (``bot.webhooks``); discord.py's sends the rest.
+        self.tokens = Tokens(self.metrics.answered)
         if settings.sharded:
             options.update(shard_count=settings.shard_count, shard_ids=settings.shard_ids or None)
         super().__init__(
@@ -105,11 +107,6 @@ class Spieltisch(commands.Bot):
         self.synced = "commands not registered (sync_commands is off)"
         #: ``setup_hook`` has begun: login reached Discord, and what fails from here is not retried.
         self._set_up = False
-
-    def _get_state(self, **options) -> ClickState:
-        """discord.py's connection state, building our clicks lightly (``bot.clicked``)."""
-        return ClickState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
-                          **options)
 
     async def login(self, token: str) -> None:
         """discord.py's login, tried again while Discord cannot be reached (a bot started before the
@@ -239,14 +236,10 @@ class Spieltisch(commands.Bot):
                 await self.storage.close()
                 self.storage = None
         finally:
-            await self.wire.close()
+            await self.tokens.close()
             await super().close()
 
 
 class ShardedSpieltisch(Spieltisch, commands.AutoShardedBot):
     """The bot as some shards of a bigger whole: one gateway connection per shard in ``shard_ids``
     (all ``shard_count`` if empty); it restores and times only the tables of those shards' guilds."""
-
-    def _get_state(self, **options) -> ShardedClickState:
-        return ShardedClickState(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks, http=self.http,
-                                 **options)

@@ -97,18 +97,19 @@ def _misplaced(message: ClickedMessage | None, custom_id: str, click: ids.ClickI
 
 
 async def answer(reply: Reply, sending: Awaitable[None]) -> bool:
-    """Send the answer to a click whose change is already stored; ``False`` if Discord refused it.
+    """Send the answer to a click whose change is already stored; ``False`` if it failed.
 
     The change stands either way (the commit came first), so what follows it (the table redraw,
-    the timers, the table of a game that just started) must run even when the answer failed: it
-    came after Discord's 3 s (10062) or after retries of a 429 or 5xx. Then the clicked message
-    and the hand still show what they showed before, and the table writer must not think otherwise.
+    the timers, the table of a game that just started) must run whatever the answer raised: Discord
+    refused it (after its 3 s, 10062, or after retries of a 429 or 5xx), the connection was lost or
+    timed out on the way, or anything else went wrong. Then the clicked message and the hand may
+    still show what they showed before, and the table writer must not think otherwise.
     """
     try:
         await sending
-    except discord.HTTPException as exc:
+    except Exception as exc:
         log.warning("could not answer a click in channel %s (the change it made stands): %s",
-                    reply.interaction.channel_id, exc)
+                    reply.interaction.channel_id, str(exc) or type(exc).__name__)
         return False
     return True
 

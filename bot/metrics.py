@@ -116,7 +116,7 @@ class Metrics:
         self.answered(params.method, params.url.path, params.response.status, params.response.reason)
 
     def answered(self, method: str, path: str, status: int, reason: str | None) -> None:
-        """Count one answer of Discord's (discord.py's session, and ``bot.wire`` for interaction routes)."""
+        """Count one answer of Discord's (discord.py's session, and ``bot.webhooks.Tokens`` for interaction tokens)."""
         route = route_class(path)
         counter = self._requests.get(route)
         if counter is None:

@@ -4,13 +4,15 @@
     fault = double.fault("PATCH", "/channels/*/messages/*", status=429, retry_after=0.2, times=2)
     fault = double.fault("POST", "/channels/*/messages", status=503, nth=3)   # the third post only
     fault = double.fault("POST", "/channels/*/messages", hold=event)          # until event.set()
+    fault = double.fault("POST", "/interactions/*/callback", drop=True)       # done, then the line drops
 
 A fault matches requests by method and a glob over the path without ``/api/v10`` (``*`` also
 spans slashes), and optionally by ``when(record)``; from the ``nth`` match on it affects the next
 ``times`` matching requests. Each affected request is held first (``delay`` seconds, or until
 ``hold`` is set), then ``then(record)`` runs (a test may kill the bot there), then it is answered
 with the error instead of being handled, or, with ``after=True``, handled first and its answer
-replaced by the error (Discord did the work, the bot never learnt it). A 429 carries
+replaced by the error (Discord did the work, the bot never learnt it). With ``drop=True`` the request
+is handled and then its connection closed without an answer (the bot sees a lost connection). A 429 carries
 ``retry_after`` and the ``Via`` header that discord.py needs to believe it and wait it out.
 """
 
@@ -44,6 +46,7 @@ class Fault:
     when: Callable[[Any], bool] | None = None
     then: Callable[[Any], Any] | None = None
     after: bool = False
+    drop: bool = False
     seen: int = 0                                   # matching requests so far
     hits: list = field(default_factory=list)        # the requests it affected
 
@@ -90,8 +93,10 @@ class Faults:
         self.armed: list[Fault] = []
 
     def add(self, fault: Fault) -> Fault:
-        if fault.status is None and fault.then is None and not fault.delay and fault.hold is None:
-            raise ValueError("a fault needs a status, a delay, a hold or a `then`")
+        if fault.status is None and fault.then is None and not fault.delay and fault.hold is None and not fault.drop:
+            raise ValueError("a fault needs a status, a delay, a hold, a drop or a `then`")
+        if fault.drop and (fault.status is not None or not fault.after):
+            raise ValueError("a dropped request is handled first and then left unanswered: no status")
         self.armed.append(fault)
         return fault
 

@@ -301,10 +301,11 @@ class DiscordDouble(UsersMixin):
     def fault(self, method: str, path: str, *, status: int | None = None, code: int = 0,
               retry_after: float = 1.0, nth: int = 1, times: int = 1, delay: float = 0.0,
               hold: asyncio.Event | None = None, when: Callable[[RequestRecord], bool] | None = None,
-              then: Callable[[RequestRecord], Any] | None = None, after: bool = False) -> Fault:
-        """Answer chosen requests with an error, late, or after a hook (see faults.py)."""
+              then: Callable[[RequestRecord], Any] | None = None, after: bool = False,
+              drop: bool = False) -> Fault:
+        """Answer chosen requests with an error, late, after a hook, or not at all (see faults.py)."""
         return self.faults.add(Fault(method, path, status, code, retry_after, nth, times, delay, hold,
-                                     when, then, after))
+                                     when, then, after or drop, drop))
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close the bot's gateway connection as a network fault would; discord.py resumes."""
@@ -468,6 +469,9 @@ class DiscordDouble(UsersMixin):
         """Run the fault's hook; its error answer, if it has one."""
         if fault.then is not None:
             fault.then(record)
+        if fault.drop:
+            request.transport.abort()       # handled, and the connection lost before the answer
+            return None
         if fault.status is None:
             return None
         rec = self.world.interactions.get(request.match_info.get("token", ""))

@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
+from types import SimpleNamespace
 
 import discord
 import pytest
 
 from bench.load import route
 from bot import webhooks
+from bot.metrics import Metrics
 from bot.ui.base import StaticLayout, StaticView, button, row, text
-from bot.wire import Wire
 from tests.double.test_double import env  # noqa: F401  (the double with the sample bot connected)
 
 
 @pytest.fixture(autouse=True)
-async def wire(env):  # noqa: F811
-    """The sample bot sends through discord.py alone; ``bot.webhooks`` needs the bot's ``wire``."""
-    env.bot.wire = Wire()
-    yield env.bot.wire
-    await env.bot.wire.close()
+async def tokens(env):  # noqa: F811
+    """The sample bot sends through discord.py alone; ``bot.webhooks`` needs the bot's ``tokens``."""
+    env.bot.tokens = webhooks.Tokens()
+    yield env.bot.tokens
+    await env.bot.tokens.close()
 
 
 def _sent(double) -> tuple:
@@ -191,3 +193,21 @@ async def test_an_answer_with_a_message_is_the_same_request(env, monkeypatch):  
     assert _callback(d, mine_too) == _callback(d, their_too) and mine_too.callback["data"]["attachments"]
     with_file = next(r for r in d.requests if r.path.endswith(f"/{mine_too.token}/callback"))
     assert with_file.files == ["hand-0123.png (18 bytes)"]
+
+
+async def test_answers_on_tokens_are_counted_and_a_refusal_logged_without_the_token(env, monkeypatch, caplog):  # noqa: F811
+    d = env.double
+    metrics = Metrics(SimpleNamespace())
+    env.bot.tokens.observe = metrics.answered
+    (refused, _), (answered, _) = await _unanswered(env, monkeypatch, "click")
+    d.fault("POST", "/interactions/*/callback", status=404, code=10062)
+    caplog.set_level(logging.INFO)
+    with pytest.raises(discord.NotFound):
+        await webhooks.defer(refused)
+    await webhooks.defer(answered)
+    assert metrics.requests.labels("interaction")._value.get() == 2
+    assert metrics.refused.labels("interaction")._value.get() == 1
+    logged = [r.getMessage() for r in caplog.records if r.name == "spieltisch.discord"]
+    assert logged == [f"Discord refused POST /api/v10/interactions/{refused.id}/[redacted]/callback: 404 Not Found"]
+    assert refused.token not in caplog.text
+    caplog.clear()

@@ -1,0 +1,81 @@
+"""What ``bot.compat`` relies on in the pinned discord.py: a new discord.py that renames, removes or
+changes one of these fails here, before a game notices."""
+
+from __future__ import annotations
+
+import inspect
+from types import SimpleNamespace
+
+import discord
+import discord.http
+import pytest
+from discord.enums import InteractionResponseType
+from discord.interactions import InteractionResponse
+from discord.shard import AutoShardedConnectionState
+from discord.state import ConnectionState
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot import compat
+
+
+def _params(function) -> set[str]:
+    return set(inspect.signature(function).parameters)
+
+
+def test_the_webhook_adapter_is_the_one_interactions_send_through_and_takes_what_we_pass():
+    assert isinstance(compat.webhook_adapter(), AsyncWebhookAdapter)
+    sending = {"session", "proxy", "proxy_auth"}
+    assert {"interaction_id", "token", "params"} | sending <= _params(AsyncWebhookAdapter.create_interaction_response)
+    assert {"application_id", "token", "payload", "multipart", "files"} | sending <= _params(
+        AsyncWebhookAdapter.edit_original_interaction_response)
+    assert {"webhook_id", "token", "message_id", "payload", "multipart", "files", "with_components"} | sending <= (
+        _params(AsyncWebhookAdapter.edit_webhook_message))
+    assert {"webhook_id", "token", "payload", "multipart", "files", "wait", "with_components"} | sending <= _params(
+        AsyncWebhookAdapter.execute_webhook)
+    assert {"webhook_id", "token", "message_id"} | sending <= _params(AsyncWebhookAdapter.delete_webhook_message)
+
+
+async def test_an_error_raised_by_the_session_leaves_the_adapter_at_once():
+    """``bot.webhooks.Tokens`` ends a request on a spent token by raising from the session: the
+    adapter must not retry it (it retries only some OSErrors)."""
+    calls = []
+
+    class Session:
+        def request(self, *args, **kwargs):
+            calls.append(args)
+            raise discord.DiscordServerError(SimpleNamespace(status=503, reason="Service Unavailable"), "down")
+
+    with pytest.raises(discord.DiscordServerError):
+        await compat.webhook_adapter().delete_webhook_message(1, "token", 2, session=Session())
+    assert len(calls) == 1
+
+
+def test_responded_makes_the_response_done_with_its_type():
+    response = InteractionResponse(SimpleNamespace())
+    assert not response.is_done()
+    compat.responded(SimpleNamespace(response=response), InteractionResponseType.deferred_message_update)
+    assert response.is_done() and response.type is InteractionResponseType.deferred_message_update
+
+
+def test_the_api_base_is_where_every_route_goes(monkeypatch):
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    compat.point_api_at("http://127.0.0.1:9/api/v10/")
+    assert discord.http.Route("GET", "/gateway").url == "http://127.0.0.1:9/api/v10/gateway"
+
+
+def test_an_interaction_is_built_through_from_data_and_the_state_through_get_state():
+    assert "self._from_data(data)" in inspect.getsource(discord.Interaction.__init__)
+    assert _params(discord.Interaction._from_data) == {"self", "data"}
+    assert "= self._get_state(" in inspect.getsource(discord.Client.__init__)
+    assert _params(discord.Client._get_state) == _params(discord.AutoShardedClient._get_state) == {"self", "options"}
+    assert {"dispatch", "handlers", "hooks", "http"} <= _params(ConnectionState.__init__)
+    assert issubclass(AutoShardedConnectionState, ConnectionState)
+    assert "self._view_store.dispatch_view(" in inspect.getsource(ConnectionState.parse_interaction_create)
+    source = inspect.getsource(discord.Client.__init__)
+    assert "self._handlers" in source and "self._hooks" in source
+
+
+def test_discord_py_is_the_pinned_version():
+    """The checks above are of this version; a new pin re-reads ``bot.compat`` against it."""
+    with open("pyproject.toml", encoding="utf-8") as pyproject:
+        assert f'"discord.py=={discord.__version__}"' in pyproject.read()
