@@ -19,7 +19,6 @@ import secrets
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -28,6 +27,7 @@ from bot.clock import Clock, Timers
 from bot.i18n import LANGUAGES
 from bot.seats import Seat, SeatKind, computer, human
 from bot.shards import Shards
+from bot.status import LIVE, Status
 from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage, StorageFault
 from games.base import Action, Event, Game, IllegalAction, Result, replay
 from games.base import action as shared_action
@@ -44,17 +44,6 @@ def _logged(key: str) -> Action:
     kind, _, arg = key.partition(":")
     return shared_action(kind, arg)
 
-
-class Status(StrEnum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    STOPPED = "stopped"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
-
-
-LIVE = frozenset({Status.LOBBY, Status.PLAYING})
 
 #: Moves per session whose events stay in memory: more than the table's move log shows, so
 #: drawing it seldom needs a replay (``Session.events_from``).
