@@ -714,14 +714,14 @@ class SessionManager:
         with_computers = any(seat.played_by_computer for seat in session.seats)
         ranks = result.ranks
         return [
-            ResultRow(
-                session.id, session.guild_id, session.game.key, index,
-                None if seat.kind is SeatKind.COMPUTER else seat.user_id, seat.name,
-                result.scores[index], ranks[index], index in result.winners,
-                index in result.winners and result.shared, with_computers, False, now,
-                team=result.sides[index] if result.sides else None,
-                level=seat.level if seat.kind is SeatKind.COMPUTER else None,
-            )
+            ResultRow(session_id=session.id, guild_id=session.guild_id, game=session.game.key, seat=index,
+                      user_id=None if seat.kind is SeatKind.COMPUTER else seat.user_id,
+                      name=seat.name, score=result.scores[index], rank=ranks[index],
+                      won=index in result.winners,
+                      shared=index in result.winners and result.shared,
+                      with_computers=with_computers, stopped=False, ended_at=now,
+                      team=result.sides[index] if result.sides else None,
+                      level=seat.level if seat.kind is SeatKind.COMPUTER else None)
             for index, seat in enumerate(session.seats)
         ]
 
@@ -745,8 +745,10 @@ def _stopped_rows(session_id: int, guild_id: int, game: str, seats: tuple[Seat, 
     """A stopped match leaves a trace per seat (no score, no rank) that never counts."""
     with_computers = any(seat.played_by_computer for seat in seats)
     return [
-        ResultRow(session_id, guild_id, game, index, None if seat.kind is SeatKind.COMPUTER else seat.user_id,
-                  seat.name, None, None, False, False, with_computers, True, now,
+        ResultRow(session_id=session_id, guild_id=guild_id, game=game, seat=index,
+                  user_id=None if seat.kind is SeatKind.COMPUTER else seat.user_id, name=seat.name,
+                  score=None, rank=None, won=False, shared=False, with_computers=with_computers,
+                  stopped=True, ended_at=now,
                   level=seat.level if seat.kind is SeatKind.COMPUTER else None)
         for index, seat in enumerate(seats)
     ]
