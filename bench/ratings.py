@@ -98,8 +98,10 @@ async def _updates(storage: Storage, rng: random.Random, first: int, count: int,
             await storage.create_session(guild_id=1, channel_id=session_id, game=game, host_id=1, lang="en",
                                          options={}, seats=[], rules_version=1, created_at=0.0)
             ranks = [rng.randint(1, 4) for _ in range(4)]
-            rows = [ResultRow(session_id, 1, game, seat, user, f"player{user}", 0, ranks[seat], ranks[seat] == 1,
-                              False, False, False, 2_000_000.0 + session_id)
+            rows = [ResultRow(session_id=session_id, guild_id=1, game=game, seat=seat, user_id=user,
+                              name=f"player{user}", score=0, rank=ranks[seat],
+                              won=ranks[seat] == 1, shared=False, with_computers=False,
+                              stopped=False, ended_at=2_000_000.0 + session_id)
                     for seat, user in enumerate(rng.sample(range(1, players + 1), 4))]
             started = time.perf_counter()
             await storage.end_session(session_id, "finished", ended_at=2_000_000.0 + session_id, results=rows)

@@ -22,6 +22,7 @@ from bot.clicked import ClickedMessage
 from bot.i18n import language, t
 from bot.seats import SeatKind
 from bot.sessions import Refusal
+from bot.status import Status
 from bot.ui import lobby as lobby_ui
 from bot.ui import media
 from bot.ui import options as options_ui
@@ -173,7 +174,7 @@ class Clicks:
             turn = self._lobby_turns.setdefault(session.id, asyncio.Lock())
             async with turn:
                 await self._lobby(reply, session, click.arg, values)
-            if session.status != "lobby":
+            if session.status != Status.LOBBY:
                 self._lobby_turns.pop(session.id, None)
         elif click.kind == "t":
             await self._table(reply, session, click.arg)
@@ -186,7 +187,7 @@ class Clicks:
     # -- lobby -----------------------------------------------------------------------------
     async def _lobby(self, reply: Reply, session, op: str, values: list[str]) -> None:
         interaction = reply.interaction
-        if session.status != "lobby":
+        if session.status != Status.LOBBY:
             await reply.notice("lobby.already_started")
             return
         user = interaction.user
@@ -228,7 +229,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         answered = await answer(reply, reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session))))
-        if session.status == "playing":
+        if session.status == Status.PLAYING:
             await self.bot.autoplay.after_change(session)
             self.bot.tables.started(session, interaction)
         if not answered:        # the lobby message still shows what it showed before the click
@@ -311,7 +312,7 @@ class Clicks:
         if seat is None or seat != click.seat:
             await reply.notice("table.not_your_button")
             return
-        if session.status != "playing":
+        if session.status != Status.PLAYING:
             await reply.notice("table.not_started")
             return
         ui = f"{click.arg}:{'.'.join(values)}" if values else click.arg
@@ -328,7 +329,7 @@ class Clicks:
         seat = session.seat_of(reply.interaction.user.id)
         if seat is None:
             await reply.notice("table.not_seated")
-        elif session.status != "playing":
+        elif session.status != Status.PLAYING:
             await reply.notice("table.not_started")
             seat = None
         return seat
@@ -355,7 +356,7 @@ class Clicks:
         try:
             events = await self.sessions.act(session, user_id, click.counter, action)
         except Refusal as refusal:
-            if in_hand and session.status == "playing":
+            if in_hand and session.status == Status.PLAYING:
                 notice = t(reply.lang, refusal.key, **refusal.params)
                 async with self._hand_turn(session, seat):
                     await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -152,7 +152,7 @@ ENV_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _from_env(raw: dict, env: dict[str, str]) -> dict[tuple[str, ...], str]:
+def _from_env(raw: dict[str, Any], env: dict[str, str]) -> dict[tuple[str, ...], str]:
     """Put every non-empty ``SPIELTISCH_…`` variable (and ``DISCORD_TOKEN``) into ``raw``; returns
     which setting came from which variable, so an error can name the variable."""
     sources: dict[tuple[str, ...], str] = {}
@@ -202,7 +202,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None, *
         if not path.is_file():
             raise ConfigError(f"The config file {path} named by SPIELTISCH_CONFIG does not exist.")
     path = path or Path("config.toml")
-    raw: dict = {}
+    raw: dict[str, Any] = {}
     if path.is_file():
         try:
             with path.open("rb") as fh:

@@ -25,7 +25,7 @@ from urllib.parse import unquote, urlsplit
 import aiosqlite
 import asyncpg
 
-from bot import migrations, migrations_pg
+from bot import migrations
 
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
@@ -123,7 +123,7 @@ SQLITE = Dialect(
     "OR json_extract(value, '$.replaced') = :user)",
 )
 POSTGRESQL = Dialect(
-    "postgresql", migrations_pg.MIGRATIONS, "DOUBLE PRECISION", "",
+    "postgresql", migrations.POSTGRESQL_MIGRATIONS, "DOUBLE PRECISION", "",
     "INSERT INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (session_id, kind) DO UPDATE SET id = DEFAULT, due = excluded.due, payload = excluded.payload",
     "EXISTS (SELECT 1 FROM json_array_elements(CAST(s.seats AS json)) AS seat (value) "

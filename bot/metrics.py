@@ -20,6 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from bot.logs import redact
+from bot.status import Status
 
 log = logging.getLogger("spieltisch.discord")
 
@@ -60,7 +61,7 @@ class _Sessions:
             for (game, status), count in sorted(sessions.ended.items()):
                 ended.add_metric([game, status], count)
             statuses = [str(session.status) for session in sessions.live()]
-            for status in ("lobby", "playing"):
+            for status in (Status.LOBBY, Status.PLAYING):
                 live.add_metric([status], statuses.count(status))
         yield from (moves, started, ended, live)
 

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ResultRow:
     """One seat's line of a finished (or stopped) match; ``user_id`` is ``None`` for a computer, whose
     ``level`` says how strong it played, and for a person who asked to be forgotten (``name`` is then
-    empty); ``team`` is the seat's side when partners share a score."""
+    empty); ``team`` is the seat's side when partners share a score. Built by keywords only: thirteen
+    positional values in a row are too easy to swap unnoticed."""
 
     session_id: int
     guild_id: int
@@ -47,5 +48,7 @@ COLUMNS = (
 
 def result_row(r: Sequence[Any]) -> ResultRow:
     """A ``ResultRow`` from the values of a ``SELECT {COLUMNS}``."""
-    return ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8]), bool(r[9]), bool(r[10]),
-                     bool(r[11]), r[12], r[13], r[14])
+    return ResultRow(session_id=r[0], guild_id=r[1], game=r[2], seat=r[3], user_id=r[4], name=r[5],
+                     score=r[6], rank=r[7], won=bool(r[8]), shared=bool(r[9]),
+                     with_computers=bool(r[10]), stopped=bool(r[11]), ended_at=r[12], team=r[13],
+                     level=r[14])

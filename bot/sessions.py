@@ -19,7 +19,6 @@ import secrets
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -28,6 +27,7 @@ from bot.clock import Clock, Timers
 from bot.i18n import LANGUAGES
 from bot.seats import Seat, SeatKind, computer, human
 from bot.shards import Shards
+from bot.status import LIVE, Status
 from bot.storage import ChannelBusy, ResultRow, SessionGone, SessionRow, Storage, StorageFault
 from games.base import Action, Event, Game, IllegalAction, Result, replay
 from games.base import action as shared_action
@@ -44,17 +44,6 @@ def _logged(key: str) -> Action:
     kind, _, arg = key.partition(":")
     return shared_action(kind, arg)
 
-
-class Status(StrEnum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    STOPPED = "stopped"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
-
-
-LIVE = frozenset({Status.LOBBY, Status.PLAYING})
 
 #: Moves per session whose events stay in memory: more than the table's move log shows, so
 #: drawing it seldom needs a replay (``Session.events_from``).
@@ -725,14 +714,14 @@ class SessionManager:
         with_computers = any(seat.played_by_computer for seat in session.seats)
         ranks = result.ranks
         return [
-            ResultRow(
-                session.id, session.guild_id, session.game.key, index,
-                None if seat.kind is SeatKind.COMPUTER else seat.user_id, seat.name,
-                result.scores[index], ranks[index], index in result.winners,
-                index in result.winners and result.shared, with_computers, False, now,
-                team=result.sides[index] if result.sides else None,
-                level=seat.level if seat.kind is SeatKind.COMPUTER else None,
-            )
+            ResultRow(session_id=session.id, guild_id=session.guild_id, game=session.game.key, seat=index,
+                      user_id=None if seat.kind is SeatKind.COMPUTER else seat.user_id,
+                      name=seat.name, score=result.scores[index], rank=ranks[index],
+                      won=index in result.winners,
+                      shared=index in result.winners and result.shared,
+                      with_computers=with_computers, stopped=False, ended_at=now,
+                      team=result.sides[index] if result.sides else None,
+                      level=seat.level if seat.kind is SeatKind.COMPUTER else None)
             for index, seat in enumerate(session.seats)
         ]
 
@@ -756,8 +745,10 @@ def _stopped_rows(session_id: int, guild_id: int, game: str, seats: tuple[Seat, 
     """A stopped match leaves a trace per seat (no score, no rank) that never counts."""
     with_computers = any(seat.played_by_computer for seat in seats)
     return [
-        ResultRow(session_id, guild_id, game, index, None if seat.kind is SeatKind.COMPUTER else seat.user_id,
-                  seat.name, None, None, False, False, with_computers, True, now,
+        ResultRow(session_id=session_id, guild_id=guild_id, game=game, seat=index,
+                  user_id=None if seat.kind is SeatKind.COMPUTER else seat.user_id, name=seat.name,
+                  score=None, rank=None, won=False, shared=False, with_computers=with_computers,
+                  stopped=True, ended_at=now,
                   level=seat.level if seat.kind is SeatKind.COMPUTER else None)
         for index, seat in enumerate(seats)
     ]

@@ -56,14 +56,12 @@ from bot.migrations import LATEST
 from bot.ratings_store import RatingRow, RatingTrend
 from bot.results import COLUMNS, ResultRow, result_row
 from bot.shards import Shards
+from bot.status import ENDED, Status
 
 log = logging.getLogger("spieltisch.storage")
 
 #: Seconds a write waits for another connection's write lock before it gives up.
 BUSY_TIMEOUT = 5.0
-
-LIVE = ("lobby", "playing")
-ENDED = ("finished", "stopped", "cancelled", "expired")
 
 
 class ChannelBusy(StorageError):
@@ -469,7 +467,7 @@ class Storage:
         )
 
     async def end_session(
-        self, session_id: int, status: str, *, ended_at: float, reason: str | None = None,
+        self, session_id: int, status: Status, *, ended_at: float, reason: str | None = None,
         results: Iterable[ResultRow] = (), action: tuple[int, int, str, float] | None = None,
     ) -> None:
         """End a live session in one transaction: the last action ``(seq, seat, key, at)`` if any,
@@ -494,7 +492,7 @@ class Storage:
                 await db.executemany(
                     f"INSERT INTO results ({COLUMNS}) VALUES ({', '.join('?' * 15)})", rows
                 )
-            if status == "finished":
+            if status == Status.FINISHED:
                 await ratings_store.apply_match(db, results)
             await db.execute("DELETE FROM timers WHERE session_id = ?", (session_id,))
 

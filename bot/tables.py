@@ -38,6 +38,7 @@ from bot import webhooks
 from bot.i18n import t
 from bot.permissions import PICTURES, missing_permissions, needed
 from bot.sessions import Refusal
+from bot.status import Status
 from bot.storage import StorageFault
 from bot.ui import lobby as lobby_ui
 from bot.ui import media, pictured
@@ -149,7 +150,7 @@ class TableWriter:
         """What the table shows under the game: the move log, and at a table with a clock the
         current turn's deadline."""
         log = self.move_log(session)
-        due = self.bot.autoplay.deadline(session) if session.status == "playing" else None
+        due = self.bot.autoplay.deadline(session) if session.status == Status.PLAYING else None
         if due is None:
             return log
         clock = deadline_line(session.lang, due)
@@ -281,9 +282,9 @@ class TableWriter:
         back from storage, so an unchanged one is not uploaded again."""
         for message_id, shown in (session.messages.get("shown") or {}).items():
             self._pictures[int(message_id)] = {(name, alt): ident for name, alt, ident in shown}
-        if session.status == "playing":
+        if session.status == Status.PLAYING:
             self.changed(session)
-        elif session.status == "lobby":
+        elif session.status == Status.LOBBY:
             self.bot.loop.create_task(self._redraw_lobby_quietly(session))
 
     def ended_on_restore(self, ended) -> None:
@@ -402,7 +403,7 @@ class TableWriter:
         request asked it): without Attach Files alone the pictures go, with it again they come back."""
         missing = missing_permissions(interaction.app_permissions,
                                       is_thread=isinstance(interaction.channel, discord.Thread))
-        if session.pictures and missing == [PICTURES] and session.status == "playing":
+        if session.pictures and missing == [PICTURES] and session.status == Status.PLAYING:
             self._pictures_refused(session, table)
         elif table.files_refused and PICTURES not in missing:
             table.files_refused = False
@@ -475,7 +476,7 @@ class TableWriter:
         if table.post:
             return True
         messages = session.messages
-        return session.status == "playing" and (
+        return session.status == Status.PLAYING and (
             len(messages.get("table") or ()) != len(rendered) or bool(messages.get("posting")))
 
     async def _redraw(self, session, table: _Table) -> None:
@@ -638,7 +639,7 @@ class TableWriter:
     async def _ping(self, session, table: _Table) -> None:
         """A fresh message mentioning whoever must act now, with a link to the table and the Hand
         button (one tap from the notification to the hand); the previous ping goes away."""
-        waiting = session.to_act() if session.status == "playing" else frozenset()
+        waiting = session.to_act() if session.status == Status.PLAYING else frozenset()
         waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
         due = self.bot.autoplay.deadline(session) if waiting else None
         link = self._link(session)

@@ -14,6 +14,7 @@ from bot.commands_i18n import cmd
 from bot.i18n import language, t
 from bot.permissions import PICTURES, missing_permissions
 from bot.sessions import LEVELS, NotSaved, Refusal, computers_offered
+from bot.status import Status
 from bot.ui import lobby as lobby_ui
 from bot.ui.presenters import playable
 
@@ -96,7 +97,7 @@ class Games(commands.Cog):
         if session is None:
             await reply.notice("table.no_game_here")
             return
-        was_lobby = session.status == "lobby"
+        was_lobby = session.status == Status.LOBBY
         user_id = interaction.user.id
         in_charge = user_id == session.host_id or can_manage(interaction)
         try:
@@ -129,7 +130,7 @@ class Games(commands.Cog):
     async def table(self, interaction: discord.Interaction) -> None:
         reply = Reply(interaction)
         session = self.bot.sessions.by_channel(interaction.channel_id)
-        if session is None or session.status != "playing":
+        if session is None or session.status != Status.PLAYING:
             await reply.notice("table.no_game_here")
             return
         try:

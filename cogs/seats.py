@@ -10,6 +10,7 @@ from bot.clicks import Reply, answer
 from bot.commands_i18n import cmd
 from bot.i18n import t
 from bot.sessions import LEVELS, Refusal
+from bot.status import Status
 from bot.tree import ResolvedUser
 from cogs.games import level_choices
 
@@ -28,7 +29,7 @@ class Seats(commands.Cog):
                       level: app_commands.Choice[str] | None = None) -> None:
         reply = Reply(interaction)
         session = self.bot.sessions.by_channel(interaction.channel_id)
-        if session is None or session.status != "playing":
+        if session is None or session.status != Status.PLAYING:
             await reply.notice("table.no_game_here")
             return
         index = next((i for i, seat in enumerate(session.seats) if seat.user_id == player.id), None)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 S = TypeVar("S")
+V = TypeVar("V")
 T = TypeVar("T")
 
 
@@ -162,8 +163,10 @@ def fresh_seed(rng: random.Random) -> str:
     return f"{rng.getrandbits(64):016x}"
 
 
-class Game(Generic[S]):
+class Game(Generic[S, V]):
     """Base class of every game. Subclasses set the class attributes and implement the methods.
+
+    ``S`` is the game's state, ``V`` what ``view`` shows of it: the host's presenters read that type.
 
     ``apply`` changes the state it is given; the host applies to a ``clone`` and swaps it in only
     after the action is stored, so a failure never leaves a half-applied state behind.
@@ -210,7 +213,7 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     # -- information ---------------------------------------------------------------------------
-    def view(self, state: S, seat: int | None) -> Any:
+    def view(self, state: S, seat: int | None) -> V:
         """What ``seat`` may see (``None``: the public table). Must compare with ``==``."""
         raise NotImplementedError
 
@@ -257,7 +260,7 @@ class Replay(Generic[S]):
 
 
 def replay(
-    game: Game[S], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
+    game: Game[S, Any], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
 ) -> Replay[S]:
     """Rebuild a match from its log: the same inputs always give the same state."""
     state, opening = game.begin(players, options, seed)
@@ -267,7 +270,7 @@ def replay(
     return Replay(state, log, opening)
 
 
-def random_playout(game: Game[S], state: S, rng: random.Random, cap: int | None = None) -> int:
+def random_playout(game: Game[S, Any], state: S, rng: random.Random, cap: int | None = None) -> int:
     """Play random legal actions until the game ends or ``cap`` actions were made."""
     limit = game.playout_cap if cap is None else cap
     n = 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -188,7 +188,7 @@ def position(
                         [], set(), {}, 0)
 
 
-class Calcory(Game[CalcoryState]):
+class Calcory(Game[CalcoryState, CalcoryView]):
     key: ClassVar[str] = "calcory"
     name: ClassVar[str] = "Calcory"
     min_players: ClassVar[int] = 2
@@ -446,7 +446,7 @@ class Calcory(Game[CalcoryState]):
             marked = MarkedView(state.owner, sum(digit(grid[i]) for i in marks), len(marks),
                                 tuple(SLOTS[i] for i in marks))
         over = state.phase == OVER
-        base = dict(
+        base: dict[str, Any] = dict(
             grid=tuple(cells),
             active=None if over else state.active,
             phase=state.phase,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.status import Status
 from bot.ui.media import Picture
 
 Style = discord.ButtonStyle
@@ -138,7 +139,7 @@ def hand_button(session, lang: str) -> dict:
     from bot.i18n import t
 
     return button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
-                  disabled=session.status != "playing")
+                  disabled=session.status != Status.PLAYING)
 
 
 def unfollowed_hand(session, seat: int, lang: str, why: str = "hand_unfollowed") -> Rendered:

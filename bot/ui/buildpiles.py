@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from bot import ids
 from bot.i18n import t
+from bot.status import Status
 from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.pictured import framed, hand_picture, table_picture
@@ -142,7 +143,7 @@ class BuildPilePresenter:
     # -- the table ----------------------------------------------------------------------------
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        playing = session.status == "playing"
+        playing = session.status == Status.PLAYING
         head = [self.header(session, view, lang), self.build_line(session, view, lang),
                 t(lang, "buildpiles.ui.supply", draw=view.draw_size, aside=view.set_aside_size)]
         players = []
@@ -160,7 +161,7 @@ class BuildPilePresenter:
                        picture)]
 
     def turn_line(self, session, view, lang: str) -> str:
-        if session.status == "stopped":
+        if session.status == Status.STOPPED:
             return t(lang, "table.stopped")
         if view.over:
             if view.winners and view.winners[-1] is None:
@@ -185,7 +186,7 @@ class BuildPilePresenter:
         lines.append(t(lang, "buildpiles.ui.your_helpers", helpers=self.helpers_text(session, mine.helpers)))
         lines.append(self.build_line(session, view, lang))
         out: list[dict] = []
-        if session.status != "playing" or view.over:
+        if session.status != Status.PLAYING or view.over:
             lines.append(t(lang, "buildpiles.ui.hand_over"))
         elif view.current != seat:
             lines.append(t(lang, "buildpiles.ui.wait", name=session.seats[view.current].name))
@@ -198,7 +199,7 @@ class BuildPilePresenter:
 
     def _turn(self, session, seat: int, view, lang: str) -> _Turn | None:
         """The seat's moves while it is the seat's turn."""
-        mine = session.status == "playing" and not view.over and view.current == seat
+        mine = session.status == Status.PLAYING and not view.over and view.current == seat
         return _Turn(self, session, seat, view, lang) if mine else None
 
     def playable(self, session, seat: int) -> tuple[str, ...]:

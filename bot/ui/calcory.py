@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
+from bot.status import Status
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
@@ -23,7 +24,7 @@ _HALVES = (COLUMNS[:5], COLUMNS[5:])
 
 
 def _playing(session) -> bool:
-    return session.status == "playing"
+    return session.status == Status.PLAYING
 
 
 def _name(session, seat: int) -> str:
@@ -89,7 +90,7 @@ def _turn_line(session, view, lang: str, last: str | None) -> str:
     if failed:
         lines.append(failed)
     status = session.status
-    if status == "stopped":
+    if status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
     elif view.phase == "over":
         lines.append(t(lang, "calcory.ui.over"))

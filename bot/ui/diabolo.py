@@ -14,6 +14,7 @@ from functools import cache
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import DIABOLO, emoji
+from bot.status import Status
 from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.pictured import framed, hand_picture, table_picture
@@ -51,7 +52,7 @@ def _names(session, seats) -> str:
 
 
 def _playing(session) -> bool:
-    return session.status == "playing"
+    return session.status == Status.PLAYING
 
 
 # -- the table ------------------------------------------------------------------------------------
@@ -105,7 +106,7 @@ def _score_line(session, line: ScoreLine, lang: str) -> str:
 
 def _status_block(session, view, lang: str, last: str | None) -> str:
     lines = [last] if last else []
-    if session.status == "stopped":
+    if session.status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
     elif view.phase == OVER:
         lines.append(t(lang, "diabolo.ui.over"))

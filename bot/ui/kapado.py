@@ -20,6 +20,7 @@ from functools import cache
 from bot import ids
 from bot.i18n import t
 from bot.pictures.palette import KAPADO, emoji
+from bot.status import Status
 from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.pictured import framed, hand_picture, table_picture
@@ -82,7 +83,7 @@ def _name(session, seat: int) -> str:
 
 
 def _playing(session) -> bool:
-    return session.status == "playing"
+    return session.status == Status.PLAYING
 
 
 @cache
@@ -117,7 +118,7 @@ def _player(session, view, seat: int, lang: str) -> str:
 
 
 def _turn(session, view, lang: str) -> str:
-    if session.status == "stopped":
+    if session.status == Status.STOPPED:
         return t(lang, "table.stopped")
     if view.phase == "over" or view.current is None:
         return t(lang, "kapado.ui.over")

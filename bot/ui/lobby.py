@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot import ids
 from bot.i18n import LANGUAGES, t
 from bot.sessions import LEVELS, PACES, computers_offered
+from bot.status import Status
 from bot.ui import options as options_ui
 from bot.ui.base import Rendered, StaticView, Style, button, relative_time, row, rows, select
 
@@ -16,7 +17,7 @@ def render(session, expires_at: float) -> Rendered:
     components: list[dict] = []
     names = ", ".join(_seat_name(lang, seat) for seat in session.seats) or "—"
     lines = [t(lang, "lobby.title", game=title)]
-    if session.status == "lobby":
+    if session.status == Status.LOBBY:
         lines += [
             t(lang, "lobby.host", name=_host_name(session)),
             t(lang, "lobby.players", count=len(session.seats), max=game.max_players, names=names),
@@ -54,9 +55,9 @@ def render(session, expires_at: float) -> Rendered:
         if removable:
             components.append(row(select(ids.lobby(session.id, "remove"), removable[:25],
                                          placeholder=t(lang, "lobby.remove"))))
-    elif session.status in ("playing", "finished", "stopped") and session.started_at is not None:
+    elif session.status in (Status.PLAYING, Status.FINISHED, Status.STOPPED) and session.started_at is not None:
         lines.append(t(lang, "lobby.started", names=names))
-    elif session.status == "expired":
+    elif session.status == Status.EXPIRED:
         lines.append(t(lang, "lobby.expired"))
     else:
         lines.append(t(lang, "lobby.cancelled"))

@@ -9,6 +9,7 @@ hand, so the table carries only the Hand button and never a card that is still f
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.status import Status
 from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, symbol
 from bot.ui.mu_hand import hand, playable
@@ -32,7 +33,7 @@ def _roles(lang: str, view, seat: int) -> str:
 
 
 def _seat_line(session, view, lang: str, seat: int) -> str:
-    marker = "▶" if view.to_act == seat and session.status == "playing" else "•"
+    marker = "▶" if view.to_act == seat and session.status == Status.PLAYING else "•"
     line = t(lang, "mu.ui.seat", marker=marker, name=name(session, seat), roles=_roles(lang, view, seat),
              cards=view.hand_counts[seat], score=view.scores[seat])
     if view.phase == AUCTION:
@@ -91,9 +92,9 @@ def _play(session, view, lang: str, last: str | None) -> str:
                            name=name(session, view.last_winner)))
     if last:
         lines.append(last)
-    if session.status == "stopped":
+    if session.status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
-    elif view.phase == OVER or session.status != "playing":
+    elif view.phase == OVER or session.status != Status.PLAYING:
         lines.append(t(lang, "mu.ui.over"))
     else:
         lines.append(_turn(session, view, lang))

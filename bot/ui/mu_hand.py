@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot import ids
 from bot.i18n import t
+from bot.status import Status
 from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, row, rows, select
 from bot.ui.cards import colour_name, label, labels
@@ -26,7 +27,7 @@ from games.mu.state import AUCTION, CHEF_TRUMP, OVER, PARTNER, TRICKS, VIZE_TRUM
 
 def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
     view = session.game.view(session.state, seat)
-    playing = session.status == "playing" and view.phase != OVER
+    playing = session.status == Status.PLAYING and view.phase != OVER
     mine = playing and view.to_act == seat
     lines = [notice] if notice else []
     alt = t(lang, "mu.ui.hand.cards", count=len(view.hand), cards=grouped(view.hand, view))
@@ -57,7 +58,7 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
 def playable(session, view, seat: int) -> tuple[str, ...]:
     """The cards the hand lets the seat play now, in hand order: in the auction the face-down ones
     (each can be laid out for a bid), in the tricks those that follow suit (the green buttons)."""
-    if session.status != "playing" or view.phase == OVER or view.to_act != seat:
+    if session.status != Status.PLAYING or view.phase == OVER or view.to_act != seat:
         return ()
     if view.phase == AUCTION:
         return tuple(card for card in view.hand if card not in view.shown[seat])

@@ -19,6 +19,7 @@ from pydantic.fields import FieldInfo
 
 from bot import ids
 from bot.i18n import has, t
+from bot.status import Status
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
 
 #: The panel's entry for the pictures setting (no game option has this name).
@@ -102,7 +103,7 @@ def render_panel(session, lang: str, picked: str | None) -> Rendered:
     lines.append(t(lang, "lobby.option_line", label=t(lang, "lobby.pictures"),
                    value=t(lang, "lobby.on" if session.pictures else "lobby.off")))
     lines.append(t(lang, "lobby.rules_host_only"))
-    if session.status != "lobby":
+    if session.status != Status.LOBBY:
         return Rendered(StaticView([]), "\n".join([*lines[:-1], t(lang, "lobby.already_started")]))
     picked = picked if picked in infos or picked == PICTURES else None
     names = list(infos)[:24]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import t
+from bot.status import Status
 from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import label, labels
 from bot.ui.pictured import framed, table_picture
@@ -64,9 +65,9 @@ def _displays(session, view, lang: str) -> str:
 
 def _turn(session, view, lang: str, last: str | None) -> str:
     lines = [last] if last else []
-    if session.status == "stopped":
+    if session.status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
-    elif view.over or session.status != "playing":
+    elif view.over or session.status != Status.PLAYING:
         lines.append(t(lang, "rummu.ui.over"))
     elif view.phase == DRAW:
         lines.append(t(lang, "rummu.ui.to_draw", name=_name(session, view.turn)))

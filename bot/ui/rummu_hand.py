@@ -20,6 +20,7 @@ from itertools import combinations, product
 
 from bot import ids
 from bot.i18n import t
+from bot.status import Status
 from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
 from bot.ui.cards import label, labels
@@ -233,7 +234,7 @@ class HandView:
             self.lines.append(self.notice)
         self.lines.append(t(self.lang, "rummu.ui.your_hand", count=len(view.hand), cards=labels(view.hand)))
         self.lines.append(piles(self.lang, view))
-        playing = self.session.status == "playing" and not view.over
+        playing = self.session.status == Status.PLAYING and not view.over
         if not playing:
             self.lines.append(t(self.lang, "rummu.ui.hand_over"))
         elif view.turn != self.seat:
@@ -374,7 +375,7 @@ class HandView:
 def playable(session, view, seat: int) -> tuple[str, ...]:
     """After the draw every card of the seat's hand can be picked (for a meld, an addition, a swap
     or the discard); before it none."""
-    mine = session.status == "playing" and not view.over and view.turn == seat and view.phase != DRAW
+    mine = session.status == Status.PLAYING and not view.over and view.turn == seat and view.phase != DRAW
     return view.hand if mine else ()
 
 

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 from bot import ids
 from bot.i18n import t
+from bot.status import Status
 from bot.ui import media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.cards import label, labels, symbol
@@ -127,7 +128,7 @@ def _table_text(session, view, lang: str, last: str | None) -> str:
         lines.append(t(lang, "safaru.ui.match", target=target, scores=scores))
     if last:
         lines.append(last)
-    if session.status == "stopped":
+    if session.status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
     elif view.over or view.turn is None:
         lines.append(t(lang, "safaru.ui.over"))
@@ -237,7 +238,7 @@ def _listed(found: list[Catch]) -> bool:
 
 def _playable(session, seat: int, view) -> tuple[str, ...]:
     """``SafaruPresenter.playable`` from the seat's view, which the hand has already."""
-    return view.hand if session.status == "playing" and view.turn == seat else ()
+    return view.hand if session.status == Status.PLAYING and view.turn == seat else ()
 
 
 class SafaruPresenter:
@@ -258,7 +259,7 @@ class SafaruPresenter:
         key = "safaru.ui.hand_pile_team" if view.sides < view.players else "safaru.ui.hand_pile"
         lines.append(t(lang, key, count=len(own), tally=tally_text(own, lang)))
         out: list[dict] = []
-        if session.status != "playing" or view.turn is None:
+        if session.status != Status.PLAYING or view.turn is None:
             lines.append(t(lang, "safaru.ui.hand_over"))
         elif view.turn != seat:
             lines.append(t(lang, "safaru.ui.wait", name=session.seats[view.turn].name))

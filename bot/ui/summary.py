@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import has, t
+from bot.status import Status
 from bot.ui.presenters import find_presenter
 
 #: Ends whose command already told the channel (``/stop`` by the host, a vote): no second message.
@@ -12,7 +13,7 @@ ANSWERED = frozenset({"stopped", "vote"})
 
 
 def render_summary(session, lang: str) -> str | None:
-    if session.status == "stopped":
+    if session.status == Status.STOPPED:
         return None if session.end_reason in ANSWERED else t(lang, "table.summary_stopped", game=session.game.name)
     result = session.result()
     if result is None:

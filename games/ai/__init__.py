@@ -19,7 +19,7 @@ from games.base import Action, Game
 LEVELS: tuple[str, ...] = ("easy", "strong")
 
 
-def _brains() -> dict[str, Brain]:
+def _brains() -> dict[str, Brain[Any, Any]]:
     import importlib
     out = {}
     for name in ("calcory", "mu", "safaru", "rummu", "dacapo", "kapado", "skippo", "diabolo"):
@@ -28,10 +28,10 @@ def _brains() -> dict[str, Brain]:
     return out
 
 
-BRAINS: dict[str, Brain] = _brains()
+BRAINS: dict[str, Brain[Any, Any]] = _brains()
 
 
-def choose(game: Game, state: Any, seat: int, level: str, rng: random.Random) -> Action:
+def choose(game: Game[Any, Any], state: Any, seat: int, level: str, rng: random.Random) -> Action:
     """A legal action of ``seat`` (which must be among ``game.to_act(state)``) at ``level``."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")

@@ -9,13 +9,17 @@ position is then worth to a seat.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from games.base import Action, Game
 
+G = TypeVar("G", bound=Game[Any, Any])
+S = TypeVar("S")
 
-class Brain:
-    """Defaults that fit most games; subclasses override what their game needs."""
+
+class Brain(Generic[G, S]):
+    """Defaults that fit most games; subclasses override what their game needs. ``G`` is the game
+    (its own subclass, so a brain reads its views typed), ``S`` its state."""
 
     #: Playouts for a move with two candidates; more candidates get ``per_arm`` more each,
     #: up to ``most``. A deterministic budget, so the same rng always gives the same move.
@@ -29,16 +33,16 @@ class Brain:
     steps: int = 1_000_000
 
     # -- easy ----------------------------------------------------------------------------------
-    def easy(self, game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def easy(self, game: G, state: S, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """A sensible move from ``game.view(state, seat)``, ``legal`` and public facts only."""
         return rng.choice(legal)
 
     # -- strong --------------------------------------------------------------------------------
-    def default(self, game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def default(self, game: G, state: S, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """The strong search's favourite before it plays out anything (ties go to it)."""
         return self.easy(game, state, seat, legal, rng)
 
-    def candidates(self, game: Game, state: Any, seat: int, legal: list[Action]) -> list[Action]:
+    def candidates(self, game: G, state: S, seat: int, legal: list[Action]) -> list[Action]:
         """The moves the search compares: ``legal`` without moves ``same`` calls equal. ``state``
         is a determinization, so only what the seat knows may shape the list."""
         seen: set[Any] = set()
@@ -50,11 +54,11 @@ class Brain:
                 out.append(action)
         return out
 
-    def same(self, game: Game, state: Any, seat: int, action: Action) -> Any:
+    def same(self, game: G, state: S, seat: int, action: Action) -> Any:
         """A key shared by moves that change nothing that matters between each other."""
         return action
 
-    def budget(self, game: Game, state: Any, arms: int) -> int:
+    def budget(self, game: G, state: S, arms: int) -> int:
         """Playouts for one move with ``arms`` candidates."""
         return min(self.most, max(self.least, self.per_arm * arms))
 
@@ -62,24 +66,24 @@ class Brain:
         """Whether a move has spent its budget after ``steps`` playout actions."""
         return steps >= self.steps
 
-    def likelihood(self, game: Game, state: Any, seat: int) -> float:
+    def likelihood(self, game: G, state: S, seat: int) -> float:
         """How plausible a determinization is beyond being consistent (a model of how the others
         play makes some deals likelier): its weight in the search's averages."""
         return 1.0
 
-    def policy(self, game: Game, state: Any, seat: int, rng: random.Random) -> Action:
+    def policy(self, game: G, state: S, seat: int, rng: random.Random) -> Action:
         """The playout move (it may read the whole determinized state)."""
         return rng.choice(game.legal_actions(state, seat))
 
-    def mark(self, game: Game, state: Any) -> Any:
+    def mark(self, game: G, state: S) -> Any:
         """What ``done`` and ``value`` compare against: taken at the root (a determinization)."""
         return None
 
-    def done(self, game: Game, mark: Any, state: Any) -> bool:
+    def done(self, game: G, mark: Any, state: S) -> bool:
         """Whether a playout has reached its horizon (say, the end of the hand)."""
         return False
 
-    def value(self, game: Game, mark: Any, state: Any, seat: int) -> float:
+    def value(self, game: G, mark: Any, state: S, seat: int) -> float:
         """What the playout's end position is worth to ``seat`` (bigger is better)."""
         raise NotImplementedError
 

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from games.ai.brain import Brain
-from games.base import Action, Game
+from games.base import Action
 from games.buildpiles import Table, TableView
+from games.buildpiles.game import BuildPileGame
 
 #: A value not known to the seat: a pile top turned up during the turn.
 HIDDEN = -1
@@ -38,7 +39,7 @@ HIDDEN = -1
 #   ("aside",)                          Skippo: the stock's joker top set aside
 #   ("draw",)                           Da Capo: four new cards for an empty hand
 # A source: ("hand", value), ("helper", i), ("pile",), ("other", j) (j-th other seat), ("reserve",).
-Move = tuple
+Move = tuple[Any, ...]
 
 
 class Turn(NamedTuple):
@@ -59,7 +60,7 @@ class Outlook(NamedTuple):
     rivals: tuple[tuple[int, ...], ...]  # per other seat: the values it surely has (helper tops, reserve)
     start: tuple[int, ...]  # their pile sizes when the turn began
     drawable: bool  # Da Capo: an emptied hand can be refilled
-    rules: tuple  # the house rules the game's moves depend on (``Model.rules``)
+    rules: tuple[Any, ...]  # the house rules the game's moves depend on (``Model.rules``)
 
 
 class Sight(NamedTuple):
@@ -82,7 +83,7 @@ def tops_of(build: tuple[tuple[str, ...], ...] | list[list[str]]) -> tuple[int, 
     return tuple(sorted((len(b) for b in build), reverse=True))
 
 
-def sight(view: TableView, seat: int, rules: tuple) -> Sight:
+def sight(view: TableView, seat: int, rules: tuple[Any, ...]) -> Sight:
     me = view.seats[seat]
     n = len(view.seats)
     others = tuple((j, s.pile_top, s.pile_size, s.helpers, s.reserve)
@@ -145,8 +146,8 @@ class Model:
 
     def __init__(self) -> None:
         self.plans = Plans()
-        self.reaches: dict[tuple, float] = {}
-        self.privates: dict[tuple, float] = {}
+        self.reaches: dict[tuple[Any, ...], float] = {}
+        self.privates: dict[tuple[Any, ...], float] = {}
         self.worths: dict[tuple[int, ...], float] = {}
 
     # -- reading the table ---------------------------------------------------------------------
@@ -164,7 +165,7 @@ class Model:
         return out, turn
 
     # -- the game's moves (subclasses) ---------------------------------------------------------
-    def rules(self, options: Any) -> tuple:
+    def rules(self, options: Any) -> tuple[Any, ...]:
         """The house rules (from the game's options) that shape the moves."""
         return ()
 
@@ -589,7 +590,7 @@ class Horizon:
         return self.passed >= self.passes
 
 
-class BuildPileBrain(Brain):
+class BuildPileBrain(Brain[BuildPileGame, Table]):
     """Both levels for a build-pile game, given its ``Model``."""
 
     least, per_arm, most = 60, 16, 160
@@ -610,31 +611,31 @@ class BuildPileBrain(Brain):
         self.model = model
         self.searching = threading.local()  # the seat whose search runs in this thread
 
-    def sight(self, game: Game, state: Table, seat: int) -> Sight:
+    def sight(self, game: BuildPileGame, state: Table, seat: int) -> Sight:
         return sight(game.view(state, seat), seat, self.model.rules(state.options))
 
-    def easy(self, game: Game, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def easy(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
         return self.model.choose(self.sight(game, state, seat), legal, self.model.easy_limit)
 
-    def default(self, game: Game, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def default(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """The whole turn planned (the easy level looks only a few steps ahead)."""
         return self.model.choose(self.sight(game, state, seat), legal, self.model.limit)
 
-    def candidates(self, game: Game, state: Table, seat: int, legal: list[Action]) -> list[Action]:
+    def candidates(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action]) -> list[Action]:
         return self.model.shortlist(self.sight(game, state, seat), legal, self.plays, self.ends, self.near)
 
-    def budget(self, game: Game, state: Table, arms: int) -> int:
+    def budget(self, game: BuildPileGame, state: Table, arms: int) -> int:
         """Fewer playouts at a bigger table: each plays a turn for every other seat."""
         return super().budget(game, state, arms) * 3 // (state.players + 1)
 
-    def policy(self, game: Game, state: Table, seat: int, rng: random.Random) -> Action:
+    def policy(self, game: BuildPileGame, state: Table, seat: int, rng: random.Random) -> Action:
         """Every seat follows its plan. The searching seat's own plan is the same in every
         redealt world (until a card turns up), so it is worth planning fully; the others' plans
         change with their redealt hands and stay quick."""
         limit = self.model.limit if seat == getattr(self.searching, "seat", None) else self.model.quick
         return self.model.choose(self.sight(game, state, seat), game.legal_actions(state, seat), limit)
 
-    def mark(self, game: Game, state: Table) -> Horizon:
+    def mark(self, game: BuildPileGame, state: Table) -> Horizon:
         self.searching.seat = state.current
         self.model.restart()
         return Horizon(state.game_no, state.current, self.passes)
@@ -643,10 +644,10 @@ class BuildPileBrain(Brain):
         """Playouts plan every move: the positions planned bound a move's time."""
         return super().spent(mark, steps) or self.model.plans.work >= self.positions
 
-    def done(self, game: Game, mark: Horizon, state: Table) -> bool:
+    def done(self, game: BuildPileGame, mark: Horizon, state: Table) -> bool:
         return state.game_no != mark.game_no or state.over or mark.reached(state)
 
-    def value(self, game: Game, mark: Horizon, state: Table, seat: int) -> float:
+    def value(self, game: BuildPileGame, mark: Horizon, state: Table, seat: int) -> float:
         """A finished game: the win, and the cards left. Else, per seat, the cards left on its
         pile less what its own cards are worth (``Model.private``); against the best other seat."""
         if state.game_no != mark.game_no or state.over:

@@ -90,7 +90,7 @@ def returning(choices: Iterable[str], empty: list[int], rng: random.Random) -> A
     return Action("ret", f"{card}-{SLOTS[rng.choice(empty)]}")
 
 
-class CalcoryBrain(Brain):
+class CalcoryBrain(Brain[Calcory, CalcoryState]):
     least, per_arm, most = 60, 24, 160
     cap = 120
 

@@ -101,7 +101,7 @@ def pick(est: Estimate, legal: list[Action], rng: random.Random, noise: float) -
     return legal[max(scored)[1]]
 
 
-class DiaboloBrain(Brain):
+class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     least, per_arm, most = 300, 60, 1000
     cap = 200
     #: Rounds of turns a playout looks ahead before it judges the rows as they stand.

@@ -78,7 +78,7 @@ def _tops(state: KapadoState, seat: int) -> list[str | None]:
     return out
 
 
-class KapadoBrain(Brain):
+class KapadoBrain(Brain[Kapado, KapadoState]):
     least, per_arm, most = 400, 200, 1500
     cap = 120
     #: Rounds of turns a playout looks ahead before it judges the stacks as they stand.

@@ -131,7 +131,7 @@ def play_card(playable: Sequence[str], trick: Sequence[tuple[int, str]], ranks: 
     return min(playable, key=lambda c: (cheapness(c, ranks), c))
 
 
-class MuBrain(Brain):
+class MuBrain(Brain[Mu, MuState]):
     least, per_arm, most = 80, 24, 300
     cap = 1000
 

@@ -81,7 +81,7 @@ def standing(state: RummuState, seat: int) -> float:
     return points - 2.0 * len(hand) + (GOING_OUT if not hand else 0)
 
 
-class RummuBrain(Brain):
+class RummuBrain(Brain[Rummu, RummuState]):
     least, per_arm, most = 120, 24, 240
     cap = 60
 

@@ -67,7 +67,7 @@ def best(options: list[Catch], rng: random.Random, noise: float) -> Catch:
     return options[max(scored)[1]]
 
 
-class SafaruBrain(Brain):
+class SafaruBrain(Brain[Safaru, SafaruState]):
     least, per_arm, most = 150, 60, 1000
     cap = 200
     steps = 20_000  # ~0.7 s: a move with many catches and long rounds ahead stops there

@@ -54,7 +54,7 @@ class SkippoModel(Model):
             return self.room * 1.2
         return super().judge_helper(helper) + self.room * cap(helper) / TOP
 
-    def rules(self, options: Any) -> tuple:
+    def rules(self, options: Any) -> tuple[Any, ...]:
         """(helpers never rise, jokers may follow each other, any discard when stuck)."""
         return (options.helper_order == "non_increasing", options.allow_joker_chains,
                 options.stuck_discard == "any")
@@ -152,7 +152,7 @@ class SkippoModel(Model):
                 return action
         return None
 
-    def signature(self, arg: str, s: Sight) -> tuple:
+    def signature(self, arg: str, s: Sight) -> tuple[Any, ...]:
         """(natural source, target, joker sources sorted) of a legal run."""
         body, _, target = arg.rpartition(">")
         cards = body.split("+")

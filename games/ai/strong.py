@@ -20,7 +20,7 @@ from games.ai.brain import Brain
 from games.base import Action, Game
 
 
-def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) -> Action:
+def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random) -> Action:
     root = game.resample(state, seat, rng)
     legal = game.legal_actions(root, seat)
     if len(legal) == 1:
@@ -64,7 +64,7 @@ def search(game: Game, state: Any, seat: int, brain: Brain, rng: random.Random) 
     return arms[alive[0]]
 
 
-def playout(game: Game, world: Any, seat: int, action: Action, brain: Brain, mark: Any,
+def playout(game: Game[Any, Any], world: Any, seat: int, action: Action, brain: Brain[Any, Any], mark: Any,
             rng: random.Random) -> tuple[float, int]:
     """Play ``action`` in a copy of ``world``, then the playout policy up to the brain's horizon:
     the end position's value, and the playout actions it took."""

@@ -38,7 +38,7 @@ HAND, PILE, HELPER, RESERVE = 0, 1, 2, 3
 END = Action("end")
 
 
-class BuildPileGame(Game[Table]):
+class BuildPileGame(Game[Table, TableView]):
     """Turn passing, stalls (docs/rules-decisions.md D8), match play and information for both build-pile
     games.
 
@@ -73,10 +73,12 @@ class BuildPileGame(Game[Table]):
         table.draw = cards
 
     def build_slots(self, options: Any) -> int:
-        return options.build_piles
+        slots: int = options.build_piles
+        return slots
 
     def helper_slots(self, options: Any) -> int:
-        return options.helper_piles
+        slots: int = options.helper_piles
+        return slots
 
     def start_turn(self, table: Table, events: list[Event] | None = None) -> list[Event]:
         """What happens before the current player may choose (refill; Skippo: aces out)."""

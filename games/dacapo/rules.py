@@ -10,7 +10,7 @@ makes that opponent win (D5, or forbidden by option).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -127,7 +127,7 @@ class DaCapo(BuildPileGame):
     def check(self, state: Table, seat: int, action: Action) -> None:
         self._plan(state, seat, action)
 
-    def _plan(self, table: Table, seat: int, action: Action) -> tuple:
+    def _plan(self, table: Table, seat: int, action: Action) -> tuple[Any, ...]:
         self._turn(table, seat)
         kind = action.kind
         me = table.seats[seat]

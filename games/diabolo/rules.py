@@ -47,7 +47,7 @@ from games.diabolo.state import (
 SIDES = ("devil", "angel")
 
 
-class Diabolo(Game[DiaboloState]):
+class Diabolo(Game[DiaboloState, DiaboloView]):
     key: ClassVar[str] = "diabolo"
     name: ClassVar[str] = "Diabolo"
     min_players: ClassVar[int] = 3

@@ -56,7 +56,7 @@ _STOP = Action("stop")
 _KEEP = Action("keep")
 
 
-class Kapado(Game[KapadoState]):
+class Kapado(Game[KapadoState, KapadoView]):
     key: ClassVar[str] = "kapado"
     name: ClassVar[str] = "Kapado"
     min_players: ClassVar[int] = 2

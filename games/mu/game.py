@@ -40,7 +40,7 @@ def bid_action(cards: list[str]) -> Action:
     return Action("bid", ".".join(sort_cards(cards)))
 
 
-class Mu(Game[MuState]):
+class Mu(Game[MuState, MuView]):
     key: ClassVar[str] = "mu"
     name: ClassVar[str] = "Mü"
     min_players: ClassVar[int] = 3

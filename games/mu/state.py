@@ -35,7 +35,7 @@ class MuOptions(BaseModel):
         200, ge=10, le=2000,
         description="The match ends after the hand in which some total exceeds this score.",
     )
-    removed_colours: RemovedColours = Field(  # type: ignore[valid-type]
+    removed_colours: RemovedColours = Field(
         "random",
         description="With 3 players: the two colours left out of the deck, drawn anew each hand "
                     "('random') or always the same pair.",

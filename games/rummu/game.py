@@ -11,7 +11,7 @@ only the complete melds a small search finds (``combos.find_melds``): ``check`` 
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -56,7 +56,7 @@ MAX_KEY = 60
 TAKE = Action("take")
 
 
-class Rummu(Game[RummuState]):
+class Rummu(Game[RummuState, RummuView]):
     key = "rummu"
     name = "Rummü"
     min_players = 3
@@ -189,7 +189,7 @@ class Rummu(Game[RummuState]):
     def check(self, state: RummuState, seat: int, action: Action) -> None:
         self._plan(state, seat, action)
 
-    def _plan(self, state: RummuState, seat: int, action: Action) -> tuple:
+    def _plan(self, state: RummuState, seat: int, action: Action) -> tuple[Any, ...]:
         """Validate ``action`` and return what ``apply`` needs to carry it out."""
         if state.over:
             raise IllegalAction("core.game_over")

@@ -90,7 +90,7 @@ class SafaruView:
     over: bool
 
 
-class Safaru(Game[SafaruState]):
+class Safaru(Game[SafaruState, SafaruView]):
     key = "safaru"
     name = "Safarü"
     min_players = 2

@@ -13,7 +13,7 @@ D35 (helper piles, a stuck discard), D36 (scoring).
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -243,7 +243,7 @@ class Skippo(BuildPileGame):
     def check(self, state: Table, seat: int, action: Action) -> None:
         self._plan(state, seat, action)
 
-    def _plan(self, table: Table, seat: int, action: Action) -> tuple:
+    def _plan(self, table: Table, seat: int, action: Action) -> tuple[Any, ...]:
         self._turn(table, seat)
         kind = action.kind
         me = table.seats[seat]

@@ -226,8 +226,9 @@ async def seed_board(env, players: list[tuple[int, str]]) -> None:
         session_id = await storage.create_session(
             guild_id=guild, channel_id=900 + r, game="calcory", host_id=players[0][0], lang="en", options={},
             seats=[], rules_version=1, created_at=1_000.0 + r)
-        rows = [ResultRow(session_id, guild, "calcory", k, uid, name, 0, 1, k < rounds - r, False, False, False,
-                          1_000.0 + r) for k, (uid, name) in enumerate(players)]
+        rows = [ResultRow(session_id=session_id, guild_id=guild, game="calcory", seat=k, user_id=uid,
+                          name=name, score=0, rank=1, won=k < rounds - r, shared=False,
+                          with_computers=False, stopped=False, ended_at=1_000.0 + r) for k, (uid, name) in enumerate(players)]
         await storage.end_session(session_id, "finished", ended_at=1_000.0 + r, results=rows)
 
 
@@ -259,8 +260,10 @@ async def seed_ratings(env, matches: list[list[tuple[int | None, str, str | None
         session_id = await storage.create_session(
             guild_id=guild, channel_id=800 + m, game="calcory", host_id=1, lang="en", options={}, seats=[],
             rules_version=1, created_at=at)
-        rows = [ResultRow(session_id, guild, "calcory", k, uid, name, 0, rank, rank == 1, False, level is not None,
-                          False, at, level=level) for k, (uid, name, level, rank) in enumerate(seats)]
+        rows = [ResultRow(session_id=session_id, guild_id=guild, game="calcory", seat=k, user_id=uid,
+                          name=name, score=0, rank=rank, won=rank == 1, shared=False,
+                          with_computers=level is not None, stopped=False, ended_at=at,
+                          level=level) for k, (uid, name, level, rank) in enumerate(seats)]
         await storage.end_session(session_id, "finished", ended_at=at, results=rows)
 
 

@@ -23,8 +23,10 @@ DOCUMENTED = PlackettLuce(tau=0)
 def seat(seat: int, rank: int, *, user: int | None = None, level: str | None = None, team: int | None = None,
          session: int = 1, guild: int = 1, game: str = "toy", at: float = 1.0) -> ResultRow:
     user = seat + 1 if user is None and level is None else user
-    return ResultRow(session, guild, game, seat, user, f"user{user}" if user else "🤖", 0, rank, rank == 1, False,
-                     level is not None, False, at, team=team, level=level)
+    return ResultRow(session_id=session, guild_id=guild, game=game, seat=seat, user_id=user,
+                     name=f"user{user}" if user else "🤖", score=0, rank=rank, won=rank == 1,
+                     shared=False, with_computers=level is not None, stopped=False, ended_at=at,
+                     team=team, level=level)
 
 
 def test_the_model_is_openskills_default_plackett_luce():
@@ -91,7 +93,9 @@ def test_two_seats_of_one_computer_level_move_one_rating_by_both_results():
 
 
 def test_a_row_without_user_or_level_plays_fresh_and_is_not_kept():
-    forgotten = ResultRow(1, 1, "toy", 1, None, "", 0, 2, False, False, False, False, 1.0)
+    forgotten = ResultRow(session_id=1, guild_id=1, game="toy", seat=1, user_id=None, name="", score=0,
+                          rank=2, won=False, shared=False, with_computers=False,
+                          stopped=False, ended_at=1.0)
     rated = rate_match([seat(0, 1, user=7), forgotten], {})
     assert set(rated.skills) == {"u7"} and set(rated.seats) == {0}
 
@@ -125,9 +129,12 @@ def series(seed: int, matches: int) -> list[list[ResultRow]]:
         ranks = [rng.randint(1, len(entrants)) for _ in entrants]
         if teams:
             ranks[2], ranks[3] = ranks[0], ranks[1]
-        out.append([ResultRow(0, guild, game, k, uid, f"user{uid}" if uid else f"🤖 {level}", 0, ranks[k],
-                              ranks[k] == 1, False, level is not None, False, 1000.0 + m,
-                              team=(k % 2 if teams else None), level=level)
+        out.append([ResultRow(session_id=0, guild_id=guild, game=game, seat=k, user_id=uid,
+                              name=f"user{uid}" if uid else f"🤖 {level}", score=0,
+                              rank=ranks[k], won=ranks[k] == 1, shared=False,
+                              with_computers=level is not None, stopped=False,
+                              ended_at=1000.0 + m, team=k % 2 if teams else None,
+                              level=level)
                     for k, (uid, level) in enumerate(entrants)])
     return out
 
@@ -157,7 +164,9 @@ async def test_a_finished_match_rates_its_players_and_a_stopped_one_does_not(sto
     stopped = await storage.create_session(guild_id=1, channel_id=2, game="toy", host_id=1, lang="en", options={},
                                            seats=[], rules_version=1, created_at=0.0)
     await storage.end_session(stopped, "stopped", ended_at=2.0, results=[
-        ResultRow(stopped, 1, "toy", k, 7 + k, "x", None, None, False, False, False, True, 2.0) for k in (0, 1)])
+        ResultRow(session_id=stopped, guild_id=1, game="toy", seat=k, user_id=7 + k, name="x", score=None,
+                  rank=None, won=False, shared=False, with_computers=False, stopped=True,
+                  ended_at=2.0) for k in (0, 1)])
     board = await storage.rating_board(1, "toy")
     (won,), (lost,) = MODEL.rate([[MODEL.rating()], [MODEL.rating()]])
     assert [(r.user_id, r.ordinal, r.games, r.provisional) for r in board.rows] == [

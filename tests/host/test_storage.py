@@ -30,9 +30,10 @@ async def match(storage: Storage, players: list[tuple[int | None, bool]], *, gui
     session_id = await new_session(storage, guild=guild, game=game)
     shared = sum(won for _, won in players) > 1
     rows = [
-        ResultRow(session_id, guild, game, seat, user, (names or {}).get(user, f"user{user}"),
-                  None if stopped else 10 * won, None if stopped else (1 if won else 2), won, won and shared,
-                  computers, stopped, at)
+        ResultRow(session_id=session_id, guild_id=guild, game=game, seat=seat, user_id=user,
+                  name=(names or {}).get(user, f"user{user}"), score=None if stopped else 10 * won,
+                  rank=None if stopped else (1 if won else 2), won=won, shared=won and shared,
+                  with_computers=computers, stopped=stopped, ended_at=at)
         for seat, (user, won) in enumerate(players)
     ]
     await storage.end_session(session_id, "stopped" if stopped else "finished", ended_at=at, results=rows)
@@ -120,7 +121,9 @@ async def test_ending_a_session_is_atomic_and_only_once(storage):
     session_id = await new_session(storage)
     await storage.start_session(session_id, seats=[], seed="s", started_at=0.0)
     await storage.set_timer(session_id, "turn", 50.0, {})
-    rows = [ResultRow(session_id, 1, "toy", 0, 1, "A", 5, 1, True, False, False, False, 3.0)]
+    rows = [ResultRow(session_id=session_id, guild_id=1, game="toy", seat=0, user_id=1, name="A", score=5,
+                      rank=1, won=True, shared=False, with_computers=False, stopped=False,
+                      ended_at=3.0)]
     await storage.end_session(session_id, "finished", ended_at=3.0, reason="over", results=rows,
                               action=(0, 0, "pass", 3.0))
     assert await storage.actions(session_id) == [(0, "pass")]
@@ -135,6 +138,12 @@ async def test_ending_a_session_is_atomic_and_only_once(storage):
     assert await storage.actions(session_id) == [(0, "pass")]
     assert await storage.results(session_id) == rows
     assert (await storage.session(session_id)).status == "finished"
+
+
+def test_a_result_row_is_built_by_keywords_only():
+    """Thirteen values in a row are too easy to swap: ``won`` for ``shared`` would go unnoticed."""
+    with pytest.raises(TypeError):
+        ResultRow(1, 1, "toy", 0, 1, "A", 5, 1, True, False, False, False, 3.0)  # type: ignore[misc]
 
 
 async def test_update_session_persists_lobby_fields(storage):
@@ -241,8 +250,12 @@ async def test_forgetting_a_user_makes_their_rows_and_ended_sessions_anonymous(s
     ended = await storage.create_session(
         guild_id=1, channel_id=2, game="toy", host_id=7, lang="en", options={},
         seats=[{"user_id": 7, "name": "Seven"}, {"user_id": 8, "name": "Eight"}], rules_version=1, created_at=0.0)
-    rows = [ResultRow(ended, 1, "toy", 0, 7, "Seven", 5, 1, True, False, False, False, 3.0),
-            ResultRow(ended, 1, "toy", 1, 8, "Eight", 2, 2, False, False, False, False, 3.0)]
+    rows = [ResultRow(session_id=ended, guild_id=1, game="toy", seat=0, user_id=7, name="Seven", score=5,
+                      rank=1, won=True, shared=False, with_computers=False, stopped=False,
+                      ended_at=3.0),
+            ResultRow(session_id=ended, guild_id=1, game="toy", seat=1, user_id=8, name="Eight", score=2,
+                      rank=2, won=False, shared=False, with_computers=False, stopped=False,
+                      ended_at=3.0)]
     await storage.end_session(ended, "finished", ended_at=3.0, results=rows)
     hosted_by_other = await storage.create_session(
         guild_id=1, channel_id=3, game="toy", host_id=8, lang="en", options={},
@@ -308,10 +321,18 @@ async def test_forgetting_reaches_the_seats_a_computer_took_over_and_nobody_of_t
         guild_id=1, channel_id=2, game="toy", host_id=7, lang="en", options={},
         seats=[{"user_id": 7, "name": "Seven"}, _replaced(8, "Bob"), _replaced(9, "Bob"), {"user_id": 10, "name": "Bob"}],
         rules_version=1, created_at=0.0)
-    rows = [ResultRow(ended, 1, "toy", 0, 7, "Seven", 5, 1, True, False, True, False, 3.0),
-            ResultRow(ended, 1, "toy", 1, None, "🤖 Bob", 4, 2, False, False, True, False, 3.0, level="easy"),
-            ResultRow(ended, 1, "toy", 2, None, "🤖 Bob", 3, 3, False, False, True, False, 3.0, level="easy"),
-            ResultRow(ended, 1, "toy", 3, 10, "Bob", 2, 4, False, False, True, False, 3.0)]
+    rows = [ResultRow(session_id=ended, guild_id=1, game="toy", seat=0, user_id=7, name="Seven", score=5,
+                      rank=1, won=True, shared=False, with_computers=True, stopped=False,
+                      ended_at=3.0),
+            ResultRow(session_id=ended, guild_id=1, game="toy", seat=1, user_id=None, name="🤖 Bob", score=4,
+                      rank=2, won=False, shared=False, with_computers=True, stopped=False,
+                      ended_at=3.0, level="easy"),
+            ResultRow(session_id=ended, guild_id=1, game="toy", seat=2, user_id=None, name="🤖 Bob", score=3,
+                      rank=3, won=False, shared=False, with_computers=True, stopped=False,
+                      ended_at=3.0, level="easy"),
+            ResultRow(session_id=ended, guild_id=1, game="toy", seat=3, user_id=10, name="Bob", score=2,
+                      rank=4, won=False, shared=False, with_computers=True, stopped=False,
+                      ended_at=3.0)]
     await storage.end_session(ended, "finished", ended_at=3.0, results=rows)
 
     assert await storage.forget_user(8) == Forgotten(results=1, sessions=1)

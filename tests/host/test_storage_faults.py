@@ -35,7 +35,9 @@ async def everything(storage: Storage, session_id: int):
 async def test_a_locked_database_refuses_every_kind_of_write_and_changes_nothing(stored, caplog):
     path, storage, session_id = stored
     before = await everything(storage, session_id)
-    rows = [ResultRow(session_id, 1, "toy", 0, 1, "A", None, None, False, False, False, True, 2.0)]
+    rows = [ResultRow(session_id=session_id, guild_id=1, game="toy", seat=0, user_id=1, name="A", score=None,
+                      rank=None, won=False, shared=False, with_computers=False, stopped=True,
+                      ended_at=2.0)]
     writes = [
         lambda: storage.append_action(session_id, 1, 0, "pass", 2.0),
         lambda: storage.update_session(session_id, messages={"table": [1]}),
@@ -80,7 +82,9 @@ async def test_a_read_only_database_raises_a_fault_and_a_second_episode_is_logge
 
 async def test_a_full_disk_raises_a_fault_and_a_failed_transaction_is_rolled_back(stored):
     _, storage, session_id = stored
-    rows = [ResultRow(session_id, 1, "toy", 0, 1, "A", None, None, False, False, False, True, 2.0)]
+    rows = [ResultRow(session_id=session_id, guild_id=1, game="toy", seat=0, user_id=1, name="A", score=None,
+                      rank=None, won=False, shared=False, with_computers=False, stopped=True,
+                      ended_at=2.0)]
     before = await everything(storage, session_id)
     with disk_full(storage):
         with pytest.raises(StorageFault, match="full"):

@@ -1,5 +1,5 @@
 """What only PostgreSQL needs proving: two processes starting at once migrate once, a server that
-cannot be used is one sentence without the password, and the schema versions are numbered as SQLite's."""
+cannot be used is one sentence without the password."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot import migrations, migrations_pg
+from bot import migrations
 from bot.database import parse_url, redact
 from bot.storage import Storage, StorageFault, StorageOpenError
 from tests.conftest import new_postgres_database
@@ -16,18 +16,14 @@ from tests.host.test_storage import new_session
 from tests.postgres import free_port
 
 
-def test_the_migrations_of_both_dialects_are_numbered_alike():
-    assert [(v, name) for v, name, _ in migrations_pg.MIGRATIONS] == [(v, name) for v, name, _ in migrations.MIGRATIONS]
-
-
 async def test_two_processes_starting_at_once_on_an_empty_database_migrate_it_once(postgres_cluster):
     url = await new_postgres_database(postgres_cluster, migrated=False)
     first, second = await asyncio.gather(Storage.open(url), Storage.open(url))
     try:
-        assert await first.schema_version() == await second.schema_version() == migrations_pg.LATEST
+        assert await first.schema_version() == await second.schema_version() == migrations.LATEST
         async with first._sql.alone() as db:
             applied = [v for (v,) in await db.fetchall("SELECT version FROM schema_migrations ORDER BY version")]
-        assert applied == list(range(1, migrations_pg.LATEST + 1))
+        assert applied == list(range(1, migrations.LATEST + 1))
         await new_session(first, channel=3)
         assert [row.channel_id for row in await second.live_sessions()] == [3]
     finally:

@@ -105,8 +105,12 @@ def _random_matches(rng: random.Random, matches: int) -> list[list[ResultRow]]:
         users: list[int | None] = rng.sample(range(1, 9), seats - computers) + [None] * computers
         stopped = rng.random() < 0.15
         winners = set() if stopped else set(rng.sample(range(seats), 2 if rng.random() < 0.2 else 1))
-        out.append([ResultRow(n + 1, guild, game, seat, uid, f"u{uid}-{n}" if uid else "Robo", None, None,
-                              seat in winners, len(winners) > 1 and seat in winners, computers, stopped, 100.0 + n)
+        out.append([ResultRow(session_id=n + 1, guild_id=guild, game=game, seat=seat, user_id=uid,
+                              name=f"u{uid}-{n}" if uid else "Robo", score=None,
+                              rank=None, won=seat in winners,
+                              shared=len(winners) > 1 and seat in winners,
+                              with_computers=computers, stopped=stopped,
+                              ended_at=100.0 + n)
                     for seat, uid in enumerate(users)])
     return out
 

@@ -66,7 +66,7 @@ class ToyView:
     hands: tuple[str, ...] | None  # every hand, face up, once the game is over
 
 
-class ToyGame(Game[ToyState]):
+class ToyGame(Game[ToyState, ToyView]):
     key = "toy"
     name = "High card"
     min_players = 2
