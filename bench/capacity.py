@@ -7,8 +7,9 @@ computer player, pictures on) directly in a fresh database, through ``SessionMan
 ``bench.restore`` does, each a few random moves in, so starting 2,000 tables takes seconds rather
 than 10,000 lobby clicks. Then the bot process starts on that database (its restart redraws every
 table), every person opens their hand from the table once and keeps it open (the bot keeps each
-open hand current), and each table's people make a move every ``pace`` seconds (a seeded phase
-per table), the computer players' moves following from the bot as they come.
+open hand current), and each table makes a move about every ``pace`` seconds: its people at their
+turn every ``pace`` seconds (a seeded phase per table), its computer player ``pace`` seconds after
+its turn came (the bot's ``computer_delay_seconds``), so a computer's turn takes as long as a person's.
 
 The people play as a Discord client shows the game, without a copy of it: at a table's turn they
 look at the table and their open hands for the move components of their own seat (a seat whose
@@ -39,7 +40,7 @@ from bench.botproc import BotProcess
 from bench.cpu import bot_cpu
 from bench.envinfo import load_average
 from bench.live import count_actions, wait_ready
-from bench.load import BenchError, LoadDouble
+from bench.load import BenchError, LoadDouble, TooLate
 from bench.restore import CHANNELS_PER_GUILD, settled
 from bot import ids
 from bot.clock import SystemClock
@@ -74,6 +75,7 @@ class CapacityResult:
     clicks: list[float]         # latency of every click in the window
     refused: int                # clicks in the window the bot explained instead of taking
     deferred: int               # clicks answered before their move was made (session busy)
+    late: int                   # clicks answered after Discord's 3 s or not at all (failed; in the latencies)
     live: int                   # tables still in play at the window's end
     bot_cpu: float              # share of one core over the window
     harness_cpu: float
@@ -98,6 +100,7 @@ class _Stats:
     samples: list[tuple[float, float]] = field(default_factory=list)    # (when, latency)
     refused: list[float] = field(default_factory=list)
     deferred: list[float] = field(default_factory=list)
+    late: list[float] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
 
     @staticmethod
@@ -160,7 +163,13 @@ class _Table:
                 click = self.load.select(user, message, comp["custom_id"], [value])
             else:
                 click = self.load.click(user, message, comp["custom_id"])
-            record = await click
+            try:
+                record = await click
+            except TooLate as late:         # answered after Discord's 3 s, or not at all: the click failed
+                now = time.time()
+                self.stats.samples.append((now, late.waited))
+                self.stats.late.append(now)
+                return
             now = time.time()
             self.stats.samples.append((now, self.load.latency(record)))
             if record.callback_type == DEFERRED_UPDATE:
@@ -264,7 +273,7 @@ async def measure(load: LoadDouble, workdir: Path, tables: int, *, pace: float, 
     patches = "PATCH /channels/*/messages/*"
     wanted = {patches: counts.get(patches, 0) + sum(len(t.table) for t in players)}
     bot = BotProcess(workdir, f"bot-capacity-{tables}", database=database, api_base=load.double.api_base,
-                     gateway_url=load.double.gateway_url, guild_id=guild_id, profile=profile)
+                     gateway_url=load.double.gateway_url, guild_id=guild_id, profile=profile, computer_delay=pace)
     async with bot:
         await wait_ready(load, bot, guild_id, timeout=max(60.0, tables * 0.05))
         await settled(load, bot, wanted, timeout=max(30.0, tables * 0.1))
@@ -313,6 +322,7 @@ async def measure(load: LoadDouble, workdir: Path, tables: int, *, pace: float, 
         computer_moves=_computer_moves(database, computers, at0, at1),
         clicks=[lat for when, lat in stats.samples if at0 <= when < at1],
         refused=_Stats.count(stats.refused, at0, at1), deferred=_Stats.count(stats.deferred, at0, at1),
+        late=_Stats.count(stats.late, at0, at1),
         live=_live(database), bot_cpu=(cpu1 - cpu0) / elapsed, harness_cpu=(harness1 - harness0) / elapsed,
         rss=rss, setup=setup, load_average=load_average(), errors=errors, reasons=stats.reasons)
     progress(f"{tables:,} tables: bot CPU {result.bot_cpu:.0%} of a core, harness {result.harness_cpu:.0%}, "
@@ -361,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print(f"{r.tables:>6,} tables: bot CPU {r.bot_cpu:.0%}, RSS {r.rss / 2**20:.0f} MB, "
               f"click p99 {ms(percentile(r.clicks, 99))} (n={len(r.clicks)}), {r.moves_per_second:.1f} moves/s "
-              f"({r.computer_moves} by computers), {r.refused} refused, {r.deferred} deferred, "
+              f"({r.computer_moves} by computers), {r.refused} refused, {r.deferred} deferred, {r.late} too late, "
               f"harness CPU {r.harness_cpu:.0%}, {r.live} live, set up in {r.setup:.0f} s, load {r.load_average}")
         for line in r.errors[:3] + r.reasons:
             print(f"        {line}")

@@ -367,7 +367,7 @@ def _capacity_rows(w: Workload, results: list[CapacityResult]) -> list[Row]:
             Row(CAPACITY_CPU + suffix, f"{r.bot_cpu * 100:.0f} %",
                 f"<= {CAPACITY_CPU_SHARE * 100:.0f} %" if target else "-",
                 mark(check(r.bot_cpu, CAPACITY_CPU_SHARE, at_most=True)) if target else INFO,
-                f"{r.tables:,} live tables of the eight games, a move every {r.pace:g} s at each (3 people "
+                f"{r.tables:,} live tables of the eight games, a move about every {r.pace:g} s at each (3 people "
                 f"with their hands open and 1 easy computer player, pictures on), one bot process; "
                 f"{r.moves_per_second:.1f} moves/s ({r.computer_moves} of {r.moves} by computers) over "
                 f"{r.window:.1f} s; the double and the players used {r.harness_cpu:.0%} of a core{quick}"),
@@ -388,7 +388,7 @@ def _capacity_notes(results: list[CapacityResult]) -> list[str]:
     for r in results:
         notes.append(f"capacity, {r.tables:,} tables: set up in {r.setup:.0f} s (built in the database, the bot "
                      f"started and every table redrawn, every hand opened); {r.live:,} still in play at the end; "
-                     f"{r.refused} clicks refused, {r.deferred} deferred; load average at the end {r.load_average}")
+                     f"{r.refused} clicks refused, {r.deferred} deferred, {r.late} failed (answered after Discord's 3 s, or not within 10 s); load average at the end {r.load_average}")
         if r.reasons:
             notes.append(f"capacity refusals said: {' / '.join(r.reasons[:3])}")
         if r.errors:
