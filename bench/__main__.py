@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the temporary databases go (default: the system's temp directory)")
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
                         help="run the bot under cProfile and keep its profiles "
-                             "(bot-live.prof, bot-restore.prof, and their -postgresql twins) "
+                             "(bot-live.prof, bot-restore.prof, their -postgresql twins, "
+                             "bot-capacity-N.prof per number of tables) "
                              "in DIR; the figures are then slower than the real ones")
     parser.add_argument("--computer-processes", type=int, default=None, metavar="N",
                         help="the bot's computer_processes setting (default: the bot's own default; "

@@ -26,7 +26,7 @@ STOP_GRACE = 10.0
 class BotProcess:
     def __init__(self, workdir: Path, name: str, *, database: Path | str, api_base: str, gateway_url: str,
                  guild_id: str, profile: Path | None = None, computer_processes: int | None = None,
-                 profile_window: bool = False) -> None:
+                 profile_window: bool = False, computer_delay: float = 0.0) -> None:
         self.workdir = workdir
         self.profile = profile
         self.profile_window = profile_window
@@ -43,7 +43,7 @@ class BotProcess:
             f"command_guild_id = {int(guild_id)}\n"
             'log_level = "INFO"\n'
             "lobby_timeout_minutes = 60\n"
-            "computer_delay_seconds = 0\n"       # computer players think without a pause
+            f"computer_delay_seconds = {computer_delay:g}\n"       # by default they move without a pause
             "computer_show_seconds = 0\n"
             + (f"computer_processes = {computer_processes}\n" if computer_processes is not None else "")
             + "[testing]\n"

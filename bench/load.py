@@ -43,6 +43,20 @@ class BenchError(RuntimeError):
     """The run cannot go on (the bot did not answer, or answered wrongly)."""
 
 
+class TooLate(BenchError):
+    """The bot answered a click after Discord's three seconds (the double said 10062), or not within
+    ``ACK_TIMEOUT``: the person saw "This interaction failed". A run that may overload the bot counts
+    these; ``waited`` is the click's latency, or how long it was waited for."""
+
+    def __init__(self, message: str, record: InteractionRecord, waited: float) -> None:
+        super().__init__(message)
+        self.record, self.waited = record, waited
+
+
+#: Discord's answer to a click's callback once the token's three seconds are over.
+UNKNOWN_INTERACTION = 10062
+
+
 def route(path: str) -> str:
     """A request path with its ids and tokens starred: ``/channels/*/messages/*``."""
     return "/".join("*" if part.isdigit() or len(part) > 24 else part for part in path.split("/"))
@@ -178,10 +192,14 @@ class LoadDouble:
                 await asyncio.wait_for(future, ACK_TIMEOUT)
             except TimeoutError:
                 self._acks.pop(record.token, None)
-                raise BenchError(f"the bot did not answer {record} within {ACK_TIMEOUT:g} s") from None
+                raise TooLate(f"the bot did not answer {record} within {ACK_TIMEOUT:g} s", record,
+                              ACK_TIMEOUT) from None
         if record.callback is None:
             errors = "; ".join(f"{r.status} {r.error}" for r in record.rejected) or "no callback"
-            raise BenchError(f"the double refused the bot's answer to {record}: {errors}")
+            message = f"the double refused the bot's answer to {record}: {errors}"
+            if any(r.code == UNKNOWN_INTERACTION for r in record.rejected):
+                raise TooLate(message, record, self.latency(record))
+            raise BenchError(message)
         self._forget_old(record)
         return record
 

@@ -11,7 +11,6 @@ OK, MISSED, INFO = "ok", "missed", "info"
 LATENCY_MEDIAN = "click latency, median"
 LATENCY_P99 = "click latency, p99"
 LATENCY_THINKING = "click latency p99 while two strong players think"
-THROUGHPUT = "actions/s, all games at once"
 RESTORE = "rebuild live sessions at start-up"
 MEMORY = "bot resident memory, live sessions"
 LEADERBOARD = "/leaderboard read, many results"
@@ -25,9 +24,13 @@ RATING_UPDATE = "rating update per finished match, median"
 RATING_BOARD = "/leaderboard by rating, median"
 CHANNEL_ROUTES = "Discord channel-route requests per move"
 BOT_CPU = "bot CPU per accepted move, median"
-TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, THROUGHPUT, RESTORE, MEMORY, LEADERBOARD, STATS,
+CAPACITY_CPU = "capacity: bot CPU, share of one core"
+CAPACITY_MEMORY = "capacity: bot resident memory"
+CAPACITY_P99 = "capacity: click latency p99"
+CAPACITY_ROWS = (CAPACITY_CPU, CAPACITY_MEMORY, CAPACITY_P99)
+TARGET_ROWS = (LATENCY_MEDIAN, LATENCY_P99, LATENCY_THINKING, RESTORE, MEMORY, LEADERBOARD, STATS,
                MOST_PLAYED, PICTURE_MEDIAN, PICTURE_P99, PICTURE_SIZE, RATING_UPDATE, RATING_BOARD, CHANNEL_ROUTES,
-               BOT_CPU)
+               *CAPACITY_ROWS)
 
 #: Issue 17: these rows are printed again for the PostgreSQL store, each beside its SQLite row.
 POSTGRESQL = " [postgresql]"

@@ -127,7 +127,7 @@ async def restart(load: LoadDouble, workdir, command_guild_id: str, database, bu
     async with bot:
         startup = await wait_ready(load, bot, command_guild_id)
         wanted = {key: before[key] + per * built.sessions for key, per in _REDRAW.items()}
-        redrawn = await _settled(load, bot, wanted, timeout=max(30.0, built.sessions * 0.05))
+        redrawn = await settled(load, bot, wanted, timeout=max(30.0, built.sessions * 0.05))
         memory = bot.memory()
         errors = bot.errors()
     return RestoreResult(built, in_process, startup, redrawn - startup.synced, memory["VmRSS"],
@@ -144,7 +144,7 @@ _REDRAW = {
 QUIET = 0.5
 
 
-async def _settled(load: LoadDouble, bot: BotProcess, wanted: dict[str, int], timeout: float) -> float:
+async def settled(load: LoadDouble, bot: BotProcess, wanted: dict[str, int], timeout: float) -> float:
     """Until the bot has sent every redraw it owes and gone quiet; the time of its last request."""
     requests = load.requests
     end = time.time() + timeout

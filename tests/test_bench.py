@@ -18,13 +18,15 @@ from bench import postgres
 from bench.load import BenchError
 from bench.postgres import unavailable
 from bench.report import (
+    BOT_CPU,
+    CAPACITY_CPU,
+    CAPACITY_ROWS,
     LATENCY_MEDIAN,
     POSTGRESQL,
     POSTGRESQL_ROWS,
     RAW_SQLITE,
     SKIPPED,
     TARGET_ROWS,
-    THROUGHPUT,
     Row,
     beside,
 )
@@ -32,7 +34,7 @@ from bench.run import QUICK, _postgres_rows
 from tests.postgres import NoServer, required
 
 ROOT = Path(__file__).resolve().parents[1]
-ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/move)|-)\s{2,}(?P<target>\S.*?)\s{2,}"
+ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/move|%)|-)\s{2,}(?P<target>\S.*?)\s{2,}"
                  r"(?P<status>ok\*?|missed\*?|info|skipped)(?:\s|$)")
 
 
@@ -45,9 +47,18 @@ def test_quick_mode_prints_every_row(tmp_path):
         assert label in rows, f"no row {label!r} in:\n{done.stdout}"
         assert rows[label]["status"] in ("ok*", "missed*"), rows[label].group(0)
     assert rows[RAW_SQLITE]["status"] == "info"
+    # Issue 24: the per-move CPU is a figure without a target, actions/s is gone, and the capacity rows
+    # measured real moves at the quick run's 20 tables.
+    assert rows[BOT_CPU]["status"] == "info" and rows[BOT_CPU]["target"] == "-", rows[BOT_CPU].group(0)
+    assert not any(label.startswith("actions/s") for label in rows), sorted(rows)
+    assert all(rows[label]["status"] in ("ok*", "missed*") for label in CAPACITY_ROWS)
+    capacity = rows[CAPACITY_CPU].string       # the whole line, its conditions included
+    assert "20 live tables" in capacity, capacity
+    moved = re.search(r"([\d.]+) moves/s \((\d+) of (\d+) by computers\)", capacity)
+    assert moved and int(moved[3]) > 0, capacity
+    assert "capacity, 20 tables: set up in" in done.stdout and "still in play" in done.stdout
     safaru = [label for label in rows if label.startswith("Safarü legal moves + hand")]
     assert len(safaru) == 4 and all(rows[label]["status"] in ("ok*", "missed*") for label in safaru), safaru
-    assert float(rows[THROUGHPUT]["figure"].removesuffix("/s").replace(",", "")) > 0, "no move was committed"
     assert float(rows[LATENCY_MEDIAN]["figure"].removesuffix(" ms")) > 0
     assert "QUICK MODE" in done.stdout and "synchronous=NORMAL" in done.stdout
     assert "request validation off" in done.stdout
