@@ -49,6 +49,7 @@ class BotProcess:
             + "[testing]\n"
             f'api_base_url = "{api_base}"\n'
             f'gateway_url = "{gateway_url}"\n'
+            f'seed = "bench:{name}"\n'          # the same deals every run, so runs compare
         )
         self.proc: asyncio.subprocess.Process | None = None
         self.spawned_at = 0.0

@@ -5,8 +5,9 @@ The bot runs as its own process (``python -m bot``) against the Discord double i
 Players play Calcory at a few tables, seeing only what a client shows (they read the bot's SQLite
 file only to plan a legal move, as the restart tests do). A seeded kill point is the n-th request
 the bot sends to the double after the last restart: killed as the request arrives (Discord never
-sees it) or once the double has handled it (Discord did the work, the bot never learns it). After
-the last kill every table must still play. It prints
+sees it) or once the double has handled it (Discord did the work, the bot never learns it). The bot
+deals from the seed too (the test-only ``[testing] seed``), so a run is repeatable as far as the timing
+of the tables against each other allows. After the last kill every table must still play. It prints
 
     moves 1335, kills 60: lost 0, doubled 0, games without a table 0
 
@@ -75,8 +76,9 @@ class Stuck(AssertionError):
 class Bot:
     """The bot process of the moment: started, killed at the armed request, started again."""
 
-    def __init__(self, double: DiscordDouble, workdir: Path, database: Path) -> None:
+    def __init__(self, double: DiscordDouble, workdir: Path, database: Path, seed: int) -> None:
         self.d = double
+        self.seed = seed
         self.workdir = workdir
         self.database = database
         self.proc: BotProcess | None = None
@@ -86,7 +88,10 @@ class Bot:
 
     async def start(self) -> None:
         self.generation += 1
-        config = write_config(self.workdir / "config.toml", self.d, self.database)      # the double's port
+        # The double's port, and deals from the run's seed: a new seed per process, or every restart
+        # would deal its first game like the first process did.
+        config = write_config(self.workdir / "config.toml", self.d, self.database,
+                              seed=f"kills:{self.seed}:{self.generation}")
         self.proc = BotProcess([str(config)], cwd=self.workdir, env=clean_env(),
                                log=self.workdir / f"bot-{self.generation}.log")
         await self.d.wait_for_bot(timeout=60)
@@ -304,7 +309,7 @@ class Run:
         self.d = DiscordDouble()
         self.guild = self.d.add_guild("Testserver")
         self.database = workdir / "bot.sqlite3"
-        self.bot = Bot(self.d, workdir, self.database)
+        self.bot = Bot(self.d, workdir, self.database, seed)
         self.tables = [Table(self, index) for index in range(tables)]
         self.sent: set[tuple] = set()
         self.accepted: list[tuple] = []
@@ -378,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=3, help="Calcory tables played at once (default 3)")
     parser.add_argument("--every", type=int, default=80,
                         help="mean number of bot requests between kills (default 80)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the kill points and the moves")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the kill points, the deals and the moves")
     parser.add_argument("--tmpdir", type=Path, default=None, help="where the database and bot logs go")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.tmpdir, prefix="bench-kills-") as workdir:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -46,6 +48,14 @@ def point_at_double(settings: Settings) -> None:
         compat.point_api_at(settings.testing.api_base_url)
     if settings.testing.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.testing.gateway_url)
+
+
+def testing_seeds(seed: str | None) -> Callable[[], str] | None:
+    """Test-only: the seed source ``[testing] seed`` asks for (``None``: the secret one)."""
+    if seed is None:
+        return None
+    count = itertools.count(1)
+    return lambda: f"{seed}:{next(count)}"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -93,7 +103,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self._seed_source = seed_source
+        self._seed_source = seed_source or testing_seeds(settings.testing.seed)
         #: Opened by ``python -m bot`` before connecting, so a bad database stops it at once.
         self.storage: Storage | None = storage
         #: Where strong computer moves are made: given (and then closed by whoever gave it), or

@@ -34,12 +34,17 @@ class ConfigError(Exception):
 
 
 class Testing(BaseModel):
-    """Test-only settings: point the bot at the project's Discord double. Never set in production."""
+    """Test-only settings: point the bot at the project's Discord double, deal reproducibly. Never set
+    in production."""
 
     model_config = ConfigDict(extra="forbid")
 
     api_base_url: str | None = None
     gateway_url: str | None = None
+    #: Deal from ``<seed>:1``, ``<seed>:2`` … (counted in this process) instead of a secret seed, so a
+    #: test that runs the bot as a process gets the same deals every run. Anyone who knows it knows
+    #: every hand: never set in production.
+    seed: str | None = None
 
 
 class Settings(BaseModel):

@@ -50,7 +50,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
         "SPIELTISCH_LOG_LEVEL": "WARNING", "SPIELTISCH_LOG_FORMAT": "json", "SPIELTISCH_METRICS_PORT": "9108",
         "SPIELTISCH_METRICS_HOST": "0.0.0.0", "SPIELTISCH_TESTING_API_BASE_URL": "http://127.0.0.1:1/api/v10",
         "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway", "SPIELTISCH_COMPUTER_PROCESSES": "1",
-        "SPIELTISCH_SHARD_COUNT": "4", "SPIELTISCH_SHARD_IDS": "2, 0",
+        "SPIELTISCH_SHARD_COUNT": "4", "SPIELTISCH_SHARD_IDS": "2, 0", "SPIELTISCH_TESTING_SEED": "env-seed",
     }
     # one variable per setting, none forgotten (SPIELTISCH_DATABASE, the older name: see below)
     assert set(env) | {"SPIELTISCH_DATABASE"} == set(ENV_NAMES)
@@ -63,6 +63,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     assert (settings.log_level, settings.log_format, settings.metrics_port, settings.metrics_host) == (
         "WARNING", "json", 9108, "0.0.0.0")
     assert settings.testing.gateway_url == "ws://127.0.0.1:1/gateway" and settings.computer_processes == 1
+    assert settings.testing.seed == "env-seed"
     assert (settings.shard_count, settings.shard_ids) == (4, [2, 0]) and settings.shards == Shards(4, (0, 2))
     # DISCORD_TOKEN keeps working and wins; an empty variable is as good as unset.
     both = load_settings(write(tmp_path, ""), env={"SPIELTISCH_TOKEN": "a", "DISCORD_TOKEN": "b",

@@ -27,9 +27,10 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def write_config(path: Path, double, database: Path | str, token: str = "process-token", *,
-                 settings: str = "") -> Path:
+                 settings: str = "", seed: str = "bot-process") -> Path:
     """A config for the double: ``database`` is an SQLite file or a ``database_url``; ``settings`` are
-    more top-level lines."""
+    more top-level lines. The process deals from ``seed`` (``[testing] seed``), so a run that fails
+    deals the same cards when it is run again."""
     where = (f'database_url = "{database}"' if isinstance(database, str) and "://" in database
              else f'database = "{Path(database).as_posix()}"')
     path.write_text(
@@ -39,7 +40,8 @@ def write_config(path: Path, double, database: Path | str, token: str = "process
         f"{settings}"
         "[testing]\n"
         f'api_base_url = "{double.api_base}"\n'
-        f'gateway_url = "{double.gateway_url}"\n',
+        f'gateway_url = "{double.gateway_url}"\n'
+        f'seed = "{seed}"\n',
         encoding="utf-8",
     )
     return path
@@ -89,6 +91,7 @@ class Stored:
     messages: dict
     log: list[tuple[int, str]]
     state: object
+    seed: str | None = None
 
     def user_of(self, seat: int) -> str:
         return str(self.seats[seat]["user_id"])
@@ -124,4 +127,4 @@ def _planned(session_id, game_key, status, options, seats, seed, messages, log) 
         game = games.REGISTRY[game_key]
         state = replay(game, len(seats), game.parse_options(options), seed,
                        [(seat, Action.parse(key)) for seat, key in log]).state
-    return Stored(session_id, status, seats, messages, log, state)
+    return Stored(session_id, status, seats, messages, log, state, seed)

@@ -36,7 +36,7 @@ async def test_killed_bot_process_continues_the_turn_with_the_old_buttons(tmp_pa
     logs = []
 
     async with d:
-        config = write_config(tmp_path / "config.toml", d, database)
+        config = write_config(tmp_path / "config.toml", d, database, seed="restart")
         proc = BotProcess([str(config)], cwd=tmp_path, env=clean_env(), log=tmp_path / "bot-1.log")
         logs.append(proc)
         try:
@@ -46,6 +46,7 @@ async def test_killed_bot_process_continues_the_turn_with_the_old_buttons(tmp_pa
             await d.click(people["bob"], lobby, ids.lobby(sid, "join"))
             await d.click(people["ann"], lobby, ids.lobby(sid, "start"))
             stored = stored_session(database, sid)
+            assert stored.seed == "restart:1", "the process deals from [testing] seed: the same cards every run"
             first = stored.state.active
             second = 1 - first
             p_user, q_user = by_id[stored.user_of(first)], by_id[stored.user_of(second)]

@@ -21,7 +21,7 @@ SHARDS = 2
 
 
 def _config(tmp_path, d, database: str, shard: int):
-    return write_config(tmp_path / f"shard-{shard}.toml", d, database,
+    return write_config(tmp_path / f"shard-{shard}.toml", d, database, seed=f"shard-{shard}",
                         settings=f"shard_count = {SHARDS}\nshard_ids = [{shard}]\n")
 
 
