@@ -4,6 +4,8 @@ the hand's on the legacy hand message (Discord shows it below the text, above th
 Both are pure functions of a view, so the PNG of a view drawn lately is taken from a small cache:
 redrawing an unchanged view (a step inside a hand, a table whose only news is its text line) paints
 nothing, and the content hash then finds the picture already on the message, so nothing is uploaded.
+A table keeps its hands' pictures itself, however many tables are busy: every move redraws each open
+hand for the news around it, and most hands' cards did not change.
 The table writer paints a table's picture ahead (``paint_table``) and leaves the compression of the
 bands that changed (``bot.pictures.sheet.Plan``), most of a picture's time, to a thread: zlib-ng
 compresses without holding the GIL, so clicks at other tables are not held up meanwhile.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
@@ -26,12 +29,19 @@ from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
 from bot.ui.media import Picture
 
-#: PNGs kept by (kind, game, lang, what is drawn). A table in play uses about five (its picture and
-#: each open hand's), and every move redraws them all: with 64, a bot with more than a dozen busy
-#: picture tables painted the unchanged hands again on every move (bench.cpu --tables 20: 5.0-5.3 ->
-#: 4.3-4.4 ms per move). 512 PNGs of 5-50 KB: about 8 MB.
+#: Table PNGs kept by (kind, game, lang, what is drawn): a table's picture changes with nearly every
+#: move, so this spares the redraws of an unchanged table (its text alone changed) and the rendering
+#: after ``paint_table``. 512 PNGs of 5-50 KB: about 8 MB.
 CACHE_SIZE = 512
 _drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
+#: Each live table's hand PNGs, by (lang, playable, cards), the newest last; gone with the session.
+#: A move changes one or two hands' cards or standing, and every open hand is redrawn for the news
+#: around it: a cache shared by all tables held none of the unchanged ones once more hands were open
+#: than it had room for (1,000 tables, three open hands each), so each was painted again.
+_hands: weakref.WeakKeyDictionary[object, OrderedDict[tuple, bytes | None]] = weakref.WeakKeyDictionary()
+#: Hand pictures a table keeps per seat: its hand now, and one it was shown lately (another language,
+#: or the step before a move that was not made).
+HANDS_PER_SEAT = 2
 _MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
 
 
@@ -106,9 +116,22 @@ def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
     game, playable = session.game.key, frozenset(order)
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
-    key = ("hand", game, lang, tuple(sorted(playable)), hand_cards(game, view))
-    return media.draw(session, lambda: _png(key, lambda: hand_png(game, view, lang, playable)),
+    key = (lang, tuple(sorted(playable)), hand_cards(game, view))
+    return media.draw(session, lambda: _hand_png(session, key, lambda: hand_png(game, view, lang, playable)),
                       plain("\n".join(said)), "hand")
+
+
+def _hand_png(session, key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
+    kept = _hands.get(session)
+    if kept is None:
+        kept = _hands[session] = OrderedDict()
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
+    png = kept[key] = paint()
+    while len(kept) > HANDS_PER_SEAT * len(session.seats):
+        kept.popitem(last=False)
+    return png
 
 
 def framed(parts: list[dict], picture: Picture | None, at: int = 1) -> Rendered:

@@ -93,3 +93,54 @@ async def test_a_few_changed_bands_are_compressed_on_the_event_loop(monkeypatch)
     monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((len(rows), threading.get_ident())) or real(rows))
     await pictured.paint_table(session)
     assert len(compressed) == 1 and compressed[0][0] > 0 and compressed[0][1] == threading.get_ident()
+
+
+def _counting_hand_painter(monkeypatch) -> list:
+    painted: list = []
+    monkeypatch.setattr(pictured, "hand_png",
+                        lambda game, view, lang, playable: painted.append(view) or b"\x89PNG" + repr(view).encode())
+    return painted
+
+
+def test_at_more_tables_than_the_shared_cache_holds_an_unchanged_open_hand_is_not_painted_again(monkeypatch):
+    """Every move redraws a table's open hands for the public news around them; the hands whose cards
+    did not change keep their pictures however many tables are busy (a shared cache of the pictures
+    drawn lately held none of them again once more hands were open than it had room for)."""
+    painted = _counting_hand_painter(monkeypatch)
+    pictured._drawn.clear()
+    tables = [kit.make_session("mu", 3, seed=f"many-{n}") for n in range(pictured.CACHE_SIZE // 3 + 20)]
+    hands = presenter("mu")
+    first = [hands.hand(session, seat, "en", "", None).pictures for session in tables for seat in range(3)]
+    assert len(painted) == 3 * len(tables) > pictured.CACHE_SIZE
+    painted.clear()
+    again = [hands.hand(session, seat, "en", "", None).pictures for session in tables for seat in range(3)]
+    assert painted == [] and again == first
+
+
+def test_a_hand_kept_by_its_table_is_the_picture_painted_afresh_and_a_table_keeps_a_few(monkeypatch):
+    """As the cards change move by move, every hand shows what a fresh painting shows (never a picture
+    kept from before), and a table keeps no more than a few hand pictures per seat."""
+    import random
+
+    session = kit.make_session("mu", 3, seed="kept")
+    hands, rng = presenter("mu"), random.Random(7)
+    for _ in range(10):
+        kit.random_walk(session, rng, 1)
+        kept = [hands.hand(session, seat, "en", "", None).pictures for seat in range(3)]
+        assert len(pictured._hands[session]) <= pictured.HANDS_PER_SEAT * len(session.seats)
+        pictured._hands.pop(session)
+        pictured._drawn.clear()
+        assert [hands.hand(session, seat, "en", "", None).pictures for seat in range(3)] == kept
+
+
+def test_a_tables_hand_pictures_go_with_it(monkeypatch):
+    import gc
+
+    _counting_hand_painter(monkeypatch)
+    session = kit.make_session("mu", 3, seed="gone")
+    presenter("mu").hand(session, 0, "en", "", None)
+    assert session in pictured._hands
+    before = len(pictured._hands)
+    del session
+    gc.collect()
+    assert len(pictured._hands) == before - 1
