@@ -3,27 +3,12 @@ enforced per channel route with Discord's errors (50001 Missing Access, 50013 Mi
 
 from __future__ import annotations
 
-import aiohttp
-import pytest
-
 from tests.double import DiscordDouble
 from tests.double import payloads as P
 from tests.double.attachments import png
 from tests.double.test_uploads import gallery, send
 
 README_INVITE = P.VIEW_CHANNEL | P.SEND_MESSAGES | P.SEND_MESSAGES_IN_THREADS | P.ATTACH_FILES
-
-
-@pytest.fixture
-async def wire():
-    d = DiscordDouble()
-    guild = d.add_guild("Testserver")
-    channel = d.add_text_channel(guild, "spiele")
-    await d.start()
-    async with aiohttp.ClientSession(d.api_base + "/", headers={"Authorization": "Bot t"}) as s:
-        yield d, guild, channel, s
-    await d.stop()
-    assert not d.internal_errors, d.internal_errors[0]
 
 
 def picture(name: str = "table.png") -> dict:

@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 
 import aiohttp
-import pytest
 
-from tests.double import DiscordDouble
 from tests.double import attachments as A
 from tests.double import payloads as P
 from tests.double.attachments import png
@@ -33,18 +31,6 @@ def form(body: dict, files: dict[str, tuple[str, bytes]]) -> aiohttp.FormData:
     return data
 
 
-@pytest.fixture
-async def wire():
-    d = DiscordDouble()
-    guild = d.add_guild("Testserver")
-    channel = d.add_text_channel(guild, "spiele")
-    await d.start()
-    async with aiohttp.ClientSession(d.api_base + "/", headers={"Authorization": "Bot t"}) as s:
-        yield d, channel, s
-    await d.stop()
-    assert not d.internal_errors, d.internal_errors[0]
-
-
 async def send(s: aiohttp.ClientSession, method: str, path: str, body: dict,
                files: dict[str, tuple[str, bytes]] | None = None) -> tuple[int, dict]:
     kwargs = {"data": form(body, files)} if files is not None else {"json": body}
@@ -53,7 +39,7 @@ async def send(s: aiohttp.ClientSession, method: str, path: str, body: dict,
 
 
 async def test_a_file_uploaded_with_payload_json_is_on_the_message_and_shown_by_its_gallery(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     body = {**gallery("a.png"), "attachments": [{"id": 0, "filename": "a.png", "description": "the table"}]}
     status, answer = await send(s, "POST", f"channels/{channel.id}/messages", body, {"files[0]": ("a.png", png(3, 2))})
     assert status == 200
@@ -72,7 +58,7 @@ async def test_a_file_uploaded_with_payload_json_is_on_the_message_and_shown_by_
 
 
 async def test_only_files_that_nothing_shows_are_listed(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     body = {**gallery("a.png"), "attachments": [{"id": 0, "filename": "a.png"}, {"id": 1, "filename": "b.png"}]}
     status, answer = await send(s, "POST", f"channels/{channel.id}/messages", body,
                                 {"files[0]": ("a.png", png(colour=1)), "files[1]": ("b.png", png(colour=2))})
@@ -87,7 +73,7 @@ async def test_only_files_that_nothing_shows_are_listed(wire):
 
 
 async def test_json_bodies_still_work_and_a_message_of_only_a_file_is_not_empty(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     assert (await send(s, "POST", f"channels/{channel.id}/messages", {"content": "plain"}))[0] == 200
     status, answer = await send(s, "POST", f"channels/{channel.id}/messages", {}, {"files[0]": ("x.png", png())})
     assert status == 200 and [a["filename"] for a in answer["attachments"]] == ["x.png"]
@@ -95,7 +81,7 @@ async def test_json_bodies_still_work_and_a_message_of_only_a_file_is_not_empty(
 
 
 async def test_a_reference_to_a_file_the_message_lacks_is_refused(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     status, answer = await send(s, "POST", f"channels/{channel.id}/messages", gallery("gone.png"),
                                 {"files[0]": ("other.png", png())})
     assert (status, answer["code"]) == (400, 50035)
@@ -105,7 +91,7 @@ async def test_a_reference_to_a_file_the_message_lacks_is_refused(wire):
 
 
 async def test_an_edit_without_attachments_keeps_the_files_and_may_reference_them(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     _, posted = await send(s, "POST", f"channels/{channel.id}/messages", gallery("a.png"),
                            {"files[0]": ("a.png", png(colour=1))})
     status, edited = await send(s, "PATCH", f"channels/{channel.id}/messages/{posted['id']}", gallery("a.png"))
@@ -119,7 +105,7 @@ async def test_an_edit_without_attachments_keeps_the_files_and_may_reference_the
 
 
 async def test_an_edits_attachments_list_keeps_by_id_and_drops_the_rest(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     _, posted = await send(s, "POST", f"channels/{channel.id}/messages", gallery("a.png", "b.png"),
                            {"files[0]": ("a.png", png(colour=1)), "files[1]": ("b.png", png(colour=2))})
     a_id = media(posted)[0]["attachment_id"]       # not listed, but still the message's file
@@ -137,7 +123,7 @@ async def test_an_edits_attachments_list_keeps_by_id_and_drops_the_rest(wire):
 
 
 async def test_an_attachment_that_is_neither_kept_nor_uploaded_is_refused(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     _, posted = await send(s, "POST", f"channels/{channel.id}/messages", {"content": "x"})
     status, answer = await send(s, "PATCH", f"channels/{channel.id}/messages/{posted['id']}",
                                 {"content": "y", "attachments": [{"id": "1234567"}]})
@@ -147,7 +133,7 @@ async def test_an_attachment_that_is_neither_kept_nor_uploaded_is_refused(wire):
 
 
 async def test_size_and_count_limits(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     path = f"channels/{channel.id}/messages"
     too_big = b"\0" * (A.FILE_LIMIT + 1)
     status, answer = await send(s, "POST", path, {"content": "x"}, {"files[0]": ("big.bin", too_big)})
@@ -163,7 +149,7 @@ async def test_size_and_count_limits(wire):
 
 
 async def test_parts_must_be_files_n_and_payload_json_meets_the_spec(wire):
-    d, channel, s = wire
+    d, _, channel, s = wire
     path = f"channels/{channel.id}/messages"
     status, answer = await send(s, "POST", path, {"content": "x"}, {"file": ("a.png", png())})
     assert (status, answer["code"]) == (400, 50035)
