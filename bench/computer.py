@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from bench.report import percentile
 from games import REGISTRY
-from games.ai import choose
 from games.base import Game
+from games.computer import choose
 
 #: Per game: players at the table, and per pairing (strong against easy, easy against random)
 #: whether a deal is the whole match or its first hand or game.

@@ -42,7 +42,7 @@ WARM_TIMEOUT = 60.0
 
 def decide(game: Game, state: Any, seat: int, level: str, seed: str) -> str:
     """The computer's move for ``seat`` at ``level``: a pure function of its arguments."""
-    from games.ai import choose
+    from games.computer import choose
 
     return choose(game, state, seat, level, random.Random(seed)).key
 
@@ -60,7 +60,7 @@ def _warm(niceness: int, started: multiprocessing.synchronize.Barrier) -> None:
     itself when the bot's process is gone (killed, it cannot stop its pool; the worker would wait
     forever). Then it waits for its fellow workers, so once one of them runs a job, all are warm."""
     os.nice(niceness)       # first: the imports, too, give way to the bot's start-up
-    import games.ai  # noqa: F401
+    import games.computer  # noqa: F401
 
     parent = multiprocessing.parent_process()
     if parent is not None:

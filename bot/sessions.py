@@ -51,13 +51,13 @@ EVENTS_KEPT = 32
 
 #: Seconds a player has for a turn at each pace (``None``: no clock).
 PACES: dict[str, float | None] = {"live": 120.0, "relaxed": 12 * 3600.0, "none": None}
-#: The strengths of computer players (``games.ai``).
+#: The strengths of computer players (``games.computer``).
 LEVELS = ("easy", "strong")
 
 
 def computers_offered(game_key: str) -> bool:
     """Whether computer players, and so the turn clock that needs one, exist for this game."""
-    from games.ai import BRAINS
+    from games import BRAINS
 
     return game_key in BRAINS
 

@@ -21,7 +21,7 @@ from bot.ui.mu_words import grouped, led_suit, name, suits, trick_text, trump_na
 from bot.ui.pictured import hand_picture
 from games.deck import sort_cards
 from games.mu.cards import TRUMP
-from games.mu.game import PASS, bid_action
+from games.mu.rules import PASS, bid_action
 from games.mu.state import AUCTION, CHEF_TRUMP, OVER, PARTNER, TRICKS, VIZE_TRUMP
 
 

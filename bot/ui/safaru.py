@@ -24,7 +24,7 @@ from bot.ui.summary import render_hand
 from games.base import Action, Event, HandScore
 from games.deck import DECK, ORDER, digit, split_cards
 from games.safaru import ANIMAL_COLOURS, Catch
-from games.safaru.rules import LISTED, SEVENTEEN, catches, join_cards, parse_catch, splits, tally
+from games.safaru.catches import LISTED, SEVENTEEN, catches, join_cards, parse_catch, splits, tally
 
 #: Catches per select, and free cards per select of the picker.
 PER_SELECT = 25

@@ -1,9 +1,9 @@
 """Machinery shared by the build-pile games (Da Capo!, Skippo): the table, the supply with its
 reshuffle of finished piles, turn passing, stalls, match play, views, resampling and rigging."""
 
-from games.buildpiles.game import END, HAND, HELPER, PILE, RESERVE, BuildPileGame
 from games.buildpiles.rig import rig
-from games.buildpiles.table import (
+from games.buildpiles.rules import END, HAND, HELPER, PILE, RESERVE, BuildPileGame
+from games.buildpiles.state import (
     Seat,
     SeatView,
     Table,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import shuffled
-from games.buildpiles.table import Seat, Table
+from games.buildpiles.state import Seat, Table
 
 Spec = Sequence[str]
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from games.mu.game import Mu, bid_action
+from games.mu.computer import BRAIN
+from games.mu.rules import Mu, bid_action
 from games.mu.state import MuOptions, MuState, position
 from games.mu.views import MuView
 
 GAME = Mu()
 
-__all__ = ["GAME", "Mu", "MuOptions", "MuState", "MuView", "bid_action", "position"]
+__all__ = ["BRAIN", "GAME", "Mu", "MuOptions", "MuState", "MuView", "bid_action", "position"]

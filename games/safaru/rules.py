@@ -1,306 +1,214 @@
-"""Safarü's catching and scoring rules, apart from the turn structure.
+"""Safarü: the turn structure, deals, match play and what each seat may see.
 
-A catch is written as the played card followed by the methods used, each naming its table cards
-with the ids run together (``r7a/add=g3b4/sev=k6/pair=k7b``). Run-together ids parse without a
-separator because only the 1s and 7s carry a copy letter, which keeps even a big catch short.
+``legal_actions`` lists at most ``LISTED`` catches a card: the building blocks of the random and
+computer players. Any other legal catch is a legal action too (the hand's picker makes them), and
+``check`` refuses an illegal one with the rule it breaks.
 
-Many free cards make tens of thousands of catches, so nothing here lists them all up front:
-catches come lazily and each costs one pass over the free cards, lists stop at ``LISTED`` a card,
-and ``splits`` turns the free cards a player picks into the (at most two) catches they make.
+Catch piles belong to sides: a seat, or at four players with teams a pair of opposite seats.
+Everything caught was face up when it was taken, so ``resample`` keeps the piles and redeals only
+the other hands and the deck.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache
-from itertools import chain, islice, product
-from types import MappingProxyType
+import random
+from typing import ClassVar
 
-from games.base import IllegalAction
-from games.deck import CARDS, ORDER, digit, split_cards
+from pydantic import BaseModel
 
-#: Which suit shows which animal. No public source names them: this is the project's own
-#: assignment (docs/rules-decisions.md D1), stated in the help text. Change it here and nowhere else.
-ANIMAL_COLOURS = MappingProxyType({"unicorn": "red", "fish": "blue"})
-
-SEVENTEEN = 17
-UNICORN_BONUS = 24
-FISH_PENALTY = -12
-BABY_PENALTY = -5
-METHODS = ("add", "sev", "pair")
-
-
-# -- card lists ---------------------------------------------------------------------------------
-
-def join_cards(cards: Iterable[str]) -> str:
-    """Ids run together in deck order: ``g3b4``."""
-    return "".join(sorted(cards, key=ORDER.__getitem__))
+from games.base import (
+    Action,
+    Event,
+    Game,
+    HandScore,
+    IllegalAction,
+    Result,
+    ScoreLine,
+    draw_rng,
+    fresh_seed,
+    shuffled,
+    top_scorers,
+)
+from games.deck import DECK, sort_cards
+from games.safaru.catches import Catch, parse_catch, plays, score_lines, tally, validate
+from games.safaru.state import HAND_SIZE, TABLE_TOP_UP, Options, SafaruState, SafaruView
 
 
-# -- catches ------------------------------------------------------------------------------------
+class Safaru(Game[SafaruState, SafaruView]):
+    key = "safaru"
+    name = "Safarü"
+    min_players = 2
+    max_players = 4
+    rules_version = 1
+    Options: ClassVar[type[BaseModel]] = Options
+    playout_cap = 3000  # a single game has at most 60 plays; a match to a target may run on
 
-@dataclass(frozen=True, slots=True)
-class Catch:
-    """One play: the card and the table cards it takes by each method (none: a release)."""
+    # -- setup ---------------------------------------------------------------------------------
+    def setup(self, players: int, options: BaseModel, seed: str) -> SafaruState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Safarü needs 2 to 4 players, not {players}")
+        opts = options if isinstance(options, Options) else Options.model_validate(dict(options or {}))
+        sides = 2 if players == 4 and opts.teams else players
+        state = SafaruState(
+            players=players, options=opts, seed=seed, draws=1, sides=sides, game_no=0,
+            first_dealer=draw_rng(seed, 0).randrange(players), dealer=0, deal_no=0, turn=0, deck=[],
+            hands=[() for _ in range(players)], table=(), piles=[() for _ in range(sides)],
+            totals=[0] * sides, history=[], over=False,
+        )
+        self._new_game(state, state.first_dealer)
+        return state
 
-    card: str
-    add: tuple[str, ...] = ()
-    sev: tuple[str, ...] = ()
-    pair: str | None = None
+    def side(self, state: SafaruState, seat: int) -> int:
+        return seat % state.sides
 
-    @property
-    def released(self) -> bool:
-        return not (self.add or self.sev or self.pair)
+    def _new_game(self, state: SafaruState, dealer: int) -> list[Event]:
+        state.game_no += 1
+        state.first_dealer = dealer
+        state.deal_no = 0
+        state.deck = shuffled(state.seed, state.draws, DECK)
+        state.draws += 1
+        state.table = ()
+        state.piles = [() for _ in range(state.sides)]
+        return self._deal(state, dealer)
 
-    @property
-    def taken(self) -> tuple[str, ...]:
-        """The table cards caught."""
-        return self.add + self.sev + ((self.pair,) if self.pair else ())
+    def _deal(self, state: SafaruState, dealer: int) -> list[Event]:
+        """Four cards to every hand from the dealer's left, then up to four more free cards."""
+        n = state.players
+        hands = [list(h) for h in state.hands]
+        for _ in range(HAND_SIZE):
+            for k in range(1, n + 1):
+                if state.deck:
+                    hands[(dealer + k) % n].append(state.deck.pop())
+        added = tuple(state.deck.pop() for _ in range(min(TABLE_TOP_UP, len(state.deck))))
+        state.hands = [tuple(sort_cards(h)) for h in hands]
+        state.table += added
+        state.dealer = dealer
+        state.deal_no += 1
+        state.turn = (dealer + 1) % n
+        events = [Event("deal", dealer, {"deal": state.deal_no, "table": added, "deck": len(state.deck)})]
+        events += [Event("hand", s, {"cards": state.hands[s]}, to=frozenset({s})) for s in range(n)]
+        return events
 
-    @property
-    def arg(self) -> str:
-        parts = [self.card]
-        if self.add:
-            parts.append("add=" + join_cards(self.add))
-        if self.sev:
-            parts.append("sev=" + join_cards(self.sev))
-        if self.pair:
-            parts.append("pair=" + self.pair)
-        return "/".join(parts)
+    # -- turn structure ------------------------------------------------------------------------
+    def to_act(self, state: SafaruState) -> frozenset[int]:
+        return frozenset() if state.over else frozenset({state.turn})
 
+    def legal_actions(self, state: SafaruState, seat: int) -> list[Action]:
+        """Each card's catches, at most ``LISTED`` a card (many free cards make far more), or its
+        release when it cannot catch; ``check`` accepts every legal catch."""
+        if state.over or seat != state.turn:
+            return []
+        return [Action("play", c.arg) for c in plays(state.hands[seat], state.table)]
 
-def parse_catch(arg: str) -> Catch:
-    """Read an action argument; raises ``ValueError`` when it is malformed."""
-    head, *parts = arg.split("/")
-    (card,) = split_cards(head)
-    groups: dict[str, tuple[str, ...]] = {}
-    for part in parts:
-        name, sep, cards = part.partition("=")
-        if not sep or not cards or name not in METHODS or name in groups:
-            raise ValueError(arg)
-        groups[name] = split_cards(cards)
-    pair = groups.get("pair", ())
-    if len(pair) > 1:
-        raise ValueError(arg)
-    return Catch(card, groups.get("add", ()), groups.get("sev", ()), pair[0] if pair else None)
-
-
-#: Catches a card lists at most: ``legal_actions`` and the hand's list stop there, and a card with
-#: more is played by picking the free cards to take (``splits``); ``check`` accepts every catch.
-LISTED = 100
-
-
-def _sums(cards: Sequence[tuple[str, int]], target: int, least: int) -> Iterator[tuple[str, ...]]:
-    """Every subset of nonzero ``(card, digit)`` pairs with digits summing to ``target`` and at least
-    ``least`` cards, lazily: a bit set of the sums each suffix can still make prunes every branch
-    that cannot reach the target, so each subset found costs at most one pass over the cards."""
-    full = (1 << (SEVENTEEN + 1)) - 1
-    reach = [1] * (len(cards) + 1)
-    for i in range(len(cards) - 1, -1, -1):
-        reach[i] = (reach[i + 1] | reach[i + 1] << cards[i][1]) & full
-    stack: list[tuple[int, int, tuple[str, ...]]] = [(0, target, ())] if target > 0 else []
-    while stack:  # depth first, taking a card before leaving it
-        i, left, chosen = stack.pop()
-        if left == 0:
-            if len(chosen) >= least:
-                yield chosen
-            continue
-        if not reach[i] >> left & 1:
-            continue
-        card, d = cards[i]
-        stack.append((i + 1, left, chosen))
-        if d <= left:
-            stack.append((i + 1, left - d, (*chosen, card)))
-
-
-@cache
-def _zeros(count: int, zero: bool, add: bool, sev: bool, pair: bool,
-           single_add: bool) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int | None], ...]:
-    """The ways to place ``count`` free 0s next to the nonzero cards of a catch, as positions among
-    the 0s: (adding, seventeen, pairing). ``zero``: the played card is a 0 too.
-
-    Zeros change no sum; they join adding or seventeen when that method is used, and with a
-    played 0 they are also its adding group and its pair. The baby rule wants one 0 taken by any
-    catch that adds or makes seventeen while a 0 is free."""
-    choices = ["-"] + (["add"] if add or zero else []) + (["sev"] if sev else []) \
-        + (["pair"] if zero and not pair else [])
-    out = []
-    for placed in product(choices, repeat=count):
-        z_add = tuple(i for i, p in enumerate(placed) if p == "add")
-        z_sev = tuple(i for i, p in enumerate(placed) if p == "sev")
-        z_pair = [i for i, p in enumerate(placed) if p == "pair"]
-        if len(z_pair) > 1 or (zero and len(z_add) == 1) or (single_add and not z_add):
-            continue
-        adds = add or bool(z_add)
-        if not (adds or sev or pair or z_pair):
-            continue
-        if count and (adds or sev) and not (z_add or z_sev or z_pair):
-            continue  # the baby rule
-        out.append((z_add, z_sev, z_pair[0] if z_pair else None))
-    return tuple(out)
-
-
-def _catches(card: str, table: Sequence[str]) -> Iterator[Catch]:
-    """Every legal catch of ``card``, lazily and in a fixed order; none when it can only be released."""
-    d = digit(card)
-    nonzero = [(c, digit(c)) for c in table if digit(c)]
-    zeros = [c for c in table if digit(c) == 0]
-    least = 1 if zeros else 2  # a single card adds up only together with a 0
-    order = {c: i for i, c in enumerate(table)}
-
-    def joined(group: tuple[str, ...], places: tuple[int, ...]) -> tuple[str, ...]:
-        if not places:
-            return group
-        return tuple(sorted(group + tuple(zeros[i] for i in places), key=order.__getitem__))
-
-    for pair in [None, *(c for c, x in nonzero if x == d)]:
-        free = [(c, x) for c, x in nonzero if c != pair]
-        for add in chain([()], _sums(free, d, least)):
-            rest = [(c, x) for c, x in free if c not in add] if add else free
-            for sev in chain([()], _sums(rest, SEVENTEEN - d, 1)):
-                for z_add, z_sev, z_pair in _zeros(len(zeros), d == 0, bool(add), bool(sev), pair is not None,
-                                                   len(add) == 1):
-                    yield Catch(card, joined(add, z_add), joined(sev, z_sev),
-                                pair or (zeros[z_pair] if z_pair is not None else None))
-
-
-def catches(card: str, table: Sequence[str], limit: int | None = None) -> list[Catch]:
-    """The legal catches of ``card`` against ``table``, the first ``limit`` of them when given."""
-    return list(islice(_catches(card, table), limit))
-
-
-def can_catch(card: str, table: Sequence[str]) -> bool:
-    return next(_catches(card, table), None) is not None
-
-
-def plays(hand: Iterable[str], table: Sequence[str], limit: int | None = LISTED) -> list[Catch]:
-    """Each card's catches (at most ``limit`` each), or its release when it cannot catch."""
-    out: list[Catch] = []
-    for card in hand:
-        found = catches(card, table, limit)
-        out += found if found else [Catch(card)]
-    return out
-
-
-def splits(card: str, taken: Sequence[str], table: Sequence[str]) -> list[Catch]:
-    """The legal catches of ``card`` that take exactly ``taken``: at most two, one where the played
-    card goes free and one where it pairs. Which methods a catch uses follows from the digit sum of
-    what it takes, except that a sum of 17 may be adding and seventeen or pairing and seventeen;
-    which of several same-digit cards pairs, and where the 0s go, change nothing."""
-    if len(set(taken)) != len(taken) or any(c not in table for c in taken):
-        return []
-    d = digit(card)
-    cards = sorted(taken, key=ORDER.__getitem__)
-    pairing = next((c for c in cards if digit(c) == d), None)
-    legal = []
-    for catch in (_split(card, d, cards, None), _split(card, d, cards, pairing) if pairing else None):
-        if catch is None:
-            continue
+    def _parse(self, state: SafaruState, seat: int, action: Action) -> Catch:
+        if state.over:
+            raise IllegalAction("core.game_over")
+        if seat != state.turn:
+            raise IllegalAction("core.not_your_turn")
+        if action.kind != "play":
+            raise IllegalAction("safaru.bad_action")
         try:
-            validate(catch, (card,), table)
-        except IllegalAction:
-            continue
-        legal.append(catch)
-    return legal
+            catch = parse_catch(action.arg)
+        except ValueError:
+            raise IllegalAction("safaru.bad_action") from None
+        validate(catch, state.hands[seat], state.table)
+        return catch
+
+    def check(self, state: SafaruState, seat: int, action: Action) -> None:
+        self._parse(state, seat, action)
+
+    def apply(self, state: SafaruState, seat: int, action: Action) -> list[Event]:
+        catch = self._parse(state, seat, action)
+        state.hands[seat] = tuple(c for c in state.hands[seat] if c != catch.card)
+        taken = set(catch.taken)
+        table = tuple(c for c in state.table if c not in taken)
+        if catch.pair:
+            caught = (*catch.taken, catch.card)
+        else:
+            caught = catch.taken
+            table += (catch.card,)  # the played card goes free
+        state.table = table
+        if caught:
+            side = self.side(state, seat)
+            state.piles[side] += caught
+        events = [Event("play", seat, {
+            "card": catch.card, "add": catch.add, "sev": catch.sev, "pair": catch.pair,
+            "caught": caught, "released": catch.released,
+        })]
+        state.turn = (seat + 1) % state.players
+        if not any(state.hands):
+            if state.deck:
+                events += self._deal(state, state.turn)  # whoever would play next deals
+            else:
+                events += self._end_game(state)
+        return events
+
+    def _end_game(self, state: SafaruState) -> list[Event]:
+        lines = score_lines([tally(p) for p in state.piles])
+        out: list[ScoreLine] = []
+        for side, side_lines in enumerate(lines):
+            for label, points, params in side_lines:
+                out.append(ScoreLine(side, label, points, params))
+                state.totals[side] += points
+        per_seat = tuple(state.totals[self.side(state, s)] for s in range(state.players))
+        state.history.append(HandScore(state.game_no, tuple(out), per_seat))
+        events = [Event("game_end", None, {"game": state.game_no, "totals": per_seat})]
+        target = state.options.match_target
+        if target <= 0 or max(state.totals) >= target:
+            state.over = True
+            return events
+        return events + self._new_game(state, (state.first_dealer + 1) % state.players)
+
+    # -- information ---------------------------------------------------------------------------
+    def view(self, state: SafaruState, seat: int | None) -> SafaruView:
+        def visible(side: int) -> tuple[str, ...] | None:
+            if state.options.open_piles or (seat is not None and self.side(state, seat) == side):
+                return state.piles[side]
+            return None
+
+        return SafaruView(
+            seat=seat, players=state.players, sides=state.sides,
+            hand=None if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands), table=state.table, deck_size=len(state.deck),
+            pile_sizes=tuple(len(p) for p in state.piles),
+            piles=tuple(visible(side) for side in range(state.sides)),
+            turn=None if state.over else state.turn, dealer=state.dealer, deal_no=state.deal_no,
+            game_no=state.game_no, totals=tuple(state.totals), history=tuple(state.history), over=state.over,
+        )
+
+    def resample(self, state: SafaruState, seat: int, rng: random.Random) -> SafaruState:
+        """Redeal the other hands and the deck; piles and the table were all seen face up."""
+        out = self.clone(state)
+        others = [s for s in range(state.players) if s != seat]
+        pool = sorted([c for s in others for c in state.hands[s]] + state.deck)  # canonical order first
+        rng.shuffle(pool)
+        for s in others:
+            size = len(state.hands[s])
+            out.hands[s] = tuple(sort_cards(pool[:size]))
+            pool = pool[size:]
+        out.deck = pool
+        out.seed = fresh_seed(rng)
+        return out
+
+    def cards(self, state: SafaruState) -> list[str]:
+        return [*state.deck, *(c for h in state.hands for c in h), *state.table,
+                *(c for p in state.piles for c in p)]
+
+    # -- end -----------------------------------------------------------------------------------
+    def is_over(self, state: SafaruState) -> bool:
+        return state.over
+
+    def result(self, state: SafaruState) -> Result:
+        scores = tuple(state.totals[self.side(state, s)] for s in range(state.players))
+        sides = tuple(self.side(state, s) for s in range(state.players)) if state.sides < state.players else ()
+        return Result(scores, top_scorers(scores), tuple(state.history), sides)
+
+    def clone(self, state: SafaruState) -> SafaruState:
+        return SafaruState(
+            state.players, state.options, state.seed, state.draws, state.sides, state.game_no,
+            state.first_dealer, state.dealer, state.deal_no, state.turn, list(state.deck), list(state.hands),
+            state.table, list(state.piles), list(state.totals), list(state.history), state.over,
+        )
 
 
-def _split(card: str, d: int, cards: Sequence[str], pair: str | None) -> Catch | None:
-    """One way to take ``cards``, pairing ``pair`` when given; None when the sums rule it out."""
-    rest = [c for c in cards if c != pair]
-    nonzero = [(c, digit(c)) for c in rest if digit(c)]
-    zeros = tuple(c for c in rest if digit(c) == 0)
-    total = sum(x for _, x in nonzero)
-    plain = tuple(c for c, _ in nonzero)
-    if not rest:
-        return Catch(card, pair=pair) if pair else None
-    if total == 0:
-        return Catch(card, add=zeros, pair=pair) if d == 0 else None
-    if total == SEVENTEEN - d:
-        return Catch(card, sev=plain + zeros, pair=pair)
-    if total == d:
-        return Catch(card, add=plain + zeros, pair=pair)
-    if total == SEVENTEEN:
-        add = next(_sums(nonzero, d, 1 if zeros else 2), None)
-        if add is not None:
-            return Catch(card, add=add + zeros, sev=tuple(c for c in plain if c not in add), pair=pair)
-    return None
-
-
-def validate(catch: Catch, hand: Sequence[str], table: Sequence[str]) -> None:
-    """Raise ``IllegalAction`` with the first rule ``catch`` breaks."""
-    if catch.card not in hand:
-        raise IllegalAction("safaru.not_in_hand")
-    taken = catch.taken
-    if any(c not in table for c in taken):
-        raise IllegalAction("safaru.not_on_table")
-    if len(set(taken)) != len(taken):
-        raise IllegalAction("safaru.card_twice")
-    d = digit(catch.card)
-    if catch.released:
-        if can_catch(catch.card, table):
-            raise IllegalAction("safaru.must_catch", digit=d)
-        return
-    if catch.add and len(catch.add) < 2:
-        raise IllegalAction("safaru.add_needs_two")
-    if catch.add and sum(map(digit, catch.add)) != d:
-        raise IllegalAction("safaru.add_sum", digit=d)
-    if catch.sev and sum(map(digit, catch.sev)) + d != SEVENTEEN:
-        raise IllegalAction("safaru.sev_sum", digit=d, need=SEVENTEEN - d)
-    if catch.pair and digit(catch.pair) != d:
-        raise IllegalAction("safaru.pair_digit", digit=d)
-    if (catch.add or catch.sev) and any(digit(c) == 0 for c in table) \
-            and not any(digit(c) == 0 for c in taken):
-        raise IllegalAction("safaru.baby_rule")
-
-
-# -- scoring ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """What counts in one catch pile."""
-
-    unicorns: int
-    fish: int
-    babies: int
-    triangles: int
-
-
-def tally(pile: Iterable[str]) -> Tally:
-    """One pass over the pile, each card looked up once (the table and every hand show tallies)."""
-    unicorn, fish = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
-    unicorns = fishes = babies = points = 0
-    for cid in pile:
-        card = CARDS[cid]
-        unicorns += card.colour == unicorn
-        fishes += card.colour == fish
-        babies += card.digit == 0
-        points += card.triangles
-    return Tally(unicorns=unicorns, fish=fishes, babies=babies, triangles=points)
-
-
-def _majority(counts: Sequence[int], award: int) -> list[int]:
-    """The award split evenly among the sides with the most (none when nobody has any, docs/rules-decisions.md
-    D22)."""
-    most = max(counts)
-    if most == 0:
-        return [0] * len(counts)
-    holders = [i for i, n in enumerate(counts) if n == most]
-    return [award // len(holders) if i in holders else 0 for i in range(len(counts))]
-
-
-def score_lines(tallies: Sequence[Tally]) -> list[list[tuple[str, int, dict[str, int]]]]:
-    """Per side, the (label, points, params) lines of one game's scoring."""
-    unicorns = _majority([t.unicorns for t in tallies], UNICORN_BONUS)
-    fish = _majority([t.fish for t in tallies], FISH_PENALTY)
-    out = []
-    for side, t in enumerate(tallies):
-        lines = []
-        if unicorns[side]:
-            lines.append(("safaru.line.most_unicorns", unicorns[side], {"count": t.unicorns}))
-        if fish[side]:
-            lines.append(("safaru.line.most_fish", fish[side], {"count": t.fish}))
-        lines.append(("safaru.line.babies", BABY_PENALTY * t.babies, {"count": t.babies}))
-        lines.append(("safaru.line.triangles", t.triangles, {"count": t.triangles}))
-        out.append(lines)
-    return out
+GAME = Safaru()

@@ -111,12 +111,12 @@ async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
 
 
 async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monkeypatch, caplog):
-    import games.ai
+    import games.computer
 
     def broken(*args):
         raise RuntimeError("a bug in a brain")
 
-    monkeypatch.setattr(games.ai, "choose", broken)
+    monkeypatch.setattr(games.computer, "choose", broken)
     drive = GameDriver(env, "safaru")
     session = await drive.start(["ann"], computers=1)
     await env.settle()

@@ -1,4 +1,4 @@
-"""Computer players (games.ai) for every registered game: legal, deterministic, and deciding only
+"""Computer players (games.computer) for every registered game: legal, deterministic, and deciding only
 from what their seat may know; plus a few moves any decent player makes.
 
 Positions come from seeded random play (a random move draws its kind first, so Mü auctions end
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from games import REGISTRY
-from games.ai import BRAINS, LEVELS, choose
+from games import BRAINS, REGISTRY
 from games.base import Action, Game
+from games.computer import LEVELS, choose
 
 
 def random_move(game: Game, state, seat: int, rng: random.Random) -> Action:
@@ -107,7 +107,7 @@ def test_levels_and_refusals() -> None:
 
 def count_playouts(monkeypatch) -> list[int]:
     """The playout actions of every playout the strong search runs from now on."""
-    import games.ai.strong as strong
+    import games.computer.strong as strong
 
     spent: list[int] = []
     real = strong.playout

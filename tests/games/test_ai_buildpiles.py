@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from games.ai import BRAINS, choose
+from games import BRAINS
 from games.buildpiles import rig
+from games.computer import choose
 from games.dacapo import GAME as DACAPO
 from games.skippo import GAME as SKIPPO
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
-from games.ai import BRAINS, choose
+from games import BRAINS
 from games.base import Action
 from games.calcory import GAME as CALCORY
 from games.calcory import SLOT_INDEX
 from games.calcory import position as calcory_position
+from games.computer import choose
 from games.deck import DECK
 from games.diabolo import GAME as DIABOLO
 from games.diabolo import position as diabolo_position

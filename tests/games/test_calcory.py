@@ -525,7 +525,8 @@ def test_random_playouts_keep_the_invariants(players):
 
 
 def test_every_reason_and_score_label_has_both_texts():
-    source = Path(__file__).resolve().parents[2].joinpath("games", "calcory.py").read_text()
+    package = Path(__file__).resolve().parents[2].joinpath("games", "calcory")
+    source = "".join(module.read_text() for module in sorted(package.glob("*.py")))
     keys = set(re.findall(r'"(calcory\.[a-z_]+)"', source)) | set(re.findall(r'"(core\.[a-z_]+)"', source))
     assert {"calcory.stop_needs_two", "calcory.slot_not_empty", "calcory.score_cards"} <= keys
     for lang in ("en", "de"):

@@ -14,7 +14,7 @@ import pytest
 from games.base import Action, IllegalAction, random_playout
 from games.deck import DECK, colour, digit
 from games.safaru import ANIMAL_COLOURS, GAME, Catch, Options, SafaruState
-from games.safaru.rules import (
+from games.safaru.catches import (
     LISTED,
     Tally,
     can_catch,

@@ -45,7 +45,7 @@ async def storage(scratch):
 
 @pytest.fixture
 def manager(storage, clock, monkeypatch) -> SessionManager:
-    # The toy game stands in for a game that has computer players (``games.ai`` knows none for it).
+    # The toy game stands in for a game that has computer players (``games.computer`` knows none for it).
     monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
     return make_manager(storage, clock)
 

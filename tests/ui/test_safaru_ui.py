@@ -8,7 +8,7 @@ from bot import ids
 from bot.ui.safaru import MOST_TAKEN, PRESENTER
 from games.base import Action
 from games.deck import sort_cards
-from games.safaru.rules import LISTED, catches, parse_catch
+from games.safaru.catches import LISTED, catches, parse_catch
 from tests.ui import kit
 
 ADDING_TABLE = ("g3", "b4", "k6")  # S1: a 7 takes 3 + 4 by adding or 4 + 6 by seventeen

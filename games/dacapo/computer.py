@@ -1,4 +1,4 @@
-"""Da Capo!: the build-pile planner (``games.ai.buildpiles``) with Da Capo's moves.
+"""Da Capo!: the build-pile planner (``games.buildpiles.computer``) with Da Capo's moves.
 
 Jokers go on any build pile alone; other players' pile tops may be played (it shrinks their pile,
 so only as a step towards the own pile); an emptied hand draws four new cards; a discard may go
@@ -7,8 +7,8 @@ on any helper pile.
 
 from __future__ import annotations
 
-from games.ai.buildpiles import HIDDEN, BuildPileBrain, Model, Move, Outlook, Sight, Turn
 from games.base import Action
+from games.buildpiles.computer import HIDDEN, BuildPileBrain, Model, Move, Outlook, Sight, Turn
 from games.dacapo.cards import TOP, VALUE
 
 
@@ -47,5 +47,4 @@ class DaCapoModel(Model):
         return self.common_action(move, s, legal)
 
 
-BRAIN_KEY = "dacapo"
 BRAIN = BuildPileBrain(DaCapoModel())

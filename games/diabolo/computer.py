@@ -12,8 +12,8 @@ import math
 import random
 from dataclasses import dataclass
 
-from games.ai.brain import Brain, margin
 from games.base import Action
+from games.computer.brain import Brain, margin
 from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
 from games.diabolo.rules import Diabolo
 from games.diabolo.state import DOUBLER, NO, DiaboloState
@@ -199,5 +199,4 @@ def leaning_scores(state: DiaboloState) -> list[float]:
     return out
 
 
-BRAIN_KEY = "diabolo"
 BRAIN = DiaboloBrain()

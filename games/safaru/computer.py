@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 import random
 
-from games.ai.brain import Brain, margin
 from games.base import Action
+from games.computer.brain import Brain, margin
 from games.deck import DECK, colour, digit, triangles
-from games.safaru.game import Safaru, SafaruState
-from games.safaru.rules import (
+from games.safaru.catches import (
     ANIMAL_COLOURS,
     BABY_PENALTY,
     FISH_PENALTY,
@@ -25,6 +24,8 @@ from games.safaru.rules import (
     plays,
     tally,
 )
+from games.safaru.rules import Safaru
+from games.safaru.state import SafaruState
 
 UNICORN, FISH = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
 #: A unicorn's and a fish's share of the majority award or penalty, in points per card.
@@ -114,5 +115,4 @@ def expected_points(piles: list[Tally], caught: int) -> list[float]:
     return out
 
 
-BRAIN_KEY = "safaru"
 BRAIN = SafaruBrain()

@@ -31,7 +31,7 @@ from games.base import (
     top_scorers,
 )
 from games.base import shuffled as _shuffled
-from games.buildpiles.table import Seat, Table, TableView, all_cards, view
+from games.buildpiles.state import Seat, Table, TableView, all_cards, view
 from games.keys import number
 
 HAND, PILE, HELPER, RESERVE = 0, 1, 2, 3

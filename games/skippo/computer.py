@@ -1,4 +1,4 @@
-"""Skippo: the build-pile planner (``games.ai.buildpiles``) with Skippo's moves.
+"""Skippo: the build-pile planner (``games.buildpiles.computer``) with Skippo's moves.
 
 Jokers reach a build pile only in a run covered by a natural card; the plan spends the jokers that
 help most first: set-aside stock jokers and the stock's own joker (they are stock cards), then
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.ai.buildpiles import HIDDEN, BuildPileBrain, Model, Move, Outlook, Sight, Turn
 from games.base import Action
+from games.buildpiles.computer import HIDDEN, BuildPileBrain, Model, Move, Outlook, Sight, Turn
 from games.skippo.cards import TOP, VALUE
 
 RESERVE, PILE, HAND_JOKER = ("reserve",), ("pile",), ("hand", 0)
@@ -172,5 +172,4 @@ class SkippoModel(Model):
         return ("unknown", card)
 
 
-BRAIN_KEY = "skippo"
 BRAIN = BuildPileBrain(SkippoModel())

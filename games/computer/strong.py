@@ -16,8 +16,8 @@ import math
 import random
 from typing import Any
 
-from games.ai.brain import Brain
 from games.base import Action, Game
+from games.computer.brain import Brain
 
 
 def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random) -> Action:

@@ -1,7 +1,7 @@
 """What a computer player has to know about one game: ``Brain``, one subclass per game.
 
 A brain gives the easy move (from the seat's view, its legal actions and public facts only), and
-the pieces the strong search (``games.ai.strong``) combines: the candidate moves worth comparing,
+the pieces the strong search (``games.computer.strong``) combines: the candidate moves worth comparing,
 a quick playout policy, where a playout stops (the end of the hand, or a cap) and what the
 position is then worth to a seat.
 """

@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from games.ai.brain import Brain, margin
 from games.base import Action
-from games.calcory import OVER, RETURN, SLOT_INDEX, SLOTS, TARGET, Calcory, CalcoryState
+from games.calcory.rules import Calcory
+from games.calcory.state import OVER, RETURN, SLOT_INDEX, SLOTS, TARGET, CalcoryState
+from games.computer.brain import Brain, margin
 from games.deck import DECK, digit
 
 #: Copies of each digit in the deck (the 1 and the 7 twice per colour).
@@ -168,5 +169,4 @@ def _known(state: CalcoryState, seat: int) -> dict[int, int]:
     return out
 
 
-BRAIN_KEY = "calcory"
 BRAIN = CalcoryBrain()

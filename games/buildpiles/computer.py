@@ -10,7 +10,7 @@ Cards turned up during the turn (a new pile top, a fresh hand) are unknown to th
 there and plans again once they are seen.
 
 Easy follows a short plan (``Model.easy_limit`` positions: a few steps of the turn, then one step
-at a time). Strong plans the whole turn and lets ``games.ai.strong`` compare the plan's best few
+at a time). Strong plans the whole turn and lets ``games.computer.strong`` compare the plan's best few
 first moves by playing each out, in redealt worlds, to the start of the seat's next turn, with
 every seat following its own plan, and judges that position (``BuildPileBrain.value``). Its time
 is bounded by the positions its playouts plan (``BuildPileBrain.positions``), counted from a
@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from games.ai.brain import Brain
 from games.base import Action
-from games.buildpiles import Table, TableView
-from games.buildpiles.game import BuildPileGame
+from games.buildpiles.rules import BuildPileGame
+from games.buildpiles.state import Table, TableView
+from games.computer.brain import Brain
 
 #: A value not known to the seat: a pile top turned up during the turn.
 HIDDEN = -1

@@ -1,6 +1,6 @@
 """Computer players for every registered game, at two levels.
 
-``choose(game, state, seat, level, rng)`` returns a legal action of ``seat``. Both levels decide
+``choose(game, state, seat, level, rng)`` (the brain is the game's in ``games.BRAINS``) returns a legal action of ``seat``. Both levels decide
 only from what the seat may know: "easy" looks at ``game.view(state, seat)``, the legal actions
 and public facts and answers in a few milliseconds; "strong" searches over determinizations
 (``game.resample``) with a fixed playout budget, so equal rngs give equal moves. Pure Python, no
@@ -12,23 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.ai.brain import Brain
-from games.ai.strong import search
+import games
 from games.base import Action, Game
+from games.computer.strong import search
 
 LEVELS: tuple[str, ...] = ("easy", "strong")
-
-
-def _brains() -> dict[str, Brain[Any, Any]]:
-    import importlib
-    out = {}
-    for name in ("calcory", "mu", "safaru", "rummu", "dacapo", "kapado", "skippo", "diabolo"):
-        module = importlib.import_module(f"games.ai.{name}")
-        out[module.BRAIN_KEY] = module.BRAIN
-    return out
-
-
-BRAINS: dict[str, Brain[Any, Any]] = _brains()
 
 
 def choose(game: Game[Any, Any], state: Any, seat: int, level: str, rng: random.Random) -> Action:
@@ -37,7 +25,7 @@ def choose(game: Game[Any, Any], state: Any, seat: int, level: str, rng: random.
         raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")
     if seat not in game.to_act(state):
         raise ValueError(f"seat {seat} is not to act")
-    brain = BRAINS[game.key]
+    brain = games.BRAINS[game.key]
     if level == "strong":
         return search(game, state, seat, brain, rng)
     legal = game.legal_actions(state, seat)

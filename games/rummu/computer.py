@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.ai.brain import Brain, margin
 from games.base import Action
+from games.computer.brain import Brain, margin
 from games.deck import colour, digit
 from games.rummu.combos import YELLOW, find_melds, fitting, value
-from games.rummu.game import Rummu
+from games.rummu.rules import Rummu
 from games.rummu.scoring import CARD_IN_HAND, GOING_OUT, JOKER_IN_HAND
 from games.rummu.state import DRAW, RummuState
 
@@ -134,5 +134,4 @@ class RummuBrain(Brain[Rummu, RummuState]):
         return margin(sides, me)
 
 
-BRAIN_KEY = "rummu"
 BRAIN = RummuBrain()

@@ -12,13 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.ai.brain import Brain
 from games.base import Action
+from games.computer.brain import Brain
 from games.deck import COLOURS, digit, triangles
-from games.mu import bid_action
 from games.mu.auction import bid_limit
 from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking
-from games.mu.game import Mu
+from games.mu.rules import Mu, bid_action
 from games.mu.state import AUCTION, CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuState
 from games.mu.tricks import playable
 
@@ -201,5 +200,4 @@ class MuBrain(Brain[Mu, MuState]):
         return gained[seat] - sum(others) / len(others)
 
 
-BRAIN_KEY = "mu"
 BRAIN = MuBrain()

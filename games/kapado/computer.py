@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from games.ai.brain import Brain, margin
 from games.base import Action
+from games.computer.brain import Brain, margin
 from games.kapado.cards import DECK, DOUBLE, KIND, NUMBER, fit
 from games.kapado.rules import Kapado
 from games.kapado.state import EXTRA, OPEN, KapadoState, card_counts, parse_stack
@@ -126,5 +126,4 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
         return margin(points, seat)
 
 
-BRAIN_KEY = "kapado"
 BRAIN = KapadoBrain()

@@ -1,0 +1,65 @@
+"""Safarü's house rules, state and views: what lies where, and what each seat may look at."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.base import HandScore
+
+HAND_SIZE = 4
+TABLE_TOP_UP = 4
+
+
+class Options(BaseModel):
+    """House rules of a Safarü table."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    teams: bool = Field(True, description="With four players, opposite players form teams and share a catch pile.")
+    match_target: int = Field(
+        0, ge=0, description="Play games until a player or team has this many points in total; 0 plays one game.",
+    )
+    open_piles: bool = Field(False, description="Everyone may look through every catch pile, not only their own.")
+
+
+@dataclass(slots=True)
+class SafaruState:
+    players: int
+    options: Options
+    seed: str
+    draws: int  # shuffles and random draws made so far: the counter for ``shuffled``
+    sides: int  # catch piles: one per seat, or two with teams
+    game_no: int
+    first_dealer: int  # dealer of this game's first deal
+    dealer: int
+    deal_no: int
+    turn: int
+    deck: list[str]  # face down; the end of the list is the top
+    hands: list[tuple[str, ...]]
+    table: tuple[str, ...]  # the free cards (Freiwild), in the order they came
+    piles: list[tuple[str, ...]]  # per side
+    totals: list[int]  # per side, over the match
+    history: list[HandScore]
+    over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SafaruView:
+    seat: int | None
+    players: int
+    sides: int
+    hand: tuple[str, ...] | None
+    hand_sizes: tuple[int, ...]
+    table: tuple[str, ...]
+    deck_size: int
+    pile_sizes: tuple[int, ...]
+    piles: tuple[tuple[str, ...] | None, ...]  # contents this seat may look through, per side
+    turn: int | None
+    dealer: int
+    deal_no: int
+    game_no: int
+    totals: tuple[int, ...]
+    history: tuple[HandScore, ...]
+    over: bool
