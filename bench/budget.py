@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.clock import ManualClock
-from bot.sessions import Status
-from bot.ui.presenters import playable
+from bot.play.clock import ManualClock
+from bot.play.sessions import Status
+from bot.registry import playable
 from tests.double import DiscordDouble
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.harness import Env

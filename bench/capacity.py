@@ -42,11 +42,11 @@ from bench.envinfo import load_average
 from bench.live import count_actions, wait_ready
 from bench.load import BenchError, LoadDouble, TooLate
 from bench.restore import CHANNELS_PER_GUILD, settled
-from bot import ids
-from bot.clock import SystemClock
-from bot.sessions import SessionManager
-from bot.storage import Storage
-from bot.ui.presenters import playable, presenter
+from bot.play.clock import SystemClock
+from bot.play.sessions import SessionManager
+from bot.registry import playable, presenter
+from bot.storage.store import Storage
+from bot.transport import ids
 from tests.double import components as C
 from tests.double.world import Message, User
 from tests.e2e import outside as O

@@ -32,12 +32,12 @@ import games
 from bench.botproc import BotProcess
 from bench.live import wait_ready
 from bench.load import BenchError, LoadDouble
-from bot import ids
 from bot.i18n import language
-from bot.seats import Seat
-from bot.sessions import Session, Status
+from bot.play.seats import Seat
+from bot.play.sessions import Session, Status
+from bot.registry import playable, presenter
+from bot.transport import ids
 from bot.ui.options import PICTURES
-from bot.ui.presenters import playable, presenter
 from tests.double import custom_ids
 from tests.e2e import outside as O
 from tests.ui import kit

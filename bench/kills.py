@@ -30,8 +30,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import ids
 from bot.i18n import catalogue, forms
+from bot.transport import ids
 from games import REGISTRY
 from games.calcory import SLOTS
 from tests.double import DiscordDouble, NoBotConnected

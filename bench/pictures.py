@@ -12,8 +12,9 @@ import time
 from dataclasses import dataclass
 
 import games
-from bot.pictures import GAMES_WITH_PICTURES, sheet, sprites, table_png
+from bot.pictures import sheet, sprites
 from bot.preview import positions
+from bot.registry import pictures, with_pictures
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class PictureResult:
 
 def _views() -> list[tuple[str, object]]:
     out = []
-    for key in sorted(GAMES_WITH_PICTURES):
+    for key in sorted(with_pictures()):
         game = games.REGISTRY[key]
         for players in sorted({game.min_players, game.max_players}):
             out += [(key, game.view(pos.state, None)) for pos in positions(key, players, count=6)]
@@ -39,13 +40,13 @@ def measure(rounds: int) -> PictureResult:
     sprites.forget()
     sheet.forget()
     started = time.perf_counter()
-    largest = max(len(table_png(key, view, "en") or b"") for key, view in views)
+    largest = max(len(pictures(key).table_png(view) or b"") for key, view in views)
     cold = time.perf_counter() - started
     times: list[float] = []
     for _ in range(rounds):
         for key, view in views:
             sheet.forget()
             t0 = time.perf_counter()
-            table_png(key, view, "en")
+            pictures(key).table_png(view)
             times.append(time.perf_counter() - t0)
-    return PictureResult(times, cold, largest, len(views), len(GAMES_WITH_PICTURES))
+    return PictureResult(times, cold, largest, len(views), len(with_pictures()))

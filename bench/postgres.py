@@ -26,9 +26,9 @@ import asyncpg
 from bench.live import ClickResult, run_clicks
 from bench.load import BenchError, LoadDouble
 from bench.restore import Built, RestoreResult, restart
-from bot.copy_database import TABLES, TOTALS
-from bot.database import POOL_SIZE, POSTGRESQL
-from bot.storage import Storage
+from bot.ops.copy_database import TABLES, TOTALS
+from bot.storage.database import POOL_SIZE, POSTGRESQL
+from bot.storage.store import Storage
 from tests.postgres import Cluster, NoServer, required
 
 #: Like SQLite's synchronous=NORMAL in WAL mode: a commit waits for no flush, the server does flush.

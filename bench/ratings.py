@@ -9,10 +9,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import ratings_store
-from bot.storage import ResultRow, Storage
+from bot.storage import ratings_store
+from bot.storage.store import ResultRow, Storage
+from games import REGISTRY
 
-GAMES = ("calcory", "mu", "safaru", "rummu", "dacapo", "kapado", "skippo", "diabolo")
+GAMES = tuple(REGISTRY)
 
 
 @dataclass(frozen=True)

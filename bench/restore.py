@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from bench.botproc import BotProcess
 from bench.live import Startup, wait_ready
 from bench.load import BenchError, LoadDouble
-from bot.clock import SystemClock
-from bot.sessions import SessionManager
-from bot.storage import Storage
+from bot.play.clock import SystemClock
+from bot.play.sessions import SessionManager
+from bot.storage.store import Storage
 
 CHANNELS_PER_GUILD = 100
 #: The restart's SQLite database, in the work directory.

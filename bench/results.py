@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.load import BenchError
-from bot.storage import Storage
+from bot.storage.store import Storage
 
 #: Games by how often they are played (the most played one is what /leaderboard shows by default).
 GAMES = {"calcory": 30, "mu": 20, "skippo": 15, "dacapo": 10, "kapado": 10, "rummu": 7, "safaru": 5,

@@ -166,7 +166,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         await load.stop()
     results = await run_results(workdir, rows=w.result_rows)
     environment["SQLite"] += (f", journal_mode={restored.built.journal_mode}, "
-                              f"synchronous={restored.built.synchronous} (as bot.storage opens it)")
+                              f"synchronous={restored.built.synchronous} (as bot.storage.store opens it)")
     environment["PostgreSQL"] = describe_postgres(pg, postgres.reason)
     environment["Discord double"] = ("request validation off; the double and the players in this process, "
                                      "the bot in its own (python -m bot)")

@@ -14,9 +14,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from bot.seats import human
-from bot.sessions import Session, Status
-from bot.ui.safaru import PRESENTER
+from bot.play.seats import human
+from bot.play.sessions import Session, Status
+from bot.tables.safaru.presenter import PRESENTER
 from games.deck import DECK, digit, sort_cards
 from games.safaru import GAME, Options
 

@@ -1,6 +1,6 @@
 """The floor under every move: how many single-row commits SQLite makes on this disk.
 
-Same settings as ``bot.storage`` (WAL, synchronous=NORMAL), same shape of row as an action, one
+Same settings as ``bot.storage.store`` (WAL, synchronous=NORMAL), same shape of row as an action, one
 INSERT committed by itself, in the directory that holds the bot's database. Measured once with the
 standard library (SQLite alone) and once through aiosqlite (the thread hop the bot pays per write).
 """

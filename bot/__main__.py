@@ -21,14 +21,15 @@ from pathlib import Path
 
 import discord
 
-from bot import logs
-from bot.backup import BackupError, backup
-from bot.config import ConfigError, Settings, load_settings
-from bot.copy_database import CopyError
-from bot.copy_database import copy_database as _copy
-from bot.database import parse_url
-from bot.metrics import MetricsPortError
-from bot.storage import Storage, StorageFault, StorageOpenError
+from bot.app import Spieltisch, point_at_double
+from bot.ops import logs
+from bot.ops.backup import BackupError, backup
+from bot.ops.config import ConfigError, Settings, load_settings
+from bot.ops.copy_database import CopyError
+from bot.ops.copy_database import copy_database as _copy
+from bot.ops.metrics import MetricsPortError
+from bot.storage.database import parse_url
+from bot.storage.store import Storage, StorageFault, StorageOpenError
 
 log = logging.getLogger("spieltisch")
 
@@ -36,7 +37,7 @@ COMMANDS = ("run", "check-config", "backup", "rebuild-ratings", "copy-database")
 
 #: The cyclic garbage collector's thresholds while the bot runs. Every click leaves its discord.py
 #: interaction (with its member, user and response objects; the clicked message is not parsed, see
-#: ``bot.clicked``) as cyclic garbage, so the middle generation fills fast: collecting it after every
+#: ``bot.transport.clicked``) as cyclic garbage, so the middle generation fills fast: collecting it after every
 #: third young collection instead of every tenth keeps each such pause near 2 ms instead of 5-12 ms
 #: (a click arriving meanwhile waits for it), and the oldest generation is still considered after
 #: about as many young collections (3 x 30).
@@ -44,8 +45,6 @@ GC_THRESHOLDS = (700, 3, 30)
 
 
 async def _run(settings: Settings) -> None:
-    from bot.app import Spieltisch, point_at_double
-
     point_at_double(settings)
     gc.set_threshold(*GC_THRESHOLDS)
     storage = await Storage.open(settings.database_url)       # before Discord: a bad database stops us at once

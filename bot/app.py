@@ -15,19 +15,19 @@ import discord.gateway
 import yarl
 from discord.ext import commands
 
-from bot import clicked, compat
-from bot.autoplay import Autoplay
-from bot.clock import Clock, SystemClock, Timers, sleep_until
-from bot.commands_i18n import CatalogueTranslator
-from bot.computers import ComputerPool
-from bot.config import Settings
-from bot.metrics import Metrics
-from bot.sessions import SessionManager
-from bot.shards import describe, running
-from bot.storage import Storage, StorageFault
-from bot.tables import TableWriter
-from bot.tree import Tree
-from bot.webhooks import Tokens
+from bot.ops.config import Settings
+from bot.ops.metrics import Metrics
+from bot.play.autoplay import Autoplay
+from bot.play.clock import Clock, SystemClock, Timers, sleep_until
+from bot.play.computers import ComputerPool
+from bot.play.sessions import SessionManager
+from bot.play.writer import TableWriter
+from bot.storage.shards import describe, running
+from bot.storage.store import Storage, StorageFault
+from bot.transport import clicked, compat
+from bot.transport.commands_i18n import CatalogueTranslator
+from bot.transport.tree import Tree
+from bot.transport.webhooks import Tokens
 
 log = logging.getLogger("spieltisch")
 
@@ -73,7 +73,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
     ``AutoShardedBot``) running ``shard_ids``; without it, the plain one-connection client as always.
     """
 
-    #: Our clicks are built lightly (``bot.clicked``).
+    #: Our clicks are built lightly (``bot.transport.clicked``).
     light_for = staticmethod(clicked.light_for)
 
     def __new__(cls, settings: Settings, *args, **kwargs) -> Spieltisch:
@@ -88,7 +88,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         self.metrics = Metrics(self)
-        #: The session for requests on interaction tokens (``bot.webhooks``); discord.py's sends the rest.
+        #: The session for requests on interaction tokens (``bot.transport.webhooks``); discord.py's sends the rest.
         self.tokens = Tokens(self.metrics.answered)
         if settings.sharded:
             options.update(shard_count=settings.shard_count, shard_ids=settings.shard_ids or None)

@@ -3,7 +3,7 @@
 Catalogues are TOML files in ``bot/locales/<lang>/<domain>.toml``; a key ``name`` in
 ``calcory.toml`` is looked up as ``calcory.name`` (nested tables join with dots). Placeholders use
 ``str.format`` names: ``"{player} flipped {slot}"``. English is the fallback for a missing German
-text; a key missing in English too is a bug, which ``tests/test_i18n.py`` catches.
+text; a key missing in English too is a bug, which ``tests/bot/test_i18n.py`` catches.
 
 A text that counts something is a plural entry: a table that names its count placeholder and
 gives one form per CLDR plural category of the language (Babel knows the rules), ``other``

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import games
-from bot.pictures import GAMES_WITH_PICTURES, hand_png, table_png
-from bot.seats import human
-from bot.sessions import Session, Status
-from bot.ui.presenters import presenter
+from bot.play.seats import human
+from bot.play.sessions import Session, Status
+from bot.registry import pictures, presenter, with_pictures
 from games.base import Game
 
 POSITIONS = 4
@@ -79,13 +78,13 @@ def render(out: Path, keys: list[str], players: int | None, count: int = POSITIO
         n = players if players is not None else game.min_players
         for pos in positions(key, n, count):
             stem = f"{key}-{n}p-{pos.number}"
-            data = table_png(key, game.view(pos.state, None), "en")
+            data = pictures(key).table_png(game.view(pos.state, None))
             if data is not None:
                 (out / f"{stem}-table.png").write_bytes(data)
                 written.append((f"{stem}-table.png", f"{game.name}, {n} players, position {pos.number}: the table"))
             for seat in sorted(game.to_act(pos.state)) if not game.is_over(pos.state) else ():
                 cards = playable(pos, seat)
-                data = hand_png(key, game.view(pos.state, seat), "en", cards)
+                data = pictures(key).hand_png(game.view(pos.state, seat), cards)
                 if data is not None:
                     name = f"{stem}-hand{seat + 1}.png"
                     (out / name).write_bytes(data)
@@ -114,10 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=POSITIONS, help="positions per game")
     parser.add_argument("--out", type=Path, default=Path("preview"), help="folder for the PNGs and index.html")
     args = parser.parse_args(argv)
-    keys = sorted(GAMES_WITH_PICTURES) if args.game is None else [args.game]
+    keys = sorted(with_pictures()) if args.game is None else [args.game]
     for key in keys:
-        if key not in GAMES_WITH_PICTURES:
-            known = ", ".join(sorted(GAMES_WITH_PICTURES))
+        if key not in with_pictures():
+            known = ", ".join(sorted(with_pictures()))
             print(f"No pictures for {key!r}; games with pictures: {known}.", file=sys.stderr)
             return 2
         game = games.REGISTRY[key]

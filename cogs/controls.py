@@ -1,11 +1,11 @@
 """Every button and select the bot sends arrives here.
 
-All our custom_ids start with ``st:`` (``bot/ids.py``); ``bot.clicks`` decides what a click means
+All our custom_ids start with ``st:`` (``bot/transport/ids.py``); ``bot.play.clicks`` decides what a click means
 and always answers. We listen to the raw interaction instead of registering a ``DynamicItem``:
 discord.py would rebuild the clicked message's whole view (``View.from_message``) for every click
 just to find the item, which the benchmark showed to be one of the largest costs of a move.
 Rendered views are never registered either, so nothing else answers these clicks. Nor is the
-clicked message parsed: the interaction carries what the click path reads of it (``bot.clicked``).
+clicked message parsed: the interaction carries what the click path reads of it (``bot.transport.clicked``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import time
 import discord
 from discord.ext import commands
 
-from bot import ids
-from bot.clicks import Clicks
+from bot.play.clicks import Clicks
+from bot.transport import ids
 
 
 class Controls(commands.Cog):

@@ -9,14 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clicks import Reply, answer, can_manage
-from bot.commands_i18n import cmd
 from bot.i18n import language, t
-from bot.permissions import PICTURES, missing_permissions
-from bot.sessions import LEVELS, NotSaved, Refusal, computers_offered
-from bot.status import Status
+from bot.play.clicks import answer, can_manage
+from bot.play.sessions import LEVELS, NotSaved, Refusal, computers_offered
+from bot.registry import playable
+from bot.storage.status import Status
+from bot.transport.commands_i18n import cmd
+from bot.transport.permissions import PICTURES, missing_permissions
+from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
-from bot.ui.presenters import playable
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

@@ -1,4 +1,4 @@
-"""/forget-me: remove one's name and id from the results the bot keeps (``bot/forget.py``)."""
+"""/forget-me: remove one's name and id from the results the bot keeps (``bot/play/forget.py``)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import forget
-from bot.clicks import Reply
-from bot.commands_i18n import cmd
+from bot.play import forget
+from bot.transport.commands_i18n import cmd
+from bot.transport.reply import Reply
 
 
 class Privacy(commands.Cog):

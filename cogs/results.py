@@ -7,9 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.commands_i18n import cmd
 from bot.i18n import language, t
-from bot.tree import ResolvedUser
+from bot.transport.commands_i18n import cmd
+from bot.transport.tree import ResolvedUser
 from bot.ui.results import render_leaderboard, render_rating_board, render_stats
 from cogs.games import game_choices
 

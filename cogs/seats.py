@@ -6,12 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clicks import Reply, answer
-from bot.commands_i18n import cmd
 from bot.i18n import t
-from bot.sessions import LEVELS, Refusal
-from bot.status import Status
-from bot.tree import ResolvedUser
+from bot.play.clicks import Reply, answer
+from bot.play.sessions import LEVELS, Refusal
+from bot.storage.status import Status
+from bot.transport.commands_i18n import cmd
+from bot.transport.tree import ResolvedUser
 from cogs.games import level_choices
 
 

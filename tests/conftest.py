@@ -100,7 +100,7 @@ def computer_pool():
     """One worker process for strong computer moves, shared by the tests that need one (starting a
     worker costs a fraction of a second); it is stopped, and its process gone, at the end. It keeps
     the test process's CPU priority: the tests wait for its moves, on a machine others share."""
-    from bot.computers import ComputerPool
+    from bot.play.computers import ComputerPool
 
     pool = ComputerPool(1, niceness=0)
     pool.start()
@@ -121,7 +121,7 @@ _databases = itertools.count(1)
 async def _migrate_template(cluster) -> None:
     import asyncpg
 
-    from bot.storage import Storage
+    from bot.storage.store import Storage
 
     admin = await asyncpg.connect(cluster.url())
     try:

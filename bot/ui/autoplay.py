@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import ids
 from bot.i18n import t
+from bot.transport import ids
 from bot.ui.base import StaticView, Style, button, relative_time, row
 
 

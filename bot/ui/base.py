@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.status import Status
-from bot.ui.media import Picture
+from bot.i18n import t
+from bot.storage.status import Status
+from bot.transport import ids
+from bot.transport.media import Picture
 
 Style = discord.ButtonStyle
 
@@ -110,7 +112,7 @@ class Rendered:
     """One message: ``content`` for legacy views, ``None`` for Components V2 layouts.
 
     ``pictures`` are the files the message carries: a V2 layout shows each through a media gallery
-    (``bot.ui.media.gallery``) placed in its components; a legacy message shows them below its text.
+    (``bot.transport.media.gallery``) placed in its components; a legacy message shows them below its text.
     """
 
     view: discord.ui.View | discord.ui.LayoutView
@@ -135,9 +137,6 @@ class Rendered:
 
 def hand_button(session, lang: str) -> dict:
     """The table's button that opens a player's own hand (every game's table has it)."""
-    from bot import ids
-    from bot.i18n import t
-
     return button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
                   disabled=session.status != Status.PLAYING)
 
@@ -147,9 +146,6 @@ def unfollowed_hand(session, seat: int, lang: str, why: str = "hand_unfollowed")
     ``hand_superseded``: the player opened a newer one), so it shows no cards and no moves, only how
     to get a fresh hand. Its button is a step to the plain hand: a click comes with a fresh token,
     and the click path answers it with the hand as it is then."""
-    from bot import ids
-    from bot.i18n import t
-
     refresh = button(t(lang, "table.hand_again"), ids.hand_step(session.id, seat, session.counters[seat], ""),
                      style=Style.primary)
     return Rendered(StaticView([row(refresh)]), t(lang, f"table.{why}"))

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from bot import ids
 from bot.i18n import LANGUAGES, t
-from bot.sessions import LEVELS, PACES, computers_offered
-from bot.status import Status
+from bot.storage.status import Status
+from bot.transport import ids
 from bot.ui import options as options_ui
 from bot.ui.base import Rendered, StaticView, Style, button, relative_time, row, rows, select
+from games import BRAINS
+from games.computer import LEVELS
+
+#: Seconds a player has for a turn at each pace (``None``: no clock).
+PACES: dict[str, float | None] = {"live": 120.0, "relaxed": 12 * 3600.0, "none": None}
+
+
+def computers_offered(game_key: str) -> bool:
+    """Whether computer players, and so the turn clock that needs one, exist for this game."""
+    return game_key in BRAINS
 
 
 def render(session, expires_at: float) -> Rendered:

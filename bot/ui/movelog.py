@@ -5,7 +5,7 @@ The lines come from the presenters' ``describe`` of each logged move (and of the
 deal), so they use public events only, and after a restart the replayed history reads the same.
 A line is described once: the log remembers how far into the history it got and describes only the
 moves since, so a redraw of a long game does not describe every move again. A session keeps the
-events of its newest moves only (``bot.sessions.EVENTS_KEPT``): the log reads those first and asks
+events of its newest moves only (``EVENTS_KEPT``): the log reads those first and asks
 for older ones (a replay) only when they do not give it ``LENGTH`` lines.
 """
 
@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.sessions import EVENTS_KEPT
+from bot.ui.presenters import Presenter
 from games.base import Event
 
 #: How many moves the table shows.
 LENGTH = 5
 #: The longest line the log keeps (five of them stay far below Discord's 4000 characters per message).
 LINE_CHARS = 200
+#: Moves per session whose events stay in memory: more than the table's move log shows, so
+#: drawing it seldom needs a replay (``Session.events_from``).
+EVENTS_KEPT = 32
 
 Describe = Callable[[list[Event]], str | None]
 
@@ -71,9 +74,6 @@ def _newest(session, describe: Describe) -> list[str]:
         start = 0
 
 
-def move_log(session, lang: str) -> list[str]:
-    """The log of ``session`` described afresh (no memory of an earlier rendering)."""
-    from bot.ui.presenters import presenter
-
-    show = presenter(session.game.key)
+def move_log(session, lang: str, show: Presenter) -> list[str]:
+    """The log of ``session`` described afresh (no memory of an earlier rendering) by its game's presenter."""
     return MoveLog().lines(session, lang, lambda events: show.describe(session, events, lang))

@@ -17,9 +17,9 @@ from typing import Any
 from annotated_types import Ge, Le
 from pydantic.fields import FieldInfo
 
-from bot import ids
 from bot.i18n import has, t
-from bot.status import Status
+from bot.storage.status import Status
+from bot.transport import ids
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
 
 #: The panel's entry for the pictures setting (no game option has this name).

@@ -22,12 +22,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from bot.i18n import t
-from bot.pictures import GAMES_WITH_PICTURES, hand_cards, hand_png, table_plan, table_png
+from bot.pictures import Pictures
 from bot.pictures.sheet import deflate
-from bot.ui import media
+from bot.transport import media
+from bot.transport.media import Picture
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
-from bot.ui.media import Picture
 
 #: Table PNGs kept by (kind, game, lang, what is drawn): a table's picture changes with nearly every
 #: move, so this spares the redraws of an unchanged table (its text alone changed) and the rendering
@@ -70,19 +70,20 @@ PAINT_AHEAD_TRIES = 2
 INLINE_BYTES = 64_000
 
 
-async def paint_table(session) -> None:
+async def paint_table(session, pictures: Pictures | None) -> None:
     """Paint the picture of the table as it stands (in the table's language), compressing its new
     bands in a worker thread (unless they are few), so the rendering that follows finds it drawn.
-    The layout and both caches stay on the event loop; the thread gets only the bands' rows."""
+    The layout and both caches stay on the event loop; the thread gets only the bands' rows.
+    ``pictures`` are the game's (None: a game without pictures)."""
     game = session.game.key
-    if not session.pictures or session.state is None or game not in GAMES_WITH_PICTURES:
+    if not session.pictures or session.state is None or pictures is None:
         return
     for _ in range(PAINT_AHEAD_TRIES):
         view = session.game.view(session.state, None)
         key = _table_key(game, session.lang, view)
         if key in _drawn:
             return
-        plan = table_plan(game, view, session.lang)
+        plan = pictures.table_plan(view)
         if plan is None:
             _remember(key, None)
         elif sum(map(len, plan.rows)) <= INLINE_BYTES:
@@ -96,28 +97,29 @@ def plain(text: str) -> str:
     return _MARKUP.sub("", text).strip()
 
 
-def table_picture(session, view, lang: str, alt: str) -> Picture | None:
-    """The public table's picture (``view`` is ``game.view(state, None)``); None with pictures off,
-    and None when ``alt`` is empty: nothing lies on the table that a picture would show."""
+def table_picture(pictures: Pictures, session, view, lang: str, alt: str) -> Picture | None:
+    """The public table's picture by the game's ``pictures`` (``view`` is ``game.view(state, None)``);
+    None with pictures off, and None when ``alt`` is empty: nothing lies on the table that a picture
+    would show."""
     game = session.game.key
     if not session.pictures or not alt.strip():
         return None
-    return media.draw(session, lambda: _png(_table_key(game, lang, view), lambda: table_png(game, view, lang)),
+    return media.draw(session, lambda: _png(_table_key(game, lang, view), lambda: pictures.table_png(view)),
                       plain(alt))
 
 
-def hand_picture(session, view, lang: str, playable: Iterable[str], alt: str,
+def hand_picture(pictures: Pictures, session, view, lang: str, playable: Iterable[str], alt: str,
                  name: Callable[[str], str] = label) -> Picture | None:
-    """The owner's cards (``view`` is the owner's view), ``playable`` ones standing up; the alt text
-    names those (by ``name``, in the order given) after ``alt``."""
+    """The owner's cards by the game's ``pictures`` (``view`` is the owner's view), ``playable`` ones
+    standing up; the alt text names those (by ``name``, in the order given) after ``alt``."""
     if not session.pictures:
         return None     # what ``media.draw`` says, without first building the alt text and the key
     order = tuple(dict.fromkeys(playable))
-    game, playable = session.game.key, frozenset(order)
+    playable = frozenset(order)
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
-    key = (lang, tuple(sorted(playable)), hand_cards(game, view))
-    return media.draw(session, lambda: _hand_png(session, key, lambda: hand_png(game, view, lang, playable)),
+    key = (lang, tuple(sorted(playable)), pictures.hand_cards(view))
+    return media.draw(session, lambda: _hand_png(session, key, lambda: pictures.hand_png(view, playable)),
                       plain("\n".join(said)), "hand")
 
 

@@ -6,7 +6,7 @@ from babel.numbers import format_decimal
 
 import games
 from bot.i18n import has, t
-from bot.ratings import PROVISIONAL
+from bot.storage.ratings import PROVISIONAL
 
 
 def _percent(rate: float) -> str:

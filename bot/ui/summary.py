@@ -5,14 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import has, t
-from bot.status import Status
-from bot.ui.presenters import find_presenter
+from bot.storage.status import Status
+from bot.ui.presenters import Presenter
 
 #: Ends whose command already told the channel (``/stop`` by the host, a vote): no second message.
 ANSWERED = frozenset({"stopped", "vote"})
 
 
-def render_summary(session, lang: str) -> str | None:
+def render_summary(session, lang: str, show: Presenter | None) -> str | None:
+    """The closing message; ``show`` is the game's presenter (None: a game without a table), which may
+    reword the score lines."""
     if session.status == Status.STOPPED:
         return None if session.end_reason in ANSWERED else t(lang, "table.summary_stopped", game=session.game.name)
     result = session.result()
@@ -31,7 +33,6 @@ def render_summary(session, lang: str) -> str | None:
         t(lang, "table.summary_row", rank=result.ranks[s], name=names[s], score=result.scores[s]) for s in ranking
     )
     many = len(result.breakdown) > 1
-    show = find_presenter(session.game.key)
     reword = getattr(show, "score_line", None)
     score_names = getattr(show, "score_names", None)
     line_names = score_names(session, lang) if score_names is not None else names

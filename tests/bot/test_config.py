@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
-from bot.shards import Shards, shard_of
+from bot.ops.config import ConfigError, load_settings
+from bot.storage.shards import Shards, shard_of
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -40,7 +40,7 @@ def test_a_config_file_named_on_the_command_line_must_exist(tmp_path):
 
 
 def test_every_setting_can_come_from_the_environment(tmp_path):
-    from bot.config import ENV_NAMES, Settings
+    from bot.ops.config import ENV_NAMES, Settings
 
     env = {
         "SPIELTISCH_TOKEN": "env-token", "SPIELTISCH_DATABASE_URL": "sqlite:////data/db.sqlite3",
@@ -105,7 +105,7 @@ def test_missing_named_config_file(tmp_path):
 
 
 def test_example_config_is_valid_apart_from_the_token_and_shows_every_default():
-    from bot.config import Settings
+    from bot.ops.config import Settings
 
     example = Path(__file__).parents[2] / "config.example.toml"
     settings = load_settings(example, env={"DISCORD_TOKEN": "x"})
@@ -128,7 +128,7 @@ def test_bad_config_stops_start_up_with_one_sentence(tmp_path, capsys):
 def test_debug_logging_is_not_the_default_and_says_that_its_log_is_private(tmp_path, caplog):
     import logging
 
-    from bot import logs
+    from bot.ops import logs
 
     assert load_settings(write(tmp_path, 'token = "abc"\n'), env={}).log_level == "INFO"
     root = logging.getLogger()

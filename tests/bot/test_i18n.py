@@ -6,7 +6,7 @@ import string
 import pytest
 
 from bot import i18n
-from bot.ui.presenters import playable
+from bot.registry import playable
 
 FIELDS = string.Formatter()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot import ids
+from bot.transport import ids
 
 
 def test_move_round_trip():

@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 
 from bot.__main__ import COMMANDS
-from bot.permissions import INVITE, NEEDED, NEEDED_IN_THREADS
+from bot.transport.permissions import INVITE, NEEDED, NEEDED_IN_THREADS
 from tests.double import payloads as P
 from tests.e2e import compose_yaml
 

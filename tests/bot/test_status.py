@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from bot.status import ENDED, LIVE, Status
+from bot.storage.status import ENDED, LIVE, Status
 
 ROOT = Path(__file__).resolve().parents[2]
 VALUES = frozenset(status.value for status in Status)

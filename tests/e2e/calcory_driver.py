@@ -6,7 +6,7 @@ game); every move itself goes through Discord.
 
 from __future__ import annotations
 
-from bot import ids
+from bot.transport import ids
 from games.calcory import SLOTS
 from games.deck import digit
 from tests.e2e.outside import hand_of

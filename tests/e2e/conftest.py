@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.play.clock import ManualClock
 from tests.e2e.harness import Env, make_double
 
 

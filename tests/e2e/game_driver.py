@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot import ids
 from bot.i18n import language
-from bot.sessions import Status
+from bot.play.sessions import Status
+from bot.registry import presenter
+from bot.transport import ids
 from bot.ui.options import PICTURES
-from bot.ui.presenters import presenter
 from tests.double import custom_ids, option_values, visible_texts
 from tests.e2e.calcory_driver import settled
 from tests.e2e.outside import hand_of, pings

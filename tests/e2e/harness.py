@@ -13,9 +13,9 @@ import discord.http
 import yarl
 
 from bot.app import Spieltisch
-from bot.clock import ManualClock
-from bot.computers import ComputerPool
-from bot.config import Settings
+from bot.ops.config import Settings
+from bot.play.clock import ManualClock
+from bot.play.computers import ComputerPool
 from tests.double import DiscordDouble
 from tests.double import payloads as P
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bot import ids
+from bot.transport import ids
 from games.calcory import SLOTS
 from games.deck import digit
 

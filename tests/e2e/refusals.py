@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from bot.autoplay import DEADLINE
-from bot.sessions import Status
-from bot.tables import RETRY_LONGEST
-from bot.ui.presenters import presenter
+from bot.play.autoplay import DEADLINE
+from bot.play.sessions import Status
+from bot.play.writer import RETRY_LONGEST
+from bot.registry import presenter
 from tests.double import visible_text
 from tests.e2e import outside as O
 from tests.e2e.game_driver import GameDriver

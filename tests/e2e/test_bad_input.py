@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import copy
 
-from bot import clicks, ids
+from bot.play import clicks
+from bot.transport import ids
 from games.calcory import SLOTS
 from tests.double import components as C
 from tests.double import payloads as P

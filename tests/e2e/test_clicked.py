@@ -1,4 +1,4 @@
-"""Our clicks arrive without discord.py's parse of the clicked message (``bot.clicked``): what the
+"""Our clicks arrive without discord.py's parse of the clicked message (``bot.transport.clicked``): what the
 click path reads of it is what that parse says of the same payload, and it still refuses what a
 tampered client sends (``test_forged_input`` and ``test_bad_input`` go through this path too); every
 other interaction takes discord.py's own path."""
@@ -9,9 +9,8 @@ import asyncio
 
 import discord
 
-from bot import ids
-from bot.clicked import Click, ClickedMessage
-from bot.ui import media
+from bot.transport import ids, media
+from bot.transport.clicked import Click, ClickedMessage
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused
 

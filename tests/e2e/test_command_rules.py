@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
-from bot import ids
 from bot.i18n import t
+from bot.transport import ids
 from tests.double.commands import MAX_TOTAL, command_problems, command_size
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import games
-from bot import ids
-from bot.ratings import MODEL
-from bot.storage import ResultRow
+from bot.storage.ratings import MODEL
+from bot.storage.store import ResultRow
+from bot.transport import ids
 from tests.double import payloads as P
 from tests.e2e import outside as O
 from tests.e2e.calcory_driver import (

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from bot import ids
-from bot.autoplay import seed_of
-from bot.computers import ComputerPool, decide
-from bot.seats import SeatKind
+from bot.play.autoplay import seed_of
+from bot.play.computers import ComputerPool, decide
+from bot.play.seats import SeatKind
+from bot.transport import ids
 from tests.e2e.game_driver import GameDriver
 from tests.host.dying import alive, brain_fault
 
@@ -111,12 +111,12 @@ async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
 
 
 async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monkeypatch, caplog):
-    import games.computer
+    import bot.play.computers
 
     def broken(*args):
         raise RuntimeError("a bug in a brain")
 
-    monkeypatch.setattr(games.computer, "choose", broken)
+    monkeypatch.setattr(bot.play.computers, "choose", broken)
     drive = GameDriver(env, "safaru")
     session = await drive.start(["ann"], computers=1)
     await env.settle()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import ids
+from bot.transport import ids
 from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 
 

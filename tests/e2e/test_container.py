@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.__main__ import COMMANDS
-from bot.config import ENV_NAMES, load_settings
+from bot.ops.config import ENV_NAMES, load_settings
 from tests.e2e import compose_yaml
 from tests.e2e.bot_process import ROOT, clean_env
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.ui.presenters import presenter
+from bot.registry import presenter
 from tests.double import custom_ids
 from tests.e2e.game_driver import GameDriver
 from tests.ui import kit

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from bot import ids
-from bot.ui.diabolo import PRESENTER as SHOW
-from bot.ui.diabolo import colour as colour_name
+from bot.tables.diabolo.presenter import PRESENTER as SHOW
+from bot.tables.diabolo.presenter import colour as colour_name
+from bot.transport import ids
 from bot.ui.movelog import move_log
 from games.diabolo.state import DOUBLER
 from tests.double import custom_ids, visible_texts
@@ -41,7 +41,7 @@ async def choose_in_secret(drive: GameDriver, seat: int, key: str, other_key: st
     kit.play(alternative, seat, other_key)
     await drive.play(seat, key)
     [table] = drive.env.table_messages()
-    line = "\n".join(move_log(alternative, session.lang))      # the whole move log reads the same
+    line = "\n".join(move_log(alternative, session.lang, SHOW))      # the whole move log reads the same
     assert shown(table) == rendered(SHOW.table(alternative, session.lang, line)[0])
     assert "Doublers on" not in "\n".join(drive.public_texts())
     for other in range(3):

@@ -9,7 +9,7 @@ import sqlite3
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.migrations import LATEST
+from bot.storage.migrations import LATEST
 from tests.double import DiscordDouble
 from tests.e2e.bot_process import clean_env, run_entry_point, write_config
 

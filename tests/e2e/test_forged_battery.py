@@ -24,8 +24,8 @@ import typing
 
 import pytest
 
-from bot import ids
-from bot.ui.presenters import playable
+from bot.registry import playable
+from bot.transport import ids
 from tests.double import components as C
 from tests.double.world import Message
 from tests.e2e.game_driver import GameDriver
@@ -33,7 +33,7 @@ from tests.e2e.test_bad_input import snapshot, tampered
 from tests.ui import kit
 
 #: Per game: the players, how many random moves are made first (so hands hold choices), and the
-#: kinds of custom_id (``bot.ids``) its templates then include; together they cover every kind.
+#: kinds of custom_id (``bot.transport.ids``) its templates then include; together they cover every kind.
 TABLES = {
     "calcory": (["ann", "cem"], 3, "lmt"),
     "dacapo": (["ann", "cem"], 3, "hlmst"),

@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 import random
 
-from bot import ids
 from bot.i18n import t
-from bot.seats import SeatKind
+from bot.play.seats import SeatKind
+from bot.transport import ids
 from bot.ui import options as options_ui
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused, snapshot

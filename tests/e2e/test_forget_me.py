@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from bot import ids
 from bot.i18n import t
-from bot.storage import Storage
+from bot.storage.store import Storage
+from bot.transport import ids
 from tests.e2e.calcory_driver import CalcoryDriver, board_lines, play_two_player_game, start_calcory
 
 

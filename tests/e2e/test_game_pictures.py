@@ -12,12 +12,11 @@ from PIL import Image
 
 import games
 from bot.i18n import t
-from bot.pictures import GAMES_WITH_PICTURES, hand_png, table_png
+from bot.registry import pictures, presenter, with_pictures
+from bot.tables.diabolo.presenter import label as diabolo_label
+from bot.tables.kapado.presenter import label as kapado_label
 from bot.ui.cards import label as card_label
-from bot.ui.diabolo import label as diabolo_label
-from bot.ui.kapado import label as kapado_label
 from bot.ui.pictured import plain
-from bot.ui.presenters import presenter
 from tests.double import visible_texts
 from tests.e2e.game_driver import GameDriver
 
@@ -71,7 +70,7 @@ def check_table(drive: GameDriver, table) -> dict:
     assert table.attachments == []      # shown by its gallery, so not listed (message.mdx)
     [attachment] = table.shown
     data = table.file(attachment["filename"])
-    assert png_ok(data) and data == table_png(session.game.key, session.game.view(session.state, None), session.lang)
+    assert png_ok(data) and data == pictures(session.game.key).table_png(session.game.view(session.state, None))
     [item] = gallery_items(table)
     alt = attachment["description"]
     assert item["description"] == alt and item["media"]["attachment_id"] == attachment["id"]
@@ -81,7 +80,7 @@ def check_table(drive: GameDriver, table) -> dict:
     return attachment
 
 
-@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+@pytest.mark.parametrize("key", sorted(with_pictures()))
 async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> None:
     d = env.double
     drive = GameDriver(env, key)
@@ -127,7 +126,7 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
     [attachment] = hand.shown
     data = hand.file(attachment["filename"])
     assert attachment["filename"].startswith("hand-") and hand.ephemeral and png_ok(data)
-    assert data == hand_png(key, view, lang, frozenset(playable))
+    assert data == pictures(key).hand_png(view, frozenset(playable))
     alt = attachment["description"].splitlines()
     if playable:  # the last line names the cards standing up in the picture
         assert alt.pop() == t(lang, "table.playable", cards=alt_names(key, playable))
@@ -135,7 +134,7 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
     assert d.errors == []
 
 
-@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+@pytest.mark.parametrize("key", sorted(with_pictures()))
 async def test_with_pictures_off_no_file_is_sent(env, key: str) -> None:
     d = env.double
     drive = GameDriver(env, key)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from bot.ui.kapado import label
+from bot.tables.kapado.presenter import label
 from games.kapado.cards import KIND, NUMBER
 from tests.double import visible_texts
 from tests.e2e.game_driver import GameDriver

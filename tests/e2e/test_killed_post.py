@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import ids
 from bot.i18n import t
+from bot.transport import ids
 from games.calcory import SLOTS
 from tests.double import DiscordDouble
 from tests.e2e import outside as O

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from bot import ids
+from bot.registry import presenter
+from bot.transport import ids
 from bot.ui.movelog import LENGTH
-from bot.ui.presenters import presenter
 from tests.e2e.game_driver import GameDriver
 from tests.ui import kit
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from bot import ids
 from bot.i18n import t
+from bot.transport import ids
 from bot.ui.cards import label, symbol
 from games.base import Action, IllegalAction
 from games.deck import colour, digit

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import ids
+from bot.registry import presenter
+from bot.transport import ids
 from bot.ui.base import unfollowed_hand
-from bot.ui.presenters import presenter
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.outside import hand_of
 from tests.ui import kit

@@ -18,11 +18,11 @@ import yarl
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import logs
 from bot.app import Spieltisch
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.metrics import Metrics, route_class
+from bot.ops import logs
+from bot.ops.config import Settings
+from bot.ops.metrics import Metrics, route_class
+from bot.play.clock import ManualClock
 from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, start_calcory
 from tests.e2e.harness import make_double
 
@@ -110,7 +110,7 @@ async def test_health_and_metrics_are_off_unless_a_port_is_set(env):
 async def test_a_port_in_use_is_one_sentence():
     import socket
 
-    from bot.metrics import MetricsPortError
+    from bot.ops.metrics import MetricsPortError
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -360,7 +360,7 @@ async def test_moving_the_commands_between_a_test_server_and_global_removes_the_
 
 
 async def test_health_says_503_while_the_database_refuses_writes(env, caplog):
-    from bot import ids
+    from bot.transport import ids
     from tests.host.faults import read_only
 
     await _restart(env, metrics_port=0)

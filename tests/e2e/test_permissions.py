@@ -10,8 +10,8 @@ import random
 import re
 from pathlib import Path
 
-from bot import ids
 from bot.i18n import t
+from bot.transport import ids
 from tests.double import payloads as P
 from tests.e2e.game_driver import GameDriver
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import games
-from bot import ids
+from bot import registry
+from bot.transport import ids
 from bot.ui import options as options_ui
-from bot.ui import presenters
 from tests.e2e import outside as O
 from tests.e2e import toy_table
 from tests.host.toy_game import GAME
@@ -21,8 +21,7 @@ SEATS = ("ann", "cem")
 async def toy(env, monkeypatch):
     """A running toy game between ann and cem, its table posted; the test plays it."""
     monkeypatch.setitem(games.REGISTRY, "toy", GAME)
-    presenters._presenters()
-    monkeypatch.setitem(presenters._PRESENTERS, "toy", toy_table.PRESENTER)
+    monkeypatch.setitem(registry.ENTRIES, "toy", registry.Entry(GAME, None, toy_table.PRESENTER, None))
 
     async def start(*, pictures: bool = True):
         bot = env.bot

@@ -15,10 +15,10 @@ import json
 import random
 import re
 
-from bot import ids
-from bot.seats import human
-from bot.sessions import Session, Status
-from bot.ui.presenters import presenter
+from bot.play.seats import human
+from bot.play.sessions import Session, Status
+from bot.registry import presenter
+from bot.transport import ids
 from games.calcory import GAME, SLOTS
 from games.deck import digit
 from tests.double import custom_ids, option_values, view_body, visible_texts

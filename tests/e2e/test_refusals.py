@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from bot.sessions import Status
+from bot.play.sessions import Status
 from tests.double.ratelimits import RateLimits
 from tests.e2e import outside as O
 from tests.e2e.game_driver import GameDriver
@@ -219,7 +219,7 @@ async def test_the_bot_removed_from_a_server_ends_its_games_and_their_timers(env
     lobby = (await env.double.slash(env.ann, env.channel, "start", game="safaru")).message
     session = env.session()
     await env.double.select(env.ann, lobby, f"st:l:{session.id}:pace", ["live"])
-    from bot import ids
+    from bot.transport import ids
 
     await env.double.click(env.bob, lobby, ids.lobby(session.id, "join"))
     await env.double.click(env.ann, lobby, ids.lobby(session.id, "start"))

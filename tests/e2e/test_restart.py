@@ -6,7 +6,7 @@ database), then in-process (``env.stop_bot`` / ``env.start_bot``) for the lobby 
 
 from __future__ import annotations
 
-from bot import ids
+from bot.transport import ids
 from games.calcory import SLOTS
 from games.deck import digit
 from tests.double import DiscordDouble

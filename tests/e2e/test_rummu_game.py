@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from bot import ids
 from bot.i18n import t
-from bot.ui.rummu_hand import ordered
+from bot.tables.rummu.hand import ordered
+from bot.transport import ids
 from games.base import IllegalAction
 from games.deck import colour, digit
 from games.rummu.combos import YELLOW, classify, valid

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 
 import games
-from bot import ids
-from bot.storage import Storage
+from bot.storage.store import Storage
+from bot.transport import ids
 from tests.double import DiscordDouble
 from tests.e2e import outside as O
 from tests.e2e.bot_process import BotProcess, clean_env, read_session, write_config

@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.clock import ManualClock
+from bot.play.clock import ManualClock
 from tests.double import DiscordDouble
 from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, start_calcory
 from tests.e2e.harness import Env

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot import ids
+from bot.transport import ids
 from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused, snapshot

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 
-from bot import ids
-from bot.autoplay import DEADLINE
 from bot.i18n import t
+from bot.play.autoplay import DEADLINE
+from bot.transport import ids
 from games.calcory import SLOTS
 from tests.e2e import outside as O
 from tests.e2e.calcory_driver import CalcoryDriver, settled, start_calcory

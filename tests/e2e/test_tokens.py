@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot import ids
 from bot.i18n import t
+from bot.registry import presenter
+from bot.transport import ids
+from bot.transport.webhooks import TOKEN_LIFETIME, TOKEN_USABLE
 from bot.ui.options import PICTURES
-from bot.ui.presenters import presenter
-from bot.webhooks import TOKEN_LIFETIME, TOKEN_USABLE
 from tests.double import custom_ids, visible_texts
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.outside import pings

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import logging
 
-from bot import ids
 from bot.i18n import t
-from bot.seats import SeatKind
+from bot.play.seats import SeatKind
+from bot.transport import ids
 from tests.double import payloads as P
 from tests.e2e.game_driver import GameDriver
 

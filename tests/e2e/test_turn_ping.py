@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from bot import ids
 from bot.i18n import t
+from bot.transport import ids
 from tests.double import payloads as P
 from tests.e2e.game_driver import GameDriver
 

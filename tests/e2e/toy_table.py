@@ -7,8 +7,7 @@ message whose picture (the held card and the size of the discard pile) shows bel
 
 from __future__ import annotations
 
-from bot import ids
-from bot.ui import media
+from bot.transport import ids, media
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, text
 from tests.double.attachments import png
 from tests.host.toy_game import GAME, value

@@ -10,7 +10,7 @@ import select
 from pathlib import Path
 from typing import Any
 
-from bot.computers import think
+from bot.play.computers import think
 
 
 def die_once(marker: str, key: str, state: Any, seat: int, level: str, seed: str) -> str:

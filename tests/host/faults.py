@@ -18,8 +18,8 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.database import parse_url
-from bot.storage import Storage
+from bot.storage.database import parse_url
+from bot.storage.store import Storage
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 

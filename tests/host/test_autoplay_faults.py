@@ -10,11 +10,11 @@ import logging
 
 import pytest
 
-import bot.autoplay
-import bot.sessions
-from bot.autoplay import COMPUTER, DEADLINE, Autoplay
-from bot.clock import ManualClock
-from bot.sessions import Status
+import bot.play.autoplay
+import bot.play.sessions
+from bot.play.autoplay import COMPUTER, DEADLINE, Autoplay
+from bot.play.clock import ManualClock
+from bot.play.sessions import Status
 from tests.host.faults import EVERY_FAULT, FAULTS, fault, storage_for
 from tests.host.test_sessions import HOST, lobby, make_manager, snapshot
 
@@ -54,8 +54,8 @@ class Host:
 
 @pytest.fixture
 async def host(kind, tmp_path, request, monkeypatch):
-    monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
-    monkeypatch.setattr(bot.autoplay, "choose_move", lambda session, seat, level, seq: "pass")
+    monkeypatch.setattr(bot.play.sessions, "computers_offered", lambda key: True)
+    monkeypatch.setattr(bot.play.autoplay, "choose_move", lambda session, seat, level, seq: "pass")
     clock = ManualClock(1_000.0)
     storage = await storage_for(kind, tmp_path, request)
     manager = make_manager(storage, clock)
@@ -146,6 +146,6 @@ async def test_a_deadline_during_a_fault_costs_the_person_nothing(host, kind):
         assert await snapshot(manager, session) == before
     await run(host, host.timers.retry_after)
     # Planned afresh from the position as it is: the person did not lose the turn to our fault.
-    assert host.autoplay.deadline(session) == host.clock.now() + bot.sessions.PACES["live"]
+    assert host.autoplay.deadline(session) == host.clock.now() + bot.play.sessions.PACES["live"]
     assert session.log == [] and session.seats[0].missed == 0 and session.status is Status.PLAYING
     assert {t.kind for t in await host.storage.timers()} == {DEADLINE, "reminder"}

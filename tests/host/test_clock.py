@@ -8,8 +8,8 @@ import logging
 
 import pytest
 
-from bot.clock import ManualClock, SystemClock, Timers, sleep_until
-from bot.storage import Storage
+from bot.play.clock import ManualClock, SystemClock, Timers, sleep_until
+from bot.storage.store import Storage
 
 _channels = itertools.count(1)
 
@@ -189,7 +189,7 @@ async def test_a_failing_handler_is_logged_and_does_not_stop_the_others(storage,
     await timers.schedule(b, "fine", 2.0)
     timers.start()
     try:
-        with caplog.at_level(logging.ERROR, logger="bot.clock"):
+        with caplog.at_level(logging.ERROR, logger="bot.play.clock"):
             clock.advance(5)
             await timers.idle()
         assert [call[0] for call in rec.calls] == [b]

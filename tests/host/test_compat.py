@@ -1,4 +1,4 @@
-"""What ``bot.compat`` relies on in the pinned discord.py: a new discord.py that renames, removes or
+"""What ``bot.transport.compat`` relies on in the pinned discord.py: a new discord.py that renames, removes or
 changes one of these fails here, before a game notices."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from discord.shard import AutoShardedConnectionState
 from discord.state import ConnectionState
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot import compat
+from bot.transport import compat
 
 
 def _params(function) -> set[str]:
@@ -36,7 +36,7 @@ def test_the_webhook_adapter_is_the_one_interactions_send_through_and_takes_what
 
 
 async def test_an_error_raised_by_the_session_leaves_the_adapter_at_once():
-    """``bot.webhooks.Tokens`` ends a request on a spent token by raising from the session: the
+    """``bot.transport.webhooks.Tokens`` ends a request on a spent token by raising from the session: the
     adapter must not retry it (it retries only some OSErrors)."""
     calls = []
 
@@ -76,6 +76,6 @@ def test_an_interaction_is_built_through_from_data_and_the_state_through_get_sta
 
 
 def test_discord_py_is_the_pinned_version():
-    """The checks above are of this version; a new pin re-reads ``bot.compat`` against it."""
+    """The checks above are of this version; a new pin re-reads ``bot.transport.compat`` against it."""
     with open("pyproject.toml", encoding="utf-8") as pyproject:
         assert f'"discord.py=={discord.__version__}"' in pyproject.read()

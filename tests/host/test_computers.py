@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.computers import NICENESS, TRIES, ComputerPool, decide
+from bot.play.computers import NICENESS, TRIES, ComputerPool, decide
 from games.base import Action
 from tests.host.dying import alive, always_die, die_once, ends
 
@@ -39,7 +39,7 @@ def position(key: str, moves: int):
 
 KILLED_BOT = """
 import asyncio, os, signal
-from bot.computers import ComputerPool
+from bot.play.computers import ComputerPool
 
 async def main():
     pool = ComputerPool(1)

@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 
-import bot.sessions
+import bot.play.sessions
 from bot.__main__ import main
-from bot.clock import ManualClock
-from bot.copy_database import TABLES
-from bot.sessions import Status
-from bot.storage import Storage
+from bot.ops.copy_database import TABLES
+from bot.play.clock import ManualClock
+from bot.play.sessions import Status
+from bot.storage.store import Storage
 from tests.conftest import new_postgres_database
 from tests.host.test_sessions import HOST, actor, lobby, make_manager, move, playing, user_at
 
@@ -53,7 +53,7 @@ async def copy(source: str, target: str) -> int:
 
 async def test_everything_is_copied_to_postgresql_and_back_and_the_live_games_play_on(
         postgres_cluster, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
+    monkeypatch.setattr(bot.play.sessions, "computers_offered", lambda key: True)
     clock = ManualClock(1_000.0)
     sqlite, back = str(tmp_path / "db.sqlite3"), str(tmp_path / "back.sqlite3")
     postgres = await new_postgres_database(postgres_cluster, migrated=False)

@@ -1,4 +1,4 @@
-"""Both databases' migrations come from one list (``bot/migrations.py``), and a released migration
+"""Both databases' migrations come from one list (``bot/storage/migrations.py``), and a released migration
 never changes: each dialect runs, statement for statement and space for space (SQLite keeps the text
 of every CREATE), what it ran when the migration was released. The digests were taken from the two
 hand-written lists the single one replaced; a new migration adds its own."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import hashlib
 
-from bot import migrations
-from bot.database import POSTGRESQL, SQLITE
+from bot.storage import migrations
+from bot.storage.database import POSTGRESQL, SQLITE
 
 RELEASED = {
     "sqlite": {

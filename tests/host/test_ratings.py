@@ -12,9 +12,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 import games
-from bot import ratings_store
-from bot.ratings import MODEL, PROVISIONAL, Skill, rate_match
-from bot.storage import ResultRow, Storage, StorageFault
+from bot.storage import ratings_store
+from bot.storage.ratings import MODEL, PROVISIONAL, Skill, rate_match
+from bot.storage.store import ResultRow, Storage, StorageFault
 
 # openskill's README (the model without its later τ, i.e. ``tau=0``): documented inputs and outputs.
 DOCUMENTED = PlackettLuce(tau=0)
@@ -275,7 +275,7 @@ async def test_forgetting_a_user_removes_their_ratings_and_history(storage):
 
 
 async def test_migration_gives_old_computer_rows_their_level_and_rebuild_rates_them(tmp_path):
-    from bot.migrations import MIGRATIONS
+    from bot.storage.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as raw:       # a database as schema 3 left it, with one finished match

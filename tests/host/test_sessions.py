@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.sessions
-from bot.clock import ManualClock
+import bot.play.sessions
 from bot.i18n import catalogue
-from bot.seats import Seat, SeatKind
-from bot.sessions import LOBBY_EXPIRY, Refusal, Session, SessionManager, Status, seat_order
-from bot.storage import Storage
+from bot.play.clock import ManualClock
+from bot.play.seats import Seat, SeatKind
+from bot.play.sessions import LOBBY_EXPIRY, Refusal, Session, SessionManager, Status, seat_order
+from bot.storage.store import Storage
 from games.base import Result
 from tests.games.invariants import check_playouts
 from tests.host.toy_game import GAME, ToyGameV2
@@ -46,7 +46,7 @@ async def storage(scratch):
 @pytest.fixture
 def manager(storage, clock, monkeypatch) -> SessionManager:
     # The toy game stands in for a game that has computer players (``games.computer`` knows none for it).
-    monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
+    monkeypatch.setattr(bot.play.sessions, "computers_offered", lambda key: True)
     return make_manager(storage, clock)
 
 
@@ -467,7 +467,7 @@ async def test_restore_ends_what_it_cannot_replay_politely(database, clock, game
 
 
 def test_every_refusal_of_the_host_has_an_english_and_a_german_text():
-    keys = set(re.findall(r'"(core\.[a-z_]+)"', Path(bot.sessions.__file__).read_text(encoding="utf-8")))
+    keys = set(re.findall(r'"(core\.[a-z_]+)"', Path(bot.play.sessions.__file__).read_text(encoding="utf-8")))
     assert {"core.stale_button", "core.not_seated", "core.session_gone"} <= keys
     for lang in ("en", "de"):
         assert sorted(keys - set(catalogue(lang))) == [], lang
@@ -557,7 +557,7 @@ async def test_only_the_newest_moves_keep_their_events_and_older_ones_are_replay
     same, while playing and after a restart."""
     from games import REGISTRY
 
-    kept = bot.sessions.EVENTS_KEPT
+    kept = bot.play.sessions.EVENTS_KEPT
     path = tmp_path / "db.sqlite3"
     storage = await Storage.open(path)
     manager = make_manager(storage, clock, games={"calcory": REGISTRY["calcory"]})
@@ -588,7 +588,7 @@ async def test_the_move_log_reads_moves_whose_events_are_no_longer_kept(storage,
     from bot.ui.movelog import LENGTH, MoveLog
     from games import REGISTRY
 
-    kept = bot.sessions.EVENTS_KEPT
+    kept = bot.play.sessions.EVENTS_KEPT
     manager = make_manager(storage, clock, games={"calcory": REGISTRY["calcory"]})
     session, _ = await _calcory_played(manager, kept + 20)
     full = replace(session, history=[(s, a, e) for (s, a, _), e in zip(session.history, session.events_from(0),

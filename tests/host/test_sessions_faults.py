@@ -8,11 +8,11 @@ import logging
 
 import pytest
 
-import bot.sessions
-from bot.clock import ManualClock
-from bot.seats import computer
-from bot.sessions import LOBBY_EXPIRY, NotSaved, Refusal, Status
-from bot.storage import StorageFault
+import bot.play.sessions
+from bot.play.clock import ManualClock
+from bot.play.seats import computer
+from bot.play.sessions import LOBBY_EXPIRY, NotSaved, Refusal, Status
+from bot.storage.store import StorageFault
 from games.base import Action
 from tests.host.faults import EVERY_FAULT, FAULTS, fault, storage_for
 from tests.host.test_sessions import (
@@ -43,7 +43,7 @@ async def storage(kind, tmp_path, request):
 
 @pytest.fixture
 def manager(storage, clock, monkeypatch):
-    monkeypatch.setattr(bot.sessions, "computers_offered", lambda key: True)
+    monkeypatch.setattr(bot.play.sessions, "computers_offered", lambda key: True)
     return make_manager(storage, clock)
 
 

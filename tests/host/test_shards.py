@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from bot.clock import ManualClock, Timers
-from bot.sessions import SessionManager
-from bot.shards import Shards, describe, running
-from bot.storage import Storage
+from bot.play.clock import ManualClock, Timers
+from bot.play.sessions import SessionManager
+from bot.storage.shards import Shards, describe, running
+from bot.storage.store import Storage
 
 #: Snowflake-sized guild ids (near 2**62, as SQLite's 64-bit integers must take them) on shards 0 and 1 of 2.
 ON_ZERO, ON_ONE = (2**40 + 2) << 22 | 4095, (2**40 + 1) << 22 | 7

@@ -9,9 +9,9 @@ import sqlite3
 import aiosqlite
 import pytest
 
-from bot.database import INTEGRITY_ERRORS
-from bot.migrations import MIGRATIONS
-from bot.storage import ChannelBusy, Forgotten, ResultRow, Seated, SessionGone, StillSeated, Storage
+from bot.storage.database import INTEGRITY_ERRORS
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import ChannelBusy, Forgotten, ResultRow, Seated, SessionGone, StillSeated, Storage
 
 _channels = itertools.count(1000)
 
@@ -309,7 +309,7 @@ async def test_a_forgotten_name_is_gone_from_the_database_file_and_its_write_ahe
 
 
 def _replaced(user_id: int, name: str) -> dict:
-    """A seat a computer player took over from ``user_id`` with /replace (``bot.seats.Seat.to_json``)."""
+    """A seat a computer player took over from ``user_id`` with /replace (``bot.play.seats.Seat.to_json``)."""
     return {"user_id": None, "name": f"🤖 {name}", "kind": "computer", "level": "easy", "team": None, "missed": 0,
             "replaced": user_id}
 

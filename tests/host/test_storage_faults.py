@@ -9,9 +9,9 @@ import sqlite3
 
 import pytest
 
-from bot import storage as storage_module
-from bot.migrations import LATEST
-from bot.storage import ResultRow, Storage, StorageFault, StorageOpenError
+from bot.storage import store as storage_module
+from bot.storage.migrations import LATEST
+from bot.storage.store import ResultRow, Storage, StorageFault, StorageOpenError
 from tests.host.faults import disk_full, fault_lines, locked, read_only
 from tests.host.test_storage import new_session
 

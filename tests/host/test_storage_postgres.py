@@ -8,9 +8,9 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot import migrations
-from bot.database import parse_url, redact
-from bot.storage import Storage, StorageFault, StorageOpenError
+from bot.storage import migrations
+from bot.storage.database import parse_url, redact
+from bot.storage.store import Storage, StorageFault, StorageOpenError
 from tests.conftest import new_postgres_database
 from tests.host.test_storage import new_session
 from tests.postgres import free_port

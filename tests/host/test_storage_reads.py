@@ -10,9 +10,9 @@ from collections import defaultdict
 
 import pytest
 
-from bot.database import SQLITE
-from bot.migrations import MIGRATIONS
-from bot.storage import ResultRow, Storage, live_actions_sql, live_sessions_sql
+from bot.storage.database import SQLITE
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import ResultRow, Storage, live_actions_sql, live_sessions_sql
 from tests.host.test_storage import match, new_session
 
 
@@ -250,8 +250,8 @@ async def test_the_restart_reads_no_finished_session(tmp_path):
 
 
 async def test_restore_leaves_the_collector_running(tmp_path):
-    from bot.clock import ManualClock
-    from bot.sessions import SessionManager
+    from bot.play.clock import ManualClock
+    from bot.play.sessions import SessionManager
 
     path = tmp_path / "db.sqlite3"
     await _history(path, 1)

@@ -1,4 +1,4 @@
-"""``bot.webhooks`` sends exactly what discord.py's own calls send (route, query, body, files); it only
+"""``bot.transport.webhooks`` sends exactly what discord.py's own calls send (route, query, body, files); it only
 leaves Discord's answer unparsed. Checked on the Discord double, request by request."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import discord
 import pytest
 
 from bench.load import route
-from bot import webhooks
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
+from bot.transport import webhooks
 from bot.ui.base import StaticLayout, StaticView, button, row, text
 from tests.double.test_double import env  # noqa: F401  (the double with the sample bot connected)
 
 
 @pytest.fixture(autouse=True)
 async def tokens(env):  # noqa: F811
-    """The sample bot sends through discord.py alone; ``bot.webhooks`` needs the bot's ``tokens``."""
+    """The sample bot sends through discord.py alone; ``bot.transport.webhooks`` needs the bot's ``tokens``."""
     env.bot.tokens = webhooks.Tokens()
     yield env.bot.tokens
     await env.bot.tokens.close()

@@ -11,8 +11,9 @@ from PIL import Image
 from zlib_ng import zlib_ng
 
 import games
-from bot.pictures import _TABLES, GAMES_WITH_PICTURES, faces, sheet, sprites, table_plan, table_png
+from bot.pictures import faces, sheet, sprites
 from bot.pictures.sheet import Sheet, piece
+from bot.registry import pictures, with_pictures
 
 MOVES = 24
 
@@ -44,28 +45,28 @@ def _walk(key: str, seed: str, moves: int = MOVES):
         game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
 
 
-@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+@pytest.mark.parametrize("key", sorted(with_pictures()))
 def test_a_table_drawn_in_bands_shows_every_pixel_and_colour_of_the_whole_picture(key: str) -> None:
     sheet.forget()
     reused = 0
     for view in _walk(key, f"bands-{key}"):
-        plan = table_plan(key, view, "en")
+        plan = pictures(key).table_plan(view)
         reused += len(plan.bands) - len(plan.todo)
-        new, old = _decoded(plan.png()), _whole(_TABLES[key](view))
+        new, old = _decoded(plan.png()), _whole(pictures(key).table(view))
         assert new.format == "PNG" and new.mode == old.mode == "P" and new.size == old.size
         assert new.getpalette() == old.getpalette()
         assert new.tobytes() == old.tobytes()
     assert reused, "consecutive tables share bands, which come from the cache"
 
 
-@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+@pytest.mark.parametrize("key", sorted(with_pictures()))
 def test_equal_views_give_byte_equal_pngs_whatever_the_band_cache_holds(key: str) -> None:
     """The host hashes a picture's bytes to skip uploads: cached bands must never change them."""
     sheet.forget()
-    warm = [table_png(key, view, "en") for view in _walk(key, f"equal-{key}")]
+    warm = [pictures(key).table_png(view) for view in _walk(key, f"equal-{key}")]
     for view, expected in zip(_walk(key, f"equal-{key}"), warm, strict=True):
         sheet.forget()
-        assert table_png(key, view, "en") == expected
+        assert pictures(key).table_png(view) == expected
 
 
 def _rows_of(cards: list[str]) -> Sheet:
@@ -92,7 +93,7 @@ def test_the_band_cache_stays_bounded(monkeypatch) -> None:
     monkeypatch.setattr(sheet, "SEGMENTS", 4)
     sheet.forget()
     for view in _walk("diabolo", "bounded", 6):
-        assert _decoded(table_png("diabolo", view, "en")).tobytes() == _TABLES["diabolo"](view).render().tobytes()
+        assert _decoded(pictures("diabolo").table_png(view)).tobytes() == pictures("diabolo").table(view).render().tobytes()
         assert len(sheet._segments) <= 4
 
 

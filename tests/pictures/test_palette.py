@@ -15,9 +15,9 @@ import pytest
 from colorspacious import cspace_convert, deltaE
 
 from bot.pictures.palette import DECKS, DIABOLO, INKS, KAPADO, SUITS
+from bot.tables.diabolo import presenter as diabolo_ui
+from bot.tables.kapado import presenter as kapado_ui
 from bot.ui import cards as mu_labels
-from bot.ui import diabolo as diabolo_ui
-from bot.ui import kapado as kapado_ui
 from games.deck import COLOURS
 from games.diabolo.cards import COLOUR_NAMES
 from games.kapado.cards import DECK as KAPADO_DECK

@@ -9,10 +9,13 @@ import pytest
 from PIL import Image, ImageChops
 
 import games
-from bot.pictures import _TABLES, GAMES_WITH_PICTURES, faces, hand_png, layouts, sprites, table_png
+from bot.pictures import faces, layouts, sprites
 from bot.pictures.palette import PAPER
 from bot.pictures.sheet import LIFT, WIDTH, Plan, Sheet
 from bot.preview import playable, positions
+from bot.registry import pictures, with_pictures
+from bot.tables.dacapo import picture as dacapo_picture
+from bot.tables.skippo import picture as skippo_picture
 from games.kapado import cards as kapado_cards
 
 MAX_BYTES = 200_000
@@ -31,7 +34,7 @@ def _sprites(sheet: Sheet) -> list[Image.Image]:
 
 
 def _cases():
-    for key in sorted(GAMES_WITH_PICTURES):
+    for key in sorted(with_pictures()):
         game = games.REGISTRY[key]
         for players in sorted({game.min_players, game.max_players}):
             yield pytest.param(key, players, id=f"{key}-{players}")
@@ -41,11 +44,11 @@ def _cases():
 def test_every_picture_is_a_small_png_no_wider_than_a_phone_can_read(key: str, players: int) -> None:
     game = games.REGISTRY[key]
     for pos in positions(key, players, count=5):
-        pictures = [table_png(key, game.view(pos.state, None), "en")]
+        drawn = [pictures(key).table_png(game.view(pos.state, None))]
         for seat in game.to_act(pos.state) if not game.is_over(pos.state) else ():
-            pictures.append(hand_png(key, game.view(pos.state, seat), "en", playable(pos, seat)))
-        assert pictures[0] is not None
-        for data in filter(None, pictures):
+            drawn.append(pictures(key).hand_png(game.view(pos.state, seat), playable(pos, seat)))
+        assert drawn[0] is not None
+        for data in filter(None, drawn):
             assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) <= MAX_BYTES
             image = _image(data)
             assert image.format == "PNG" and image.mode == "P"
@@ -72,11 +75,11 @@ def test_text_uses_pillows_bundled_scalable_font_not_a_system_font() -> None:
 def test_equal_views_give_equal_bytes_even_with_cold_caches() -> None:
     game = games.REGISTRY["mu"]
     state = list(positions("mu", 4, count=3))[-1].state
-    first = table_png("mu", game.view(state, None), "en")
+    first = pictures("mu").table_png(game.view(state, None))
     sprites._card.cache_clear()
     sprites.text.cache_clear()
     sprites.badge.cache_clear()
-    assert table_png("mu", game.view(state, None), "de") == first
+    assert pictures("mu").table_png(game.view(state, None)) == first
 
 
 def test_sprites_are_drawn_once() -> None:
@@ -85,10 +88,8 @@ def test_sprites_are_drawn_once() -> None:
 
 
 def test_calcory_has_no_pictures_its_grid_is_its_buttons() -> None:
-    game = games.REGISTRY["calcory"]
-    state = game.setup(2, game.default_options(), "s")
-    assert table_png("calcory", game.view(state, None), "en") is None
-    assert hand_png("calcory", game.view(state, 0), "en", frozenset()) is None
+    assert pictures("calcory") is None and "calcory" not in with_pictures()
+    assert set(with_pictures()) == set(games.REGISTRY) - {"calcory"}
 
 
 # -- what the pictures show -----------------------------------------------------------------------------
@@ -104,13 +105,13 @@ def _mu_in_tricks():
 def test_mu_shows_the_trick_in_play_order_and_the_last_trick_faded_but_its_winner() -> None:
     game, state = _mu_in_tricks()
     view = game.view(state, None)
-    shown = _sprites(layouts.mu_table(view))
+    shown = _sprites(pictures("mu").table(view))
     for _, cid in view.trick:
         assert sprites.card(faces.mu(cid)) in shown
     for seat, cid in view.last_trick:
         state_of = "plain" if seat == view.last_winner else "dim"
         assert sprites.card(faces.mu(cid), sprites.CARD, state_of) in shown
-    trick_row = next(pieces for pieces, _, _ in layouts.mu_table(view).rows
+    trick_row = next(pieces for pieces, _, _ in pictures("mu").table(view).rows
                      if sprites.card(faces.mu(view.trick[0][1])) in pieces[0].images)
     played = [p.images[0] for p in trick_row if len(p.images) == 2]
     assert played == [*(sprites.card(faces.mu(cid)) for _, cid in view.trick), sprites.slot()], "cards in play order"
@@ -119,10 +120,10 @@ def test_mu_shows_the_trick_in_play_order_and_the_last_trick_faded_but_its_winne
 
 def test_a_played_card_changes_the_table_picture() -> None:
     game, state = _mu_in_tricks()
-    before = table_png("mu", game.view(state, None), "en")
+    before = pictures("mu").table_png(game.view(state, None))
     seat = next(iter(game.to_act(state)))
     game.apply(state, seat, game.legal_actions(state, seat)[0])
-    assert table_png("mu", game.view(state, None), "en") != before
+    assert pictures("mu").table_png(game.view(state, None)) != before
 
 
 def test_the_hand_lifts_playable_cards_and_fades_the_rest() -> None:
@@ -137,14 +138,14 @@ def test_the_hand_lifts_playable_cards_and_fades_the_rest() -> None:
         assert p.images[0] is sprites.card(faces.mu(cid), sprites.CARD, "plain" if up else "dim")
         assert p.dy == ((0,) if up else (LIFT,))
     if len(playable) < len(view.hand):
-        assert hand_png("mu", view, "en", playable) != hand_png("mu", view, "en", frozenset())
+        assert pictures("mu").hand_png(view, playable) != pictures("mu").hand_png(view, frozenset())
 
 
 def test_safaru_shows_every_free_card() -> None:
     game = games.REGISTRY["safaru"]
     state = game.setup(2, game.default_options(), "s")
     view = game.view(state, None)
-    sheet = layouts.safaru_table(view)
+    sheet = pictures("safaru").table(view)
     shown = [image for p in sheet.rows[0][0] for image in p.images]
     assert shown == [sprites.card(faces.back(view.deck_size)), *(sprites.card(faces.mu(c)) for c in view.table)]
 
@@ -153,7 +154,7 @@ def test_kapado_shows_each_stack_top_count_and_lock() -> None:
     game = games.REGISTRY["kapado"]
     for pos in positions("kapado", 3, count=5):
         view = game.view(pos.state, None)
-        sheet = layouts.kapado_table(view)
+        sheet = pictures("kapado").table(view)
         for seat, stacks in enumerate(view.stacks):
             row = sheet.rows[seat + 1][0]
             assert row[0].images == (sprites.badge(seat, seat == view.current),)
@@ -163,7 +164,7 @@ def test_kapado_shows_each_stack_top_count_and_lock() -> None:
                 assert p.images[1] is sprites.text(str(stack.count))
                 assert (sprites.lock_mark(stack.lock) in p.images) == (stack.lock != "open")
                 if stack.top is not None and stack.lock == "open":
-                    assert p.images[0] is sprites.card(faces.kapado(stack.top))
+                    assert p.images[0] is sprites.card(pictures("kapado").face(stack.top))
 
 
 def test_kapado_hand_is_the_drawn_card_and_the_wishes_or_nothing() -> None:
@@ -172,23 +173,23 @@ def test_kapado_hand_is_the_drawn_card_and_the_wishes_or_nothing() -> None:
     seat = next(iter(game.to_act(state)))
     view = game.view(state, seat)
     assert view.drawn is not None
-    assert hand_png("kapado", view, "en", frozenset()) is not None
+    assert pictures("kapado").hand_png(view, frozenset()) is not None
     other = game.view(state, 1 - seat)
     assert other.drawn is None and not other.wishes[1 - seat]
-    assert hand_png("kapado", other, "en", frozenset()) is None
+    assert pictures("kapado").hand_png(other, frozenset()) is None
 
 
 def test_a_joker_on_a_build_pile_shows_the_number_it_stands_for() -> None:
-    assert faces.build_top("skippo", "Xa", 7).label == "7"
-    assert faces.build_top("dacapo", "Xc", 10).label == "10"
-    assert faces.build_top("skippo", "Qha", 12) == faces.skippo("Qha")
+    assert skippo_picture.build_top("Xa", 7).label == "7"
+    assert dacapo_picture.build_top("Xc", 10).label == "10"
+    assert skippo_picture.build_top("Qha", 12) == pictures("skippo").face("Qha")
 
 
 def test_diabolo_rows_show_each_side_and_its_sum() -> None:
     game = games.REGISTRY["diabolo"]
     view = max((game.view(pos.state, None) for pos in positions("diabolo", 3, count=6)),
                key=lambda v: sum(len(r.devil) + len(r.angel) for r in v.rows))
-    sheet = layouts.diabolo_table(view)
+    sheet = pictures("diabolo").table(view)
     assert len(sheet.rows) == 1 + len(view.rows), "the sides' header, then one row per colour"
     for (pieces, _, _), row in zip(sheet.rows[1:], view.rows, strict=True):
         images = pieces[0].images
@@ -221,12 +222,12 @@ def _label_box(face: faces.Face) -> tuple[int, int, int, int]:
 
 
 def _two_digit_faces():
-    kapado = {faces.kapado(c) for c, value in kapado_cards.VALUE.items() if value >= 10}
+    kapado = {pictures("kapado").face(c) for c, value in kapado_cards.VALUE.items() if value >= 10}
     assert max(int(f.label) for f in kapado) >= 28
     yield from (pytest.param(f, id=f"kapado-{f.label}-{f.mark}") for f in sorted(kapado, key=repr))
-    yield pytest.param(faces.build_top("dacapo", "Xc", 10), id="dacapo-joker-10")
+    yield pytest.param(dacapo_picture.build_top("Xc", 10), id="dacapo-joker-10")
     yield pytest.param(faces.Face("10", PAPER, sprites.DARK), id="dacapo-10")
-    yield pytest.param(faces.skippo("10ha"), id="skippo-10")
+    yield pytest.param(pictures("skippo").face("10ha"), id="skippo-10")
     yield pytest.param(faces.back(108), id="draw-pile-108")
 
 
@@ -252,11 +253,11 @@ def _diabolo_view():
 
 def test_diabolo_marks_the_devils_side_left_and_the_angels_side_right_once() -> None:
     view = _diabolo_view()
-    sheet = layouts.diabolo_table(view)
+    sheet = pictures("diabolo").table(view)
     header = sheet.rows[0][0][0].images
     assert header == (sprites.side_mark("devil"), sprites.side_mark("angel"))
     assert all(sprites.side_mark(side) not in _sprites(sheet)[2:] for side in ("devil", "angel")), "once per picture"
-    image = _image(table_png("diabolo", view, "en")).convert("RGB")
+    image = _image(pictures("diabolo").table_png(view)).convert("RGB")
     assert image.width <= 640
     band = image.crop((0, 0, image.width, sprites.side_mark("devil").height + 20))
     centre = image.width // 2
@@ -274,7 +275,7 @@ def test_mu_shows_the_colours_out_of_the_hand_only_with_three_players() -> None:
     for players in (3, 4, 5):
         for pos in positions("mu", players, count=3):
             view = game.view(pos.state, None)
-            sheet = layouts.mu_table(view)
+            sheet = pictures("mu").table(view)
             shown = _sprites(sheet)
             out = [sprites.crossed(faces.coloured("", c)) for c in ("red", "yellow", "green", "blue", "black")]
             if players == 3:
@@ -305,9 +306,9 @@ def _badges(sheet: Sheet) -> list[Image.Image]:
 
 
 @pytest.mark.parametrize(("key", "players", "layout", "turn"), [
-    ("mu", 3, layouts.mu_table, "to_act"), ("mu", 6, layouts.mu_table, "to_act"),
-    ("rummu", 3, layouts.rummu_table, "turn"), ("rummu", 6, layouts.rummu_table, "turn"),
-    ("safaru", 2, layouts.safaru_table, "turn"), ("safaru", 4, layouts.safaru_table, "turn"),
+    ("mu", 3, pictures("mu").table, "to_act"), ("mu", 6, pictures("mu").table, "to_act"),
+    ("rummu", 3, pictures("rummu").table, "turn"), ("rummu", 6, pictures("rummu").table, "turn"),
+    ("safaru", 2, pictures("safaru").table, "turn"), ("safaru", 4, pictures("safaru").table, "turn"),
 ])
 def test_the_seat_to_act_shows_its_filled_badge_even_before_it_has_cards_out(key, players, layout, turn) -> None:
     game = games.REGISTRY[key]
@@ -326,13 +327,13 @@ def test_the_seat_to_act_shows_its_filled_badge_even_before_it_has_cards_out(key
     assert checked
 
 
-@pytest.mark.parametrize("key", sorted(GAMES_WITH_PICTURES))
+@pytest.mark.parametrize("key", sorted(with_pictures()))
 def test_the_png_writer_keeps_every_pixel_and_the_palette(key: str) -> None:
     """The sheet writes the PNG itself, in bands (a table) or whole (a hand): decoded again, either is
     the very picture that was drawn."""
     game = games.REGISTRY[key]
     pos = next(iter(positions(key, game.max_players, count=1)))
-    sheet = _TABLES[key](game.view(pos.state, None))
+    sheet = pictures(key).table(game.view(pos.state, None))
     drawn = sheet.render()
     for written in (Plan.of(sheet).png(), sheet.png()):
         back = _image(written)

@@ -7,8 +7,8 @@ import re
 from PIL import Image
 
 from bot import preview
-from bot.pictures import GAMES_WITH_PICTURES
 from bot.pictures.sheet import WIDTH
+from bot.registry import with_pictures
 
 
 def test_the_preview_writes_valid_pictures_and_a_contact_sheet(tmp_path, capsys) -> None:
@@ -16,7 +16,7 @@ def test_the_preview_writes_valid_pictures_and_a_contact_sheet(tmp_path, capsys)
     assert preview.main(["--positions", "2", "--out", str(tmp_path)]) == 0
     pngs = sorted(p.name for p in tmp_path.glob("*.png"))
     assert "mu-3p-9-table.png" not in pngs
-    for key in GAMES_WITH_PICTURES:
+    for key in with_pictures():
         assert any(name.startswith(f"{key}-") and name.endswith("-table.png") for name in pngs), key
         assert any(name.startswith(f"{key}-") and "-hand" in name for name in pngs), key
     for name in pngs:

@@ -2,7 +2,7 @@
 and the privacy and limit checks every table and hand must pass.
 
 The path finder clicks through a hand the way a player would, but on renderings: a hand-step
-button or select gives the next ``ui`` exactly as ``bot.clicks`` builds it, and a move button or
+button or select gives the next ``ui`` exactly as ``bot.play.clicks`` builds it, and a move button or
 select gives an action key exactly as the host receives it. So "every legal action is reachable"
 is checked against the real custom_ids, not against a second description of the UI.
 """
@@ -15,11 +15,11 @@ from collections import deque
 from dataclasses import dataclass, replace
 
 import games
-from bot import ids
-from bot.seats import human
-from bot.sessions import Session, Status
+from bot.play.seats import human
+from bot.play.sessions import Session, Status
+from bot.registry import presenter
+from bot.transport import ids
 from bot.ui.base import Rendered
-from bot.ui.presenters import presenter
 from games.base import Action, Event
 from tests.double import custom_ids, option_values, view_body, visible_texts
 from tests.double.attachments import reference_problems

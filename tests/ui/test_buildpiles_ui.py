@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 
 import games
-from bot import i18n, ids
-from bot.tables import TableWriter
-from bot.ui import buildpiles
-from bot.ui.presenters import presenter
+from bot import i18n
+from bot.play.writer import TableWriter
+from bot.registry import presenter
+from bot.tables.buildpiles import presenter as buildpiles
+from bot.transport import ids
 from games.buildpiles import rig
 from tests.ui import kit
 

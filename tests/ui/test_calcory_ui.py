@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ui.calcory import PRESENTER
+from bot.tables.calcory.presenter import PRESENTER
 from games.calcory import position
 from games.deck import digit
 from tests.ui import kit

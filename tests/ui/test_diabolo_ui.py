@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.ui.diabolo import PRESENTER as SHOW
+from bot.tables.diabolo.presenter import PRESENTER as SHOW
 from games.diabolo import GAME, Options, position, score_now
 from tests.double import custom_ids, visible_texts
 from tests.ui import kit
@@ -237,6 +237,6 @@ def test_the_closing_summary_counts_rounds_not_hands(lang, unit, wrong):
     rng = random.Random(3)
     while session.status == "playing":
         kit.random_walk(session, rng, 50)
-    text = render_summary(session, lang)
+    text = render_summary(session, lang, SHOW)
     assert f"__{unit} 1__" in text and f"__{unit} 2__" in text
     assert f"__{wrong} " not in text

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
-from bot.ui.kapado import PRESENTER, label
+from bot.tables.kapado.presenter import PRESENTER, label
 from games.kapado import Options, position
 from tests.ui import kit
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.ui import media
+from bot.transport import media
 from bot.ui.base import Rendered, StaticLayout, StaticView, button, row, text
 from tests.double.attachments import png
 

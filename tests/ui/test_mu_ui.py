@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 import typing
 
-from bot import ids
 from bot.i18n import LANGUAGES, catalogue, t
+from bot.tables.mu.presenter import PRESENTER
+from bot.transport import ids
 from bot.ui.cards import label
-from bot.ui.mu import PRESENTER
 from games.base import Action, IllegalAction
 from games.mu import GAME, MuOptions, bid_action, position
 from tests.ui import kit

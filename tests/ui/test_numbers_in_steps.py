@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ui.presenters import presenter
-from bot.ui.rummu_hand import parse as parse_pick
-from bot.ui.safaru import _parse_ui
+from bot.registry import presenter
+from bot.tables.rummu.hand import parse as parse_pick
+from bot.tables.safaru.presenter import _parse_ui
 from tests.ui import kit
 
 

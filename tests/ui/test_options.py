@@ -53,7 +53,7 @@ RULEBOOK_ZERO = sorted((key, name) for key, game in games.REGISTRY.items()
 
 
 def _lobby(game: str, lang: str):
-    from bot.sessions import Status
+    from bot.play.sessions import Status
     from tests.ui import kit
 
     session = kit.make_session(game, games.REGISTRY[game].min_players, lang=lang)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.pictures import sheet
+from bot.pictures import Pictures, sheet
+from bot.registry import pictures, presenter
 from bot.ui import pictured
-from bot.ui.presenters import presenter
 from tests.ui import kit
 
 
@@ -20,12 +20,12 @@ def test_an_unchanged_view_is_not_painted_again(monkeypatch):
     session = kit.make_session("safaru", 2, seed="cache")
     view = session.game.view(session.state, None)
     painted = []
-    monkeypatch.setattr(pictured, "table_png", lambda *args: painted.append(args) or b"\x89PNG-fake")
+    monkeypatch.setattr(Pictures, "table_png", lambda *args: painted.append(args) or b"\x89PNG-fake")
     pictured._drawn.clear()
-    first = pictured.table_picture(session, view, "en", "alt")
-    second = pictured.table_picture(session, session.game.view(session.state, None), "en", "alt")
+    first = pictured.table_picture(pictures("safaru"), session, view, "en", "alt")
+    second = pictured.table_picture(pictures("safaru"), session, session.game.view(session.state, None), "en", "alt")
     assert first == second and len(painted) == 1
-    assert pictured.table_picture(session, view, "de", "alt") is not None and len(painted) == 2
+    assert pictured.table_picture(pictures("safaru"), session, view, "de", "alt") is not None and len(painted) == 2
 
 
 def test_nothing_on_the_table_means_no_picture():
@@ -46,23 +46,23 @@ async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_
     sheet.forget()      # no band drawn lately: every band is compressed anew
     real, encoded_in = pictured.deflate, []
     monkeypatch.setattr(pictured, "deflate", lambda rows: encoded_in.append(threading.get_ident()) or real(rows))
-    monkeypatch.setattr(pictured, "table_png", lambda *args: pytest.fail("painted on the event loop"))
-    await pictured.paint_table(session)
+    monkeypatch.setattr(Pictures, "table_png", lambda *args: pytest.fail("painted on the event loop"))
+    await pictured.paint_table(session, pictures(session.game.key))
     assert len(encoded_in) == 1 and encoded_in[0] != threading.get_ident()
     [table] = presenter("skippo").table(session, "en", None)
     assert table.pictures == expected.pictures
-    await pictured.paint_table(session)     # already painted: nothing to do
+    await pictured.paint_table(session, pictures(session.game.key))     # already painted: nothing to do
     assert len(encoded_in) == 1
 
 
 async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
     painted = []
-    monkeypatch.setattr(pictured, "table_plan", lambda *args: painted.append(args))
+    monkeypatch.setattr(Pictures, "table_plan", lambda *args: painted.append(args))
     pictured._drawn.clear()
-    await pictured.paint_table(kit.make_session("calcory", 2, seed="ahead"))      # no pictures in Calcory
+    await pictured.paint_table(kit.make_session("calcory", 2, seed="ahead"), None)      # no pictures in Calcory
     off = kit.make_session("skippo", 2, seed="ahead")
     off.pictures = False        # the lobby's setting
-    await pictured.paint_table(off)
+    await pictured.paint_table(off, pictures(off.game.key))
     assert painted == []
 
 
@@ -75,7 +75,7 @@ async def test_a_table_whose_bands_were_all_drawn_lately_is_painted_without_comp
     pictured._drawn.clear()
     real, compressed = pictured.deflate, []
     monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((rows, threading.get_ident())) or real(rows))
-    await pictured.paint_table(session)
+    await pictured.paint_table(session, pictures(session.game.key))
     assert compressed == [([], threading.get_ident())]
     [table] = presenter("skippo").table(session, "en", None)
     assert table.pictures == expected.pictures
@@ -91,14 +91,14 @@ async def test_a_few_changed_bands_are_compressed_on_the_event_loop(monkeypatch)
     monkeypatch.setattr(pictured, "INLINE_BYTES", 10**9)
     real, compressed = pictured.deflate, []
     monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((len(rows), threading.get_ident())) or real(rows))
-    await pictured.paint_table(session)
+    await pictured.paint_table(session, pictures(session.game.key))
     assert len(compressed) == 1 and compressed[0][0] > 0 and compressed[0][1] == threading.get_ident()
 
 
 def _counting_hand_painter(monkeypatch) -> list:
     painted: list = []
-    monkeypatch.setattr(pictured, "hand_png",
-                        lambda game, view, lang, playable: painted.append(view) or b"\x89PNG" + repr(view).encode())
+    monkeypatch.setattr(Pictures, "hand_png",
+                        lambda self, view, playable: painted.append(view) or b"\x89PNG" + repr(view).encode())
     return painted
 
 

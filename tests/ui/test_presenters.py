@@ -9,10 +9,10 @@ import random
 import pytest
 
 import games
-from bot.sessions import Status
+from bot.play.sessions import Status
+from bot.registry import playable, presenter
 from bot.ui.autoplay import deadline_line
 from bot.ui.movelog import LENGTH, LINE_CHARS, MoveLog
-from bot.ui.presenters import playable, presenter
 from tests.ui import kit
 
 #: Positions per (game, player count); each is checked from every seat that may act.
@@ -86,7 +86,7 @@ def test_a_stale_or_unknown_hand_step_shows_the_plain_hand(key: str) -> None:
 
 @pytest.mark.parametrize("key", playable())
 def test_the_table_offers_the_hand_to_everyone(key: str) -> None:
-    from bot import ids
+    from bot.transport import ids
 
     session = kit.make_session(key, games.REGISTRY[key].min_players)
     hand = ids.table(session.id, "hand")

@@ -20,8 +20,8 @@ from pathlib import Path
 from PIL import Image
 
 import games
-from bot.sessions import Status
-from bot.ui.presenters import hand_summary, playable, presenter
+from bot.play.sessions import Status
+from bot.registry import hand_summary, playable, presenter
 from tests.ui import kit
 
 PINNED = Path(__file__).with_name("renderings.json")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import ids
 from bot.i18n import t
+from bot.tables.rummu.presenter import PRESENTER
+from bot.transport import ids
 from bot.ui.cards import label
-from bot.ui.rummu import PRESENTER
 from games.base import IllegalAction
 from games.deck import DECK, sort_cards
 from games.rummu import Combo

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot import ids
-from bot.ui.safaru import MOST_TAKEN, PRESENTER
+from bot.tables.safaru.presenter import MOST_TAKEN, PRESENTER
+from bot.transport import ids
 from games.base import Action
 from games.deck import sort_cards
 from games.safaru.catches import LISTED, catches, parse_catch
@@ -186,7 +186,7 @@ def test_up_to_a_hundred_catches_share_one_page_of_selects() -> None:
 
 def pick(session, seat: int, card: str, cards: tuple[str, ...]):
     """The hand after picking ``cards`` for ``card``: each of the picker's selects clicked once, in
-    order, with the values Discord would send (``bot.clicks`` builds the next step the same way)."""
+    order, with the values Discord would send (``bot.play.clicks`` builds the next step the same way)."""
     ui = card
     rendered = PRESENTER.hand(session, seat, "en", ui, None)
     for n in range(len([c for c in components(rendered) if c["type"] == 3])):
@@ -283,7 +283,7 @@ def test_more_than_twenty_five_free_cards_split_the_picker_and_a_catch_spans_bot
 def test_the_hand_never_works_out_more_catches_than_a_list_shows(monkeypatch) -> None:
     """With twenty small free cards each card catches in thousands of ways: the hand asks for one
     more than a list holds (to know it does not fit), and the picker makes catches from picks."""
-    import bot.ui.safaru as ui
+    import bot.tables.safaru.presenter as ui
 
     asked: list[int | None] = []
 

@@ -1,0 +1,1 @@
+"""Running the bot: settings, logs, metrics, shards, backups and copying a database."""

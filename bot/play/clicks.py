@@ -1,0 +1,379 @@
+"""The click path: every button and select of the bot lands here.
+
+``handle`` parses the custom_id (never raising), finds the session, and either changes it through
+the ``SessionManager`` (which holds the lock, checks, stores and applies) or explains in a short
+ephemeral message why nothing happened. The table is redrawn afterwards by the ``TableWriter``;
+the message that was clicked is updated in the interaction response itself, which costs no rate
+limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from dataclasses import replace
+
+import discord
+
+from bot.i18n import t
+from bot.play import forget
+from bot.play.seats import SeatKind
+from bot.play.sessions import Refusal
+from bot.registry import presenter
+from bot.storage.status import Status
+from bot.transport import ids, media, webhooks
+from bot.transport.clicked import ClickedMessage
+from bot.transport.reply import Reply
+from bot.ui import lobby as lobby_ui
+from bot.ui import options as options_ui
+from games.keys import number
+
+log = logging.getLogger("spieltisch.clicks")
+
+#: How long a click waits for a busy session before it defers its answer.
+LOCK_PATIENCE = 1.0
+
+
+_PANEL_OPS = ("opt", "set:")
+
+
+def _misplaced(message: ClickedMessage | None, custom_id: str, click: ids.ClickId) -> str | None:
+    """Why a click cannot have come from where it claims (a message key), or None.
+
+    Discord sends the clicked message with the interaction. The id must be on it (only a modified
+    client sends one that is not), and a step whose answer redraws the clicked message into
+    something private (a hand step, the house-rules panel) must come from a message only the
+    clicker sees, or the answer would publish it.
+    """
+    if message is None or not message.carries(custom_id):
+        return "table.not_on_message"
+    private = click.kind == "h" or (click.kind == "l" and click.arg.startswith(_PANEL_OPS))
+    if private and not message.flags.ephemeral:
+        return "table.private_only"
+    return None
+
+
+async def answer(reply: Reply, sending: Awaitable[None]) -> bool:
+    """Send the answer to a click whose change is already stored; ``False`` if it failed.
+
+    The change stands either way (the commit came first), so what follows it (the table redraw,
+    the timers, the table of a game that just started) must run whatever the answer raised: Discord
+    refused it (after its 3 s, 10062, or after retries of a 429 or 5xx), the connection was lost or
+    timed out on the way, or anything else went wrong. Then the clicked message and the hand may
+    still show what they showed before, and the table writer must not think otherwise.
+    """
+    try:
+        await sending
+    except Exception as exc:
+        log.warning("could not answer a click in channel %s (the change it made stands): %s",
+                    reply.interaction.channel_id, str(exc) or type(exc).__name__)
+        return False
+    return True
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+class Clicks:
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        #: Lobby clicks run one at a time per lobby, answer included, so the lobby message Discord
+        #: shows last is always the newest rendering.
+        self._lobby_turns: dict[int, asyncio.Lock] = {}
+        self._in_flight = 0
+        #: Set while no click is being handled: tests wait for it before waiting for the tables.
+        self.quiet = asyncio.Event()
+        self.quiet.set()
+
+    @property
+    def sessions(self):
+        return self.bot.sessions
+
+    async def handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        webhooks.received(interaction, self.bot.clock.now())     # its token's 15 minutes count from here
+        self._in_flight += 1
+        self.quiet.clear()
+        try:
+            await self._handle(interaction, custom_id, values)
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self.quiet.set()
+
+    async def _handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        reply = Reply(interaction)
+        mine = ids.parse_user(custom_id)
+        if mine is not None:            # a button about the user's own data, not a table's
+            await forget.confirmed(self.bot, reply, custom_id, *mine)
+            return
+        click = ids.parse(custom_id)
+        if click is None:
+            await reply.notice("table.unknown_button")
+            return
+        refusal = _misplaced(interaction.message, custom_id, click)
+        if refusal is not None:
+            await reply.notice(refusal)
+            return
+        session = self.sessions.get(click.session)
+        if session is None or not session.is_live:
+            await reply.notice("table.session_gone")
+            return
+        if session.channel_id != interaction.channel_id:
+            # Only a tampered client (or a message from before a database reset) names another table.
+            await reply.notice("table.other_channel")
+            return
+        if click.kind == "l":
+            turn = self._lobby_turns.setdefault(session.id, asyncio.Lock())
+            async with turn:
+                await self._lobby(reply, session, click.arg, values)
+            if session.status != Status.LOBBY:
+                self._lobby_turns.pop(session.id, None)
+        elif click.kind == "t":
+            await self._table(reply, session, click.arg)
+        elif click.kind == "h":
+            await self._hand_step(reply, session, click, values)
+        else:
+            action = click.arg if click.kind == "m" else click.arg.split("|")[0] + ".".join(values)
+            await self._move(reply, session, click, action)
+
+    # -- lobby -----------------------------------------------------------------------------
+    async def _lobby(self, reply: Reply, session, op: str, values: list[str]) -> None:
+        interaction = reply.interaction
+        if session.status != Status.LOBBY:
+            await reply.notice("lobby.already_started")
+            return
+        user = interaction.user
+        if op == "rules" or op == "opt":
+            picked = values[0] if op == "opt" and values else None
+            panel = options_ui.render_panel(session, reply.lang, picked)
+            await (reply.send_ephemeral(panel) if op == "rules" else reply.update(panel))
+            return
+        if op.startswith("set:"):
+            await self._set_option(reply, session, op, values)
+            return
+        if op.startswith("pictures:"):
+            await self._set_pictures(reply, session, op.removeprefix("pictures:"))
+            return
+        try:
+            if op == "join":
+                await self.sessions.join(session, user.id, user.display_name)
+            elif op == "leave":
+                await self.sessions.leave(session, user.id)
+            elif op == "start":
+                await self.sessions.start(session, user.id)
+            elif op == "cancel":
+                await self.sessions.cancel(session, user.id, can_manage=can_manage(interaction))
+            elif op == "lang":
+                await self.sessions.set_lang(session, user.id, values[0] if values else "")
+            elif op == "pace":
+                await self.sessions.set_pace(session, user.id, values[0] if values else "")
+            elif op == "cpu":
+                level = values[0] if values else ""
+                name = lobby_ui.computer_name(session)
+                await self.sessions.add_computer(session, user.id, name, level)
+            elif op == "remove":
+                index = number(values[0]) if values else None
+                await self.sessions.remove_seat(session, user.id, -1 if index is None else index)
+            else:
+                await reply.notice("table.unknown_button")
+                return
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        answered = await answer(reply, reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session))))
+        if session.status == Status.PLAYING:
+            await self.bot.autoplay.after_change(session)
+            self.bot.tables.started(session, interaction)
+        if not answered:        # the lobby message still shows what it showed before the click
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.tables.redraw_lobby(session)
+
+    async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
+        """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
+        _, name, *rest = op.split(":", 2)
+        value = rest[0] if rest else (values[0] if values else "")
+        offered = options_ui.offered(session, name)
+        if offered is not None and value not in offered:     # only what the panel offers, spelled its way
+            await reply.notice("core.bad_option", option=name)
+            return
+        try:
+            await self.sessions.set_option(session, reply.interaction.user.id, name, value)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, name)))
+        await self.bot.tables.redraw_lobby(session)
+
+    async def _set_pictures(self, reply: Reply, session, value: str) -> None:
+        """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
+        try:
+            await self.sessions.set_pictures(session, reply.interaction.user.id, value)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES)))
+        await self.bot.tables.redraw_lobby(session)
+
+    # -- table buttons anyone may press --------------------------------------------------------
+    async def _table(self, reply: Reply, session, op: str) -> None:
+        if op == "rejoin":
+            await self._rejoin(reply, session)
+            return
+        if op != "hand":
+            await reply.notice("table.unknown_button")
+            return
+        seat = await self._player(reply, session)
+        if seat is None:
+            return
+        rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+        tables = self.bot.tables
+        index = tables.index_of(session, reply.interaction.message.id if reply.interaction.message else None)
+        if index is None or reply.interaction.response.is_done():
+            followup = reply.interaction.response.is_done()     # then edited by its id, not as @original
+            sent = await reply.send_ephemeral(rendered)
+            tables.hand_shown(session, seat, reply, "", rendered, sent if followup else None, opened=sent)
+            return
+        # On a table message: acknowledge the click on that message and send the hand as an
+        # ephemeral follow-up. The click's token then edits this table message through the
+        # interaction's webhook route for 15 minutes, outside Discord's global limit.
+        await reply.defer()
+        sent = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
+        tables.hand_shown(session, seat, reply, "", rendered, message_id=int(sent["id"]), opened=int(sent["id"]))
+        tables.table_clicked(session, index, reply.interaction)
+
+    async def _rejoin(self, reply: Reply, session) -> None:
+        """An away player takes their seat back from the computer."""
+        seat = await self._player(reply, session)
+        if seat is None:
+            return
+        occupant = session.seats[seat]
+        if occupant.kind is not SeatKind.AWAY:
+            await reply.notice("table.not_away")
+            return
+        try:
+            await self.sessions.set_seat(session, seat, replace(occupant, kind=SeatKind.HUMAN, missed=0))
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        await answer(reply, reply.notice("table.rejoined"))
+        await self.bot.autoplay.after_change(session)
+        self.bot.tables.changed(session)
+
+    async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
+        seat = session.seat_of(reply.interaction.user.id)
+        if seat is None or seat != click.seat:
+            await reply.notice("table.not_your_button")
+            return
+        if session.status != Status.PLAYING:
+            await reply.notice("table.not_started")
+            return
+        ui = f"{click.arg}:{'.'.join(values)}" if values else click.arg
+        notice = None
+        if click.counter != session.counters[seat]:
+            ui, notice = "", t(reply.lang, "table.hand_refreshed")
+        async with self._hand_turn(session, seat):
+            rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
+            await reply.update(rendered)
+            self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
+
+    async def _player(self, reply: Reply, session) -> int | None:
+        """The clicking user's seat in a running game, or None after saying why there is none."""
+        seat = session.seat_of(reply.interaction.user.id)
+        if seat is None:
+            await reply.notice("table.not_seated")
+        elif session.status != Status.PLAYING:
+            await reply.notice("table.not_started")
+            seat = None
+        return seat
+
+    # -- moves --------------------------------------------------------------------------------
+    async def _move(self, reply: Reply, session, click: ids.ClickId, action: str) -> None:
+        interaction = reply.interaction
+        user_id = interaction.user.id
+        in_hand = bool(interaction.message and interaction.message.flags.ephemeral)
+        seat = await self._player(reply, session)
+        if seat is None:
+            return
+        if seat != click.seat:
+            key = "core.not_your_turn" if seat not in session.to_act() else "table.stale_button"
+            await reply.notice(key)
+            return
+        if session.seats[seat].kind is SeatKind.AWAY:
+            await reply.notice("table.away_first")
+            return
+        if not in_hand and self._replaced(session, interaction.message):
+            await reply.notice("table.old_message")
+            return
+        await self._wait_for(session, reply)
+        try:
+            events = await self.sessions.act(session, user_id, click.counter, action)
+        except Refusal as refusal:
+            if in_hand and session.status == Status.PLAYING:
+                notice = t(reply.lang, refusal.key, **refusal.params)
+                async with self._hand_turn(session, seat):
+                    await reply.update(presenter(session.game.key).hand(session, seat, reply.lang, "", notice))
+            else:
+                await reply.notice(refusal.key, **refusal.params)
+            return
+        # Committed: from here on everything happens whether or not the answer reaches Discord.
+        tables = self.bot.tables
+        if in_hand:
+            async with self._hand_turn(session, seat):
+                # with its new cards' picture: the hand changes once, and the writer finds it drawn
+                rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
+                if await answer(reply, reply.update(rendered)):
+                    tables.hand_shown(session, seat, reply, "", rendered)
+        else:
+            index = tables.index_of(session, interaction.message.id if interaction.message else None)
+            if index is None:
+                await answer(reply, reply.defer())
+            else:
+                rendered = tables.render(session)[index]
+                if await answer(reply, reply.update(rendered)):
+                    tables.drawn(session, index, rendered, reply.updated)
+                    tables.table_clicked(session, index, interaction)
+        await self.bot.autoplay.moved_by_person(session, seat)
+        await self.bot.autoplay.after_change(session)
+        tables.moved(session, events, interaction)
+
+    @staticmethod
+    def _replaced(session, message) -> bool:
+        """A public message older than the current table: ``/table`` replaced it (its deletion may
+        not have reached the user yet). Newer unknown messages are a table still being posted."""
+        current = session.messages.get("table") or []
+        return message is not None and bool(current) and message.id not in current and message.id < min(current)
+
+    @contextlib.asynccontextmanager
+    async def _hand_turn(self, session, seat: int):
+        """Answer in the seat's hand while the table writer is not editing it (the two edits of one
+        message could cross on the way, and the older would stay), but after ``LOCK_PATIENCE`` at the
+        latest: a writer's edit retrying a 429 or a 5xx must not cost the click its 3 s."""
+        lock = self.bot.tables.hand_turn(session, seat)
+        held = True
+        if not lock.locked():
+            await lock.acquire()
+        else:
+            try:
+                await asyncio.wait_for(lock.acquire(), LOCK_PATIENCE)
+            except TimeoutError:
+                held = False
+        try:
+            yield
+        finally:
+            if held:
+                lock.release()
+
+    async def _wait_for(self, session, reply: Reply) -> None:
+        """Defer the answer when another click holds the session for longer than a moment."""
+        if not session.lock.locked():
+            return
+        try:
+            await asyncio.wait_for(session.lock.acquire(), LOCK_PATIENCE)
+        except TimeoutError:
+            await reply.defer()
+        else:
+            session.lock.release()

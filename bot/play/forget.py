@@ -1,0 +1,75 @@
+"""/forget-me: a person asks the bot to remove their name and id from everything it keeps.
+
+The command answers privately with what will happen and a confirmation button (``ids.user``); the
+click lands on the click path (``bot.play.clicks``), which hands it here. Someone at a live table, of this
+process or another shard's, is asked to finish or leave it first (or, if a computer player took
+their seat over, to wait until it ends): their name is in that game's seats, and its result rows are
+still to be written. The storage checks that again inside the transaction that forgets.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.i18n import t
+from bot.storage.store import Seated, StillSeated, StorageFault
+from bot.transport import ids
+from bot.transport.reply import Reply
+from bot.ui.base import Rendered, StaticView, Style, button, row
+
+log = logging.getLogger("spieltisch.privacy")
+
+OP = "forget"
+
+
+def confirmation(lang: str, user_id: int) -> Rendered:
+    return Rendered(StaticView([row(button(t(lang, "privacy.button"), ids.user(user_id, OP), style=Style.danger))]),
+                    t(lang, "privacy.confirm"))
+
+
+async def refused_at_table(bot, reply: Reply, seated: Seated | None) -> bool:
+    """Tell a person held by a live table to finish or leave it first; ``True`` if one holds them."""
+    if seated is None:
+        return False
+    game = bot.sessions.games.get(seated.game)
+    key = "privacy.replaced_at_table" if seated.replaced else "privacy.at_table"
+    await reply.notice(key, game=game.name if game else seated.game, channel=f"<#{seated.channel_id}>")
+    return True
+
+
+async def ask(bot, reply: Reply) -> None:
+    """The command: explain and offer the button, privately."""
+    user_id = reply.interaction.user.id
+    try:
+        seated = await bot.storage.seated(user_id)
+    except StorageFault:
+        await reply.notice("privacy.not_saved")
+        return
+    if not await refused_at_table(bot, reply, seated):
+        await reply.send_ephemeral(confirmation(reply.lang, user_id))
+
+
+async def confirmed(bot, reply: Reply, custom_id: str, user_id: int, op: str) -> None:
+    """The button: only its owner, only on the private message that carries it."""
+    message = reply.interaction.message
+    if op != OP:
+        await reply.notice("table.unknown_button")
+    elif message is None or not message.carries(custom_id):
+        await reply.notice("table.not_on_message")
+    elif not message.flags.ephemeral:
+        await reply.notice("table.private_only")
+    elif reply.interaction.user.id != user_id:
+        await reply.notice("privacy.not_yours")
+    else:
+        try:
+            forgotten = await bot.storage.forget_user(user_id)
+        except StillSeated as refused:
+            await refused_at_table(bot, reply, refused.seated)
+            return
+        except StorageFault:
+            await reply.notice("privacy.not_saved")
+            return
+        log.info("forgot a user: %d result rows and %d ended sessions made anonymous",
+                 forgotten.results, forgotten.sessions)
+        done = "privacy.done" if forgotten.results or forgotten.sessions else "privacy.nothing"
+        await reply.update(Rendered(StaticView([]), t(reply.lang, done)))

@@ -1,0 +1,3 @@
+"""What goes over the wire to Discord: custom ids, the light click, requests through an
+interaction's token, the channel permissions the bot needs, and every private part of discord.py
+the bot relies on (``compat``)."""
