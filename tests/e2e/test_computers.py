@@ -161,7 +161,7 @@ async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
 async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monkeypatch, caplog):
     import bot.play.computers
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug in a brain")
 
     monkeypatch.setattr(bot.play.computers, "choose", broken)
