@@ -1,16 +1,20 @@
-"""``python -m bench.computer [--quick] [--games mu,...] [--matches N] [--jobs J]``: computer players.
+"""``python -m bench.computer [--quick] [--games mu,...] [--matches N] [--only LEVELS] [--jobs J]``: computer players.
 
-Per game, seeded deals are played twice over: one strong seat against easy seats, and one easy
-seat against random seats; the tested seat moves round the table from deal to deal. A deal is
-the whole match where a match is short (Calcory, Safarü, Kapado, Diabolo) and its first hand or
-game where a match runs long (Mü and Rummü to 200 points, Da Capo to 50, Skippo's five games).
-A deal's winners are its top scorers; a shared win counts its share. Beside each win rate stands
-the fair share (1 / players), and the strong player's CPU time per move. Exits 0 unless it crashed.
+Per game, seeded deals are played once per pairing: one expert seat against strong seats, one
+strong seat against easy seats, one easy seat against random seats; the tested seat moves round the
+table from deal to deal. Every searching seat thinks within its level's CPU limit, as the host
+plays it (``games.computer.LIMITS``). A deal is the whole match where a match is short (Calcory,
+Safarü, Kapado, Diabolo) and its first hand or game where a match runs long (Mü and Rummü to 200
+points, Da Capo to 50, Skippo's five games). A deal's winners are its top scorers; a shared win
+counts its share. A row gives the tested seat's win rate (with its standard error) beside the fair
+share (1 / players), its lead in points, and the CPU time of its moves; its status says whether it
+meets the issue's targets (docs/performance.md). Exits 0 unless it crashed.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -18,21 +22,25 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from bench.report import percentile
+from bench.report import MISSED, OK, percentile
 from games import REGISTRY
 from games.base import Game
-from games.computer import choose
+from games.computer import LIMITS, choose
 
-#: Per game: players at the table, and per pairing (strong against easy, easy against random)
-#: whether a deal is the whole match or its first hand or game.
-SETUPS: dict[str, tuple[int, str, str]] = {
-    "calcory": (2, "match", "match"), "mu": (4, "hand", "hand"), "safaru": (2, "match", "match"),
-    "rummu": (3, "hand", "hand"), "dacapo": (2, "game", "game"), "kapado": (2, "match", "match"),
-    "skippo": (2, "game", "game"), "diabolo": (3, "match", "match"),
+#: Per game: players at the table, and whether a deal is the whole match or its first hand or game.
+SETUPS: dict[str, tuple[int, str]] = {
+    "calcory": (2, "match"), "mu": (4, "hand"), "safaru": (2, "match"), "rummu": (3, "hand"),
+    "dacapo": (2, "game"), "kapado": (2, "match"), "skippo": (2, "game"), "diabolo": (3, "match"),
 }
+#: The tested level of each pairing, and the level of every other seat.
+PAIRINGS: dict[str, tuple[str, str]] = {"expert": ("expert", "strong"), "strong": ("strong", "easy"),
+                                        "easy": ("easy", "random")}
 FULL_DEALS, QUICK_DEALS = 200, 6
 #: A deal stops here even if unfinished (it then counts as a draw).
 MOVE_CAP = 5000
+#: The issue's targets: the strong player wins this many times its fair share against easy seats,
+#: with a positive lead, and moves within these CPU seconds (median, max); expert beats strong.
+FAIR_TIMES, MEDIAN_LIMIT = 1.5, 0.2
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,7 @@ class Deal:
 
     credit: float  # 1 for a win, 1/k for a k-way shared win, 0 otherwise
     lead: float  # the tested seat's points minus the best other seat's
-    times: tuple[float, ...]  # CPU seconds of each strong move
+    times: tuple[float, ...]  # CPU seconds of each of its moves
 
 
 def _random(game: Game, state, seat: int, rng: random.Random):
@@ -54,14 +62,14 @@ def _random(game: Game, state, seat: int, rng: random.Random):
 def _mover(level: str):
     if level == "random":
         return _random
-    return lambda game, state, seat, rng: choose(game, state, seat, level, rng)
+    limit = LIMITS.get(level)
+    return lambda game, state, seat, rng: choose(game, state, seat, level, rng, limit=limit)
 
 
 def play_deal(key: str, tested: str, others: str, number: int) -> Deal:
     """Deal ``number`` of ``key`` with one ``tested`` seat (rotating) among ``others``."""
     game = REGISTRY[key]
-    players, strong_unit, easy_unit = SETUPS[key]
-    unit = strong_unit if tested == "strong" else easy_unit
+    players, unit = SETUPS[key]
     seed = f"computer-bench:{key}:{tested}:{number}"
     state = game.setup(players, game.default_options(), seed)
     me = number % players
@@ -74,7 +82,7 @@ def play_deal(key: str, tested: str, others: str, number: int) -> Deal:
         seat = min(game.to_act(state))
         start = time.process_time()
         action = movers[seat](game, state, seat, rngs[seat])
-        if seat == me and tested == "strong":
+        if seat == me:
             times.append(time.process_time() - start)
         game.apply(state, seat, action)
     return _deal(game, state, unit, me, tuple(times))
@@ -97,48 +105,75 @@ def _deal(game: Game, state, unit: str, me: int, times: tuple[float, ...]) -> De
 
 @dataclass(frozen=True)
 class Row:
+    """One pairing of one game."""
+
     key: str
     players: int
     unit: str
-    deals: int
-    strong_vs_easy: float
-    easy_vs_random: float
-    strong_lead: float  # mean points ahead of the best other seat
-    easy_lead: float
+    level: str
+    against: str
+    credits: tuple[float, ...]
+    lead: float  # mean points ahead of the best other seat
     times: tuple[float, ...]
 
+    @property
+    def rate(self) -> float:
+        return sum(self.credits) / len(self.credits)
 
-PAIRINGS = {"strong": ("strong", "easy"), "easy": ("easy", "random")}
+    @property
+    def error(self) -> float:
+        """The win rate's standard error over the deals."""
+        return statistics.stdev(self.credits) / math.sqrt(len(self.credits)) if len(self.credits) > 1 else math.nan
+
+    @property
+    def times_fair(self) -> float:
+        return self.rate * self.players
+
+    @property
+    def status(self) -> str:
+        """Whether the row meets the issue's targets (the easy row has none)."""
+        if self.level == "easy":
+            return "info"
+        worst = max(self.times, default=0.0)
+        if self.level == "expert":
+            met = self.times_fair > 1 and worst <= LIMITS["expert"]
+        else:
+            met = (self.times_fair >= FAIR_TIMES and self.lead > 0 and worst <= LIMITS["strong"]
+                   and statistics.median(self.times or (0.0,)) <= MEDIAN_LIMIT)
+        return OK if met else MISSED
 
 
-def bench_game(key: str, deals: int, pool: ProcessPoolExecutor | None, tested: tuple[str, ...]) -> Row:
+def bench_game(key: str, deals: int, pool: ProcessPoolExecutor | None, tested: tuple[str, ...]) -> list[Row]:
     jobs = [(key, *PAIRINGS[level], n) for level in tested for n in range(deals)]
     if pool is None:
         results = [play_deal(*job) for job in jobs]
     else:
         results = list(pool.map(play_deal, *zip(*jobs, strict=True)))
-    rates = {level: sum(d.credit for d in results[i * deals:(i + 1) * deals]) / deals
-             for i, level in enumerate(tested)}
-    leads = {level: sum(d.lead for d in results[i * deals:(i + 1) * deals]) / deals
-             for i, level in enumerate(tested)}
-    players, strong_unit, easy_unit = SETUPS[key]
-    unit = strong_unit if strong_unit == easy_unit else f"{strong_unit}/{easy_unit}"
-    times = tuple(t for deal in results for t in deal.times)
-    return Row(key, players, unit, deals, rates.get("strong", float("nan")), rates.get("easy", float("nan")),
-               leads.get("strong", float("nan")), leads.get("easy", float("nan")), times)
+    players, unit = SETUPS[key]
+    rows = []
+    for i, level in enumerate(tested):
+        mine = results[i * deals:(i + 1) * deals]
+        rows.append(Row(key, players, unit, level, PAIRINGS[level][1], tuple(d.credit for d in mine),
+                        sum(d.lead for d in mine) / deals, tuple(t for d in mine for t in d.times)))
+    return rows
 
 
 def render(rows: list[Row]) -> str:
-    head = (f"{'game':<8} {'seats':>5} {'deal':<10} {'deals':>5}  {'strong>easy':>11} {'lead':>6}  "
-            f"{'easy>random':>11} {'lead':>6}  {'fair':>5}  {'moves':>6} {'median':>7} {'p99':>7} {'max':>7}")
+    head = (f"{'game':<8} {'seats':>5} {'deal':<6} {'level':<7} {'against':<7} {'deals':>5}  {'wins':>15} "
+            f"{'fair':>5} {'×fair':>5} {'lead':>6}  {'moves':>6} {'median':>7} {'p99':>7} {'max':>7}  status")
     lines = [head, "-" * len(head)]
     for r in rows:
         ms = [t * 1000 for t in r.times] or [0.0]
+        wins = f"{r.rate:.1%} ± {r.error:.1%}"
         lines.append(
-            f"{r.key:<8} {r.players:>5} {r.unit:<10} {r.deals:>5}  {r.strong_vs_easy:>11.1%} {r.strong_lead:>6.1f}  "
-            f"{r.easy_vs_random:>11.1%} {r.easy_lead:>6.1f}  {1 / r.players:>5.0%}  {len(r.times):>6} {statistics.median(ms):>7.1f} "
-            f"{percentile(ms, 99):>7.1f} {max(ms):>7.1f}")
-    lines.append("lead: mean points ahead of the best other seat; times: strong moves, CPU ms (one-choice moves too)")
+            f"{r.key:<8} {r.players:>5} {r.unit:<6} {r.level:<7} {r.against:<7} {len(r.credits):>5}  {wins:>15} "
+            f"{1 / r.players:>5.0%} {r.times_fair:>5.2f} {r.lead:>6.1f}  {len(r.times):>6} "
+            f"{statistics.median(ms):>7.1f} {percentile(ms, 99):>7.1f} {max(ms):>7.1f}  {r.status}")
+    limits = ", ".join(f"{level} {seconds:g} s" for level, seconds in LIMITS.items())
+    lines.append(f"wins: the tested seat's, ± standard error; lead: mean points ahead of the best other seat; "
+                 f"times: the tested seat's moves, CPU ms (one-choice moves too); CPU limits: {limits}")
+    lines.append(f"targets: strong ≥ {FAIR_TIMES}× fair against easy with a positive lead, median ≤ "
+                 f"{MEDIAN_LIMIT * 1000:.0f} ms, max ≤ its limit; expert above fair against strong, max ≤ its limit")
     return "\n".join(lines)
 
 
@@ -147,22 +182,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_DEALS} deals per pairing (a smoke run)")
     parser.add_argument("--games", default=",".join(SETUPS), help="comma-separated game keys")
     parser.add_argument("--matches", type=int, default=None, help="deals per game and pairing")
-    parser.add_argument("--only", choices=sorted(PAIRINGS), default=None,
-                        help="play one pairing only: strong (against easy) or easy (against random)")
+    parser.add_argument("--only", default=",".join(PAIRINGS),
+                        help="comma-separated pairings by tested level: expert (against strong), strong (against "
+                             "easy), easy (against random)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (CPU times stay per move)")
     args = parser.parse_args(argv)
     keys = [k for k in args.games.split(",") if k]
     unknown = [k for k in keys if k not in SETUPS]
     if unknown:
         parser.error(f"unknown games: {', '.join(unknown)}")
+    levels = tuple(level for level in args.only.split(",") if level)
+    if not levels or any(level not in PAIRINGS for level in levels):
+        parser.error(f"--only takes some of: {', '.join(PAIRINGS)}")
     deals = args.matches or (QUICK_DEALS if args.quick else FULL_DEALS)
     start = time.perf_counter()
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         rows = []
         for key in keys:
-            rows.append(bench_game(key, deals, pool, (args.only,) if args.only else tuple(PAIRINGS)))
-            print(render(rows[-1:]).splitlines()[2], flush=True)
+            rows.extend(bench_game(key, deals, pool, levels))
+            print("\n".join(render(rows[-len(levels):]).splitlines()[2:2 + len(levels)]), flush=True)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -65,7 +65,7 @@ class Settings(BaseModel):
                     "turn) before its move takes them away; it waits the longer of this and computer_delay_seconds.")
     computer_processes: int = Field(
         2, ge=0, le=64,
-        description="Worker processes for strong computer moves; 0 makes them in a thread of the bot's process.")
+        description="Worker processes for strong and expert computer moves; 0 makes them in a thread of the bot's process.")
     sync_commands: bool = Field(True, description="Register the slash commands with Discord at start-up.")
     command_guild_id: int | None = Field(
         None, description="Register the commands in this one server only (instant, for development)."

@@ -34,6 +34,7 @@ from bot.play.seats import SeatKind
 from bot.play.sessions import PACES, Refusal, Session, Status
 from bot.storage.store import StorageFault
 from bot.ui.autoplay import away_notice, reminder
+from games.computer import LIMITS
 
 log = logging.getLogger("spieltisch.autoplay")
 
@@ -61,7 +62,7 @@ class Autoplay:
         self.delay = delay
         #: The least wait before a computer's move while the table shows something (``Game.on_show``).
         self.show_delay = show_delay
-        #: Where strong moves are made; ``None``: in a thread of the bot's process.
+        #: Where strong and expert moves are made; ``None``: in a thread of the bot's process.
         self.computers = computers
         #: Each session's current deadline (memory cache of the stored timer, for the ping).
         self._deadlines: dict[int, float] = {}
@@ -269,9 +270,10 @@ class Autoplay:
         self.bot.tables.moved(session, events)
 
     async def _decide(self, session: Session, seat: int, level: str, seq: int) -> str:
-        """The computer's move: a strong one in the worker pool (if there is one), else in a thread."""
+        """The computer's move: a searching one (strong, expert) in the worker pool (if there is one),
+        else in a thread."""
         try:
-            if level == "strong" and self.computers is not None:
+            if level in LIMITS and self.computers is not None:
                 game = session.game
                 return await self.computers.choose(game.key, game.clone(session.state), seat, level,
                                                    seed_of(session, seat, seq))

@@ -1,13 +1,14 @@
-"""Strong computer moves in worker processes, so no table's thinking slows another table's clicks.
+"""Strong and expert computer moves in worker processes, so no table's thinking slows another
+table's clicks.
 
-A strong move searches for up to a second of CPU; in a thread it would hold the GIL that every
-click needs. Here it runs in a ``ProcessPoolExecutor`` of ``computer_processes`` workers, started
+A strong move searches for up to a second of CPU, an expert one for up to three
+(``games.computer.LIMITS``); in a thread it would hold the GIL that every click needs. Here it runs in a ``ProcessPoolExecutor`` of ``computer_processes`` workers, started
 with 'spawn' (forking a process that already runs asyncio and threads is unsafe) and warmed at
 start-up, so the first move does not pay for importing the games.
 
 A worker gets only small, picklable things: the game key, a copy of the state, the seat, the level
 and the rng's seed (a string), and answers with the action key, so a move is the same in a worker
-as in-process. A worker that dies breaks the whole pool (``BrokenProcessPool``): the pool is
+as in-process (unless it reached its CPU limit: then it is the best the search found by then). A worker that dies breaks the whole pool (``BrokenProcessPool``): the pool is
 replaced and the move tried again; after ``TRIES`` broken pools the easy player moves in-process
 instead, so a table never freezes.
 
@@ -30,7 +31,7 @@ from typing import Any
 
 from games import get
 from games.base import Game
-from games.computer import choose
+from games.computer import LIMITS, choose
 
 log = logging.getLogger("spieltisch.computers")
 
@@ -43,8 +44,9 @@ WARM_TIMEOUT = 60.0
 
 
 def decide(game: Game, state: Any, seat: int, level: str, seed: str) -> str:
-    """The computer's move for ``seat`` at ``level``: a pure function of its arguments."""
-    return choose(game, state, seat, level, random.Random(seed)).key
+    """The computer's move for ``seat`` at ``level``, within the level's CPU limit: a pure function
+    of its arguments for every move that ends before its limit."""
+    return choose(game, state, seat, level, random.Random(seed), limit=LIMITS.get(level)).key
 
 
 def think(key: str, state: Any, seat: int, level: str, seed: str) -> str:
@@ -75,7 +77,8 @@ def _ready() -> bool:
 
 
 class ComputerPool:
-    """The worker processes that make strong moves; ``choose`` never fails for a dead worker."""
+    """The worker processes that make strong and expert moves; ``choose`` never fails for a dead
+    worker."""
 
     def __init__(self, processes: int, *, think: Callable[[str, Any, int, str, str], str] = think,
                  niceness: int = NICENESS) -> None:

@@ -69,14 +69,15 @@ def button(
 
 def select(
     custom_id: str,
-    options: list[tuple[str, str]],
+    options: list[tuple[str, str]] | list[tuple[str, str, str]],
     *,
     placeholder: str,
     default: str | None = None,
     disabled: bool = False,
     max_values: int = 1,
 ) -> dict:
-    """A string select of at most 25 (label, value) options."""
+    """A string select of at most 25 (label, value) options, or (label, value, description): the
+    description is a grey line under the label."""
     if len(options) > 25:
         raise ValueError("a select holds at most 25 options; page the list")
     return {
@@ -86,10 +87,15 @@ def select(
         "min_values": 1,
         "max_values": min(max_values, len(options)),
         "disabled": disabled,
-        "options": [
-            {"label": label[:100], "value": value, "default": value == default} for label, value in options
-        ],
+        "options": [_option(default, *option) for option in options],
     }
+
+
+def _option(default: str | None, label: str, value: str, description: str = "") -> dict:
+    option = {"label": label[:100], "value": value, "default": value == default}
+    if description:
+        option["description"] = description[:100]
+    return option
 
 
 def row(*items: dict) -> dict:

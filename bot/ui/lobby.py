@@ -57,7 +57,7 @@ def render(session, expires_at: float) -> Rendered:
             components.append(row(select(ids.lobby(session.id, "pace"),
                                          [(t(lang, f"lobby.pace_{pace}"), pace) for pace in PACES],
                                          placeholder=t(lang, "lobby.pace"), default=session.pace)))
-            levels = [(t(lang, f"lobby.add_{level}"), level) for level in LEVELS]
+            levels = [(t(lang, f"lobby.add_{level}"), level, t(lang, f"lobby.strength_{level}")) for level in LEVELS]
             components.append(row(select(ids.lobby(session.id, "cpu"), levels,
                                          placeholder=t(lang, "lobby.add_computer"), disabled=full)))
         removable = [(seat.name, str(i)) for i, seat in enumerate(session.seats) if seat.user_id != session.host_id]

@@ -8,6 +8,7 @@ position is then worth to a seat.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any, Generic, TypeVar
 
@@ -61,6 +62,17 @@ class Brain(Generic[G, S]):
     def budget(self, game: G, state: S, arms: int) -> int:
         """Playouts for one move with ``arms`` candidates."""
         return min(self.most, max(self.least, self.per_arm * arms))
+
+    def scaled(self, factor: int) -> Brain[G, S]:
+        """This brain thinking ``factor`` times as much (the expert level): its playouts and its
+        bound on playout actions multiplied. A brain with a bound of its own (``spent``), or whose
+        candidates should widen with the time, scales those too."""
+        if factor == 1:
+            return self
+        out = copy.copy(self)
+        out.least, out.per_arm, out.most = factor * self.least, factor * self.per_arm, factor * self.most
+        out.steps = factor * self.steps
+        return out
 
     def spent(self, mark: Any, steps: int) -> bool:
         """Whether a move has spent its budget after ``steps`` playout actions."""

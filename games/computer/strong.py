@@ -6,31 +6,59 @@ The candidates (the brain's, plus its favourite move, which wins ties) compete b
 in each round every surviving candidate is played out from the same determinizations with the same
 playout dice (common random numbers, so their difference is mostly their own), and the worse half
 drops out. The budget is a number of playouts and of playout actions (whichever runs out first:
-the second bounds the CPU time where playouts run long), never a clock, so equal rngs give
-equal moves.
+the second bounds the CPU time where playouts run long), so equal rngs give equal moves.
+
+A move may also have a ``Deadline``: CPU seconds of the thread, read before every playout. When
+they are up the search stops and plays the best candidate still in the race on the samples it has
+(a slow machine plays weaker, not slower), overrunning the limit by at most the one playout under
+way. Without a deadline the clock is never read.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from games.base import Action, Game
 from games.computer.brain import Brain
 
 
-def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random) -> Action:
-    root = game.resample(state, seat, rng)
-    legal = game.legal_actions(root, seat)
-    if len(legal) == 1:
-        return legal[0]
+class Deadline:
+    """``limit`` CPU seconds from now on ``clock`` (the thread's CPU time: the host thinks in worker
+    processes and threads, where the wall clock would count the others' work too). Tests pass a
+    fake clock that jumps."""
+
+    def __init__(self, limit: float, clock: Callable[[], float] = time.thread_time) -> None:
+        self.clock = clock
+        self.at = clock() + limit
+
+    def passed(self) -> bool:
+        return self.clock() >= self.at
+
+
+def contenders(game: Game[Any, Any], root: Any, seat: int, brain: Brain[Any, Any], legal: list[Action],
+               rng: random.Random) -> list[Action]:
+    """The brain's candidates in ``root`` with its favourite first (it wins ties), added when the
+    candidates lack it."""
     arms = brain.candidates(game, root, seat, legal)
-    first = brain.default(game, root, seat, legal, rng)  # ties go to the brain's own favourite
+    first = brain.default(game, root, seat, legal, rng)
     if all(brain.same(game, root, seat, first) != brain.same(game, root, seat, a) for a in arms):
         arms.insert(0, first)
     else:
         arms.sort(key=lambda a: brain.same(game, root, seat, a) != brain.same(game, root, seat, first))
+    return arms
+
+
+def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random,
+           deadline: Deadline | None = None) -> Action:
+    root = game.resample(state, seat, rng)
+    legal = game.legal_actions(root, seat)
+    if len(legal) == 1:
+        return legal[0]
+    arms = contenders(game, root, seat, brain, legal, rng)
     if len(arms) == 1:
         return arms[0]
     budget = brain.budget(game, root, len(arms))
@@ -41,6 +69,7 @@ def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], 
     alive = list(range(len(arms)))
     rounds = max(1, math.ceil(math.log2(len(arms))))
     spent = 0
+    late = False
     for r in range(rounds):
         per = max(1, budget // (len(alive) * rounds))
         for _ in range(per):
@@ -48,17 +77,20 @@ def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], 
             w = brain.likelihood(game, world, seat)
             dice = rng.getrandbits(48)
             for i in alive:
+                late = deadline is not None and deadline.passed()
+                if late:
+                    break  # the arms left out of this world keep one sample fewer
                 value, steps = playout(game, world, seat, arms[i], brain, mark, random.Random(dice))
                 total[i] += w * value
                 count[i] += 1
                 weight[i] += w
                 spent += steps
                 if brain.spent(mark, spent):
-                    break  # the arms left out of this world keep one sample fewer
-            if brain.spent(mark, spent):
+                    break
+            if late or brain.spent(mark, spent):
                 break
         alive.sort(key=lambda i: -total[i] / weight[i] if weight[i] else math.inf)  # unplayed arms last
-        if len(alive) == 1 or brain.spent(mark, spent):
+        if len(alive) == 1 or late or brain.spent(mark, spent):
             break
         alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive[:1]
     return arms[alive[0]]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.play.autoplay import seed_of
 from bot.play.computers import ComputerPool, decide
 from bot.play.seats import SeatKind
@@ -32,6 +34,52 @@ async def test_the_host_seats_and_removes_computer_players_and_sets_the_pace_in_
     assert "Ada" not in removed.message.text and len(session.seats) == 2
     stored = await env.bot.storage.session(sid)
     assert stored.pace == "live" and [s["name"] for s in stored.seats] == ["Ann", "🤖 Konrad"]
+
+
+def options_of(message, custom_id: str) -> list[tuple[str, str]]:
+    """The (label, description) of each option of the message's select ``custom_id``."""
+    (select,) = [c for row in message.components for c in row["components"] if c.get("custom_id") == custom_id]
+    return [(o["label"], o.get("description", "")) for o in select["options"]]
+
+
+async def test_the_lobby_offers_three_levels_with_what_to_expect_of_each_in_both_languages(env):
+    lobby = (await env.double.slash(env.ann, env.channel, "start", game="calcory")).message
+    session = env.session()
+    cpu = ids.lobby(session.id, "cpu")
+    assert options_of(lobby, cpu) == [
+        ("Computer player: easy", "A sensible move at once"),
+        ("Computer player: strong", "Tries its best moves out on redealt hands, up to 1 s a move"),
+        ("Computer player: expert", "Tries them out six times as often, up to 3 s a move: stronger than strong"),
+    ]
+    record = await env.double.select(env.ann, lobby, cpu, ["expert"])
+    assert "🤖 Ada (expert)" in record.message.text and session.seats[1].level == "expert"
+    german = (await env.double.select(env.ann, lobby, ids.lobby(session.id, "lang"), ["de"])).message
+    assert "🤖 Ada (Experte)" in german.text
+    assert [label for label, _ in options_of(german, cpu)] == [
+        "Computerspieler: leicht", "Computerspieler: stark", "Computerspieler: Experte"]
+    assert options_of(german, cpu)[2][1] == "Probiert sie sechsmal so oft aus, bis zu 3 s pro Zug: stärker als stark"
+
+
+async def test_an_expert_plays_a_whole_calcory_match_and_is_rated_as_its_own_level(env):
+    """The expert searches in a thread here (no worker pool), as a bot with ``computer_processes = 0``
+    makes it; its result and rating are kept under its level like any other computer's."""
+    drive = GameDriver(env, "calcory")
+    session = await drive.start(["ann"], computers=1, level="expert")
+    assert sorted(str(seat.level) for seat in session.seats) == ["None", "expert"]
+    await env.settle()
+    rng = random.Random(4)
+    by_expert = 0
+    while session.status == "playing":
+        by_expert += await drive.let_computers_move()
+        if session.status != "playing":
+            break
+        (seat,) = session.to_act()
+        await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+    assert session.status == "finished" and by_expert > 5
+    rows = await env.bot.storage.results(session.id)
+    assert [row.level for row in rows if row.user_id is None] == ["expert"]
+    listed = await env.double.slash(env.ann, env.channel, "leaderboard", game="calcory", computers=True)
+    assert "· Computer (expert): " in listed.message.text and "· Ann: " in listed.message.text
 
 
 async def test_one_person_and_three_computers_play_a_whole_diabolo_round(env):
@@ -113,7 +161,7 @@ async def test_a_match_with_a_computer_player_is_recorded_as_such(env):
 async def test_a_fault_in_a_computer_player_does_not_freeze_the_table(env, monkeypatch, caplog):
     import bot.play.computers
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug in a brain")
 
     monkeypatch.setattr(bot.play.computers, "choose", broken)
@@ -148,13 +196,14 @@ async def test_a_fault_in_a_strong_computer_player_in_a_worker_does_not_freeze_t
         await pool.close()
 
 
-async def test_a_strong_computer_thinks_in_the_worker_pool_and_plays_what_it_would_in_process(pooled_env):
+@pytest.mark.parametrize("level", ["strong", "expert"])
+async def test_a_searching_computer_thinks_in_the_worker_pool_and_plays_what_it_would_in_process(pooled_env, level):
     env = pooled_env
     pool = env.bot.computers
     drive = GameDriver(env, "kapado")
-    session = await drive.start(["ann"], computers=1, level="strong")
+    session = await drive.start(["ann"], computers=1, level=level)
     (robot,) = [s for s, seat in enumerate(session.seats) if seat.played_by_computer]
-    assert session.seats[robot].level == "strong"
+    assert session.seats[robot].level == level
     await env.settle()
     rng = random.Random(5)
     made, checked = pool.made, 0
@@ -164,12 +213,12 @@ async def test_a_strong_computer_thinks_in_the_worker_pool_and_plays_what_it_wou
             before = game.clone(session.state)
             await drive.wait(env.bot.autoplay.delay)
             assert len(session.history) == seq + 1
-            assert session.log[-1] == (robot, decide(game, before, robot, "strong", seed_of(session, robot, seq)))
+            assert session.log[-1] == (robot, decide(game, before, robot, level, seed_of(session, robot, seq)))
             checked += 1
             continue
         (seat,) = session.to_act()
         await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
-    assert checked == 3 and pool.made == made + 3       # every strong move came from the worker
+    assert checked == 3 and pool.made == made + 3       # every move it made came from the worker
     assert session.seats[robot].name in env.table_messages()[0].text     # the table shows who played
 
 

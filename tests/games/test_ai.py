@@ -2,8 +2,8 @@
 from what their seat may know; plus a few moves any decent player makes.
 
 Positions come from seeded random play (a random move draws its kind first, so Mü auctions end
-and tricks get played). The strong level is called on one position per game and player count: its
-budget is real, so the file stays within seconds.
+and tricks get played). The strong level is called on one position per game and player count, the
+expert on one per game: their budgets are real, so the file stays within seconds.
 """
 
 from __future__ import annotations
@@ -82,6 +82,18 @@ def test_strong_moves_are_legal_and_blind_to_hidden_cards(key: str, players: int
 
 
 @pytest.mark.parametrize("key", sorted(REGISTRY))
+def test_expert_moves_are_legal_and_blind_to_hidden_cards(key: str) -> None:
+    """The expert searches longer from the same redeals: it, too, never reads a hidden card."""
+    game = REGISTRY[key]
+    (state,) = positions(game, game.min_players, 1, "strong")
+    seat = seats(game, state)[0]
+    action = choose(game, state, seat, "expert", random.Random(7))
+    game.check(state, seat, action)
+    other = game.resample(state, seat, random.Random(99))
+    assert choose(game, other, seat, "expert", random.Random(7)) == action
+
+
+@pytest.mark.parametrize("key", sorted(REGISTRY))
 def test_easy_moves_are_blind_to_hidden_cards(key: str) -> None:
     game = REGISTRY[key]
     for players in (game.min_players, game.max_players):
@@ -94,7 +106,7 @@ def test_easy_moves_are_blind_to_hidden_cards(key: str) -> None:
 
 
 def test_levels_and_refusals() -> None:
-    assert LEVELS == ("easy", "strong")
+    assert LEVELS == ("easy", "strong", "expert")
     game = REGISTRY["calcory"]
     state = game.setup(2, game.default_options(), "levels")
     seat = min(game.to_act(state))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import games
+import games.computer
 from bot.play.computers import NICENESS, TRIES, ComputerPool, decide
 from games.base import Action
 from tests.host.dying import alive, always_die, die_once, ends
@@ -35,6 +36,25 @@ def position(key: str, moves: int):
             return game, state, seat
         game.apply(state, seat, rng.choice(legal))
         played += 1
+
+
+def test_the_host_thinks_within_each_levels_cpu_limit(monkeypatch):
+    """``decide`` passes the level's limit: with none left, the search plays its favourite
+    (the brain's own move) at once, without a single playout."""
+    import games.computer.strong as strong
+
+    game, state, seat = position("kapado", 7)
+    playouts = []
+    real = strong.playout
+    monkeypatch.setattr(strong, "playout", lambda *args: playouts.append(1) or real(*args))
+    for level in ("strong", "expert"):
+        monkeypatch.setitem(games.computer.LIMITS, level, 0.0)
+        moved = decide(game, game.clone(state), seat, level, "limit")
+        rng = random.Random("limit")        # the search's first steps, as ``decide`` seeds them
+        root = game.resample(state, seat, rng)
+        brain = games.BRAINS["kapado"].scaled(games.computer.SCALES[level])
+        favourite = strong.contenders(game, root, seat, brain, game.legal_actions(root, seat), rng)[0]
+        assert not playouts and moved == favourite.key
 
 
 KILLED_BOT = """

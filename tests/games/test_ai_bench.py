@@ -1,0 +1,41 @@
+"""The computer players' benchmark (bench/computer.py): its rows, their targets, and a tiny run."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.computer import MISSED, OK, Row, main
+
+
+def row(level: str, credits: tuple[float, ...], lead: float, times: tuple[float, ...], players: int = 2) -> Row:
+    return Row("kapado", players, "match", level, "easy", credits, lead, times)
+
+
+def test_a_strong_row_meets_its_target_only_with_the_win_rate_the_lead_and_the_times():
+    fast = (0.1, 0.15, 0.2, 0.9)
+    assert row("strong", (1, 1, 1, 0), 2.0, fast).status == OK  # 75 % of 2 seats: 1.5 × fair
+    assert row("strong", (1, 1, 0, 0), 2.0, fast).status == MISSED  # only the fair share
+    assert row("strong", (1, 1, 1, 0), -1.0, fast).status == MISSED  # wins, but behind on points
+    assert row("strong", (1, 1, 1, 0), 2.0, (*fast, 1.2)).status == MISSED  # one move over a second
+    assert row("strong", (1, 1, 1, 0), 2.0, (0.3, 0.3, 0.1)).status == MISSED  # median over 200 ms
+    assert row("expert", (1, 1, 0, 0.5), 0.0, (2.5,)).status == OK
+    assert row("expert", (1, 0), 0.0, (0.5,)).status == MISSED
+    assert row("expert", (1, 1, 1, 1), 0.0, (3.2,)).status == MISSED
+    assert row("easy", (0, 0), -5.0, (0.0,)).status == "info"
+
+
+def test_a_row_reports_its_share_of_wins_as_a_multiple_of_the_fair_share_with_its_error():
+    r = row("strong", (1, 0, 0.5, 1), 1.0, (0.1,), players=3)
+    assert r.rate == pytest.approx(0.625)
+    assert r.times_fair == pytest.approx(1.875)
+    assert r.error == pytest.approx(0.2394, abs=1e-4)
+
+
+def test_a_small_run_prints_a_row_per_pairing(capsys):
+    assert main(["--games", "calcory", "--matches", "1", "--only", "strong,easy"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("game "):]
+    assert [line.split()[:5] for line in table.splitlines()[2:4]] == [
+        ["calcory", "2", "match", "strong", "easy"], ["calcory", "2", "match", "easy", "random"]]
+    with pytest.raises(SystemExit):
+        main(["--only", "grandmaster"])
