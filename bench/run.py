@@ -253,7 +253,9 @@ def _rows(w: Workload, live: LiveResult, restored: RestoreResult, results: Resul
     ]
     for p in playouts:
         rows.append(Row(f"random playouts/s, {p.game}", f"{p.per_second:,.0f}/s", "-", INFO,
-                        f"{p.players} players, {p.actions_per_second:,.0f} actions/s, {p.playouts} playouts"))
+                        f"{p.players} players, {p.actions_per_second:,.0f} actions/s, "
+                        f"{p.actions_per_playout:,.0f} actions a playout, {p.playouts} playouts; rollouts: "
+                        f"{p.rollout_actions_per_second:,.0f} actions/s, {p.actions_per_rollout:,.0f} actions a hand"))
     return rows
 
 

@@ -9,9 +9,10 @@ keys are ids run together (``r3r4y5``): only 1s and 7s carry a copy letter, so t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from games.base import IllegalAction
-from games.deck import ORDER, colour, digit, sort_cards
+from games.deck import COLOURS, DECK, ORDER, colour, digit, sort_cards
 from games.deck import split_cards as deck_split_cards
 
 YELLOW = "yellow"
@@ -125,12 +126,34 @@ def fitting(kind: str, cards: Sequence[str], yellow_is_colour: bool = True) -> s
     return {(d, col) for d in ends for col in allowed}
 
 
+#: The card ids of each (digit, colour): two for the 1s and 7s.
+IDS: dict[tuple[int, str], tuple[str, ...]] = {
+    (d, col): tuple(c for c in DECK if (digit(c), colour(c)) == (d, col)) for d in range(10) for col in COLOURS
+}
+#: Every card's (digit, colour), looked up instead of parsed on the hot path.
+KEY: dict[str, tuple[int, str]] = {c: (digit(c), colour(c)) for c in DECK}
+
+
+@lru_cache(maxsize=4096)
+def accepts(kind: str, cards: tuple[str, ...], yellow_is_colour: bool = True) -> tuple[frozenset[str], frozenset[str]]:
+    """The card ids a lay-off may add to this valid combination, and those that may be swapped for
+    one of its jokers. A combination lies unchanged through many turns and every legal-move list
+    asks about it, so the answer is kept (keyed by its cards, so ``clone`` copies nothing more)."""
+    adds = frozenset(c for key in fitting(kind, cards, yellow_is_colour) for c in IDS[key])
+    jokers = [j for j in cards if colour(j) == YELLOW]
+    swaps = frozenset(
+        c for j in jokers for col in REAL_COLOURS for c in IDS[(digit(j), col)]
+        if valid(tuple(c if x == j else x for x in cards), yellow_is_colour)
+    )
+    return adds, swaps
+
+
 # -- a small search, for the random player's list of complete melds -----------------------------
 
 def _first_copies(hand: Iterable[str]) -> dict[tuple[int, str], str]:
     out: dict[tuple[int, str], str] = {}
     for c in sort_cards(hand):
-        out.setdefault((digit(c), colour(c)), c)
+        out.setdefault(KEY[c], c)
     return out
 
 
@@ -151,19 +174,35 @@ def _distinct(by: dict[tuple[int, str], str], digits: range, used: frozenset[str
 def find_melds(hand: Iterable[str], yellow_is_colour: bool = True) -> list[tuple[str, ...]]:
     """Some valid combinations in ``hand``: the largest Ling per digit (with and without its
     joker), each colour's sequences (longest from every start, and every three-card one) and
-    multi-coloured sequences of three to five. Not every combination: the rest is ``check``'s."""
+    multi-coloured sequences of three to five. Not every combination: the rest is ``check``'s.
+
+    Every legal-move list asks this, so it skips what cannot be there: a colour with fewer than two
+    cards has no sequence, and a digit missing from the hand ends every multi-coloured sequence
+    across it (as does a window without one card per colour: a longer one has none either)."""
     by = _first_copies(hand)
-    found: list[tuple[str, ...]] = []
+    present = [False] * 10
+    count = dict.fromkeys(REAL_COLOURS, 0)
+    for d, col in by:
+        present[d] = True
+        if col != YELLOW:
+            count[col] += 1
+    found: list[tuple[str, tuple[str, ...]]] = []
     for d in range(10):
+        if not present[d]:
+            continue
         real = [by[(d, col)] for col in REAL_COLOURS if (d, col) in by]
         joker = by.get((d, YELLOW))
         if len(real) >= 3:
-            found.append(tuple(real))
+            found.append((LING, tuple(real)))
         if joker and len(real) >= 2:
-            found.append((*real, joker))
+            found.append((LING, (*real, joker)))
     for col in REAL_COLOURS:
+        if count[col] < 2:
+            continue  # a one-colour sequence has more cards of its colour than jokers
         slots = [by.get((d, col)) or by.get((d, YELLOW)) for d in range(10)]
         for lo in range(8):
+            if slots[lo] is None:
+                continue
             best = None
             for hi in range(lo + 2, 10):
                 run = slots[lo: hi + 1]
@@ -171,20 +210,19 @@ def find_melds(hand: Iterable[str], yellow_is_colour: bool = True) -> list[tuple
                     break
                 if 2 * sum(colour(c) == col for c in run) > len(run):
                     if best is None:
-                        found.append(tuple(run))
+                        found.append((RUN, tuple(run)))
                     best = tuple(run)
             if best is not None and len(best) > 3:
-                found.append(best)
+                found.append((RUN, best))
     for lo in range(8):
         for length in (3, 4, 5):
-            if lo + length > 10 or (length == 5 and not yellow_is_colour):
+            if lo + length > 10 or (length == 5 and not yellow_is_colour) or not all(present[lo: lo + length]):
                 break
             pick = _distinct(by, range(lo, lo + length), frozenset())
-            if pick:
-                found.append(pick)
+            if pick is None:
+                break
+            found.append((MULTI, pick))
     out: dict[frozenset[str], tuple[str, ...]] = {}
-    for cards in found:
-        kind = valid(cards, yellow_is_colour)
-        if kind:
-            out.setdefault(frozenset(cards), arrange(kind, cards))
+    for kind, cards in found:
+        out.setdefault(frozenset(cards), arrange(kind, cards))
     return list(out.values())

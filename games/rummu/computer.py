@@ -10,12 +10,13 @@ to the seat's next turn and judging every display and hand (``standing``).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from games.base import Action
+from games.base import action as _act
 from games.computer.brain import Brain, margin
 from games.deck import colour, digit
-from games.rummu.combos import YELLOW, find_melds, fitting, value
+from games.rummu.combos import YELLOW, accepts, find_melds, value
 from games.rummu.rules import Rummu
 from games.rummu.scoring import CARD_IN_HAND, GOING_OUT, JOKER_IN_HAND
 from games.rummu.state import DRAW, RummuState
@@ -43,31 +44,32 @@ def joins(card: str, hand: Sequence[str], combos: Combos, opened: bool, yellow: 
     """Whether ``card`` completes a combination with the hand, or (once opened) extends one."""
     if any(card in meld for meld in find_melds((*hand, card), yellow)):
         return True
-    return opened and any((digit(card), colour(card)) in fitting(kind, cards, yellow) for kind, cards in combos)
+    return opened and any(card in accepts(kind, cards, yellow)[0] for kind, cards in combos)
 
 
 def pick_discard(hand: Sequence[str], combos: Combos, yellow: bool) -> str:
     """The least useful card; a card that extends a combination on the table is kept back, since
     the next player could pick it up."""
-    feeds = {c for c in hand if any((digit(c), colour(c)) in fitting(k, cs, yellow) for k, cs in combos)}
+    takers = [accepts(k, cs, yellow)[0] for k, cs in combos]
+    feeds = {c for c in hand if any(c in adds for adds in takers)}
     return min(hand, key=lambda c: (useful(c, hand) + (1.0 if c in feeds else 0.0), -digit(c), c))
 
 
-def play(legal: list[Action], hand: Sequence[str], combos: Combos, opened: bool, yellow: bool,
-         drawing: bool, discard_top: str | None) -> Action:
-    """The next action of a turn: draw, then lay down all it can, then discard."""
+def play(melds: Iterable[Action], layoffs: Iterable[Action], hand: Sequence[str], combos: Combos, opened: bool,
+         yellow: bool, drawing: bool, discard_top: str | None) -> Action:
+    """The next action of a turn: draw, then lay down all it can (the longest meld first, then
+    lay-offs), then discard. ``layoffs`` is read only up to its first lay-off."""
     if drawing:
         if discard_top and joins(discard_top, hand, combos, opened, yellow):
-            return Action("takediscard", "1")
-        return Action("take")
-    melds = [a for a in legal if a.kind == "meld"]
-    if melds:
-        return max(melds, key=lambda a: (len(a.arg.replace("/", "")), a.arg))
-    adds = [a for a in legal if a.kind == "add"]
-    if adds:
-        return adds[0]
-    card = pick_discard(hand, combos, yellow)
-    return Action("discard", card)
+            return _act("takediscard", "1")
+        return _act("take")
+    best = max(melds, key=lambda a: (len(a.arg.replace("/", "")), a.arg), default=None)
+    if best is not None:
+        return best
+    add = next((a for a in layoffs if a.kind == "add"), None)
+    if add is not None:
+        return add
+    return _act("discard", pick_discard(hand, combos, yellow))
 
 
 def standing(state: RummuState, seat: int) -> float:
@@ -91,14 +93,18 @@ class RummuBrain(Brain[Rummu, RummuState]):
         combos = [(c.kind, c.cards) for c in view.combos]
         opened = any(c.owner == seat for c in view.combos)
         yellow = state.options.yellow_is_colour
-        return play(legal, view.hand, combos, opened, yellow, view.phase == DRAW, view.discard_top)
+        melds = [a for a in legal if a.kind == "meld"]
+        return play(melds, legal, view.hand, combos, opened, yellow, view.phase == DRAW, view.discard_top)
 
     def policy(self, game: Rummu, state: RummuState, seat: int, rng: random.Random) -> Action:
+        """The easy player's turn on the whole state, its moves made lazily: the lay-offs only when
+        there is no meld, and only up to the first."""
         combos = [(c.kind, c.cards) for c in state.combos]
-        opened = any(c.owner == seat for c in state.combos)
-        legal = [] if state.phase == DRAW else game.legal_actions(state, seat)
-        return play(legal, state.hands[seat], combos, opened, state.options.yellow_is_colour, state.phase == DRAW,
-                    state.discard[-1] if state.discard else None)
+        opened = game.opened(state, seat)
+        drawing = state.phase == DRAW
+        melds = [] if drawing else game.melds(state, seat)
+        return play(melds, () if drawing else game.layoffs(state, seat), state.hands[seat], combos, opened,
+                    state.options.yellow_is_colour, drawing, state.discard[-1] if state.discard else None)
 
     def candidates(self, game: Rummu, state: RummuState, seat: int, legal: list[Action]) -> list[Action]:
         """Drawing: the pile, or the discards' top one or two; playing: every meld, lay-off and

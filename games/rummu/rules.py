@@ -11,6 +11,7 @@ only the complete melds a small search finds (``combos.find_melds``): ``check`` 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -28,17 +29,17 @@ from games.base import (
     shuffled,
     top_scorers,
 )
+from games.base import action as _act
 from games.deck import DECK, colour, digit, sort_cards
 from games.keys import number
 from games.rummu.combos import (
     YELLOW,
+    accepts,
     arrange,
     classify,
     find_melds,
-    fitting,
     join_cards,
     split_cards,
-    valid,
 )
 from games.rummu.scoring import combination_line, hand_lines, opening_minimum
 from games.rummu.state import (
@@ -159,32 +160,35 @@ class Rummu(Game[RummuState, RummuView]):
         if state.over or seat != state.turn:
             return []
         if state.phase == DRAW:
-            return [TAKE] + [Action("takediscard", str(n)) for n in range(1, len(state.discard) + 1)]
+            return [TAKE] + [_act("takediscard", str(n)) for n in range(1, len(state.discard) + 1)]
+        return [*(_act("discard", c) for c in state.hands[seat]), *self.melds(state, seat), *self.layoffs(state, seat)]
+
+    def melds(self, state: RummuState, seat: int) -> list[Action]:
+        """The listed melds of ``seat``, who is in its play phase: before its opening, every batch of
+        one or two found melds that reaches the minimum; after it, every found meld."""
         hand = state.hands[seat]
-        out = [Action("discard", c) for c in hand]
-        yellow = state.options.yellow_is_colour
-        melds = find_melds(hand, yellow)
+        melds = find_melds(hand, state.options.yellow_is_colour)
         need = self.minimum(state, seat)
-        if need:
-            batches = [(m,) for m in melds if len(m) >= need]
-            batches += [(a, b) for i, a in enumerate(melds) for b in melds[i + 1:]
-                        if len(a) + len(b) >= need and not set(a) & set(b)]
-            batches = [b for b in batches if sum(map(len, b)) < len(hand)]
-            out += [a for a in (Action("meld", "/".join(map(join_cards, b))) for b in batches)
-                    if len(a.key) <= MAX_KEY]
-            return out
-        out += [Action("meld", join_cards(m)) for m in melds if len(m) < len(hand)]
+        if not need:
+            return [_act("meld", join_cards(m)) for m in melds if len(m) < len(hand)]
+        batches = [(m,) for m in melds if len(m) >= need]
+        batches += [(a, b) for i, a in enumerate(melds) for b in melds[i + 1:]
+                    if len(a) + len(b) >= need and not set(a) & set(b)]
+        batches = [b for b in batches if sum(map(len, b)) < len(hand)]
+        return [a for a in (_act("meld", "/".join(map(join_cards, b))) for b in batches) if len(a.key) <= MAX_KEY]
+
+    def layoffs(self, state: RummuState, seat: int) -> Iterator[Action]:
+        """The single-card lay-offs and joker swaps of ``seat`` in its play phase, combination by
+        combination, lazily: a player who only wants the first one builds no others."""
+        if not self.opened(state, seat):
+            return
+        hand = state.hands[seat]
+        yellow = state.options.yellow_is_colour
         for combo in state.combos:
+            adds, swaps = accepts(combo.kind, combo.cards, yellow)
             if len(hand) > 1:
-                fits = fitting(combo.kind, combo.cards, yellow)
-                out += [Action("add", f"{combo.name}:{c}") for c in hand if (digit(c), colour(c)) in fits]
-            jokers = {digit(c): c for c in combo.cards if colour(c) == YELLOW}
-            for c in hand:
-                joker = jokers.get(digit(c))
-                if joker and colour(c) != YELLOW and \
-                        valid(tuple(c if x == joker else x for x in combo.cards), yellow):
-                    out.append(Action("swap", f"{combo.name}:{c}"))
-        return out
+                yield from (_act("add", f"{combo.name}:{c}") for c in hand if c in adds)
+            yield from (_act("swap", f"{combo.name}:{c}") for c in hand if c in swaps)
 
     def check(self, state: RummuState, seat: int, action: Action) -> None:
         self._plan(state, seat, action)

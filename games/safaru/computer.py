@@ -3,12 +3,18 @@
 A card's worth to the side that catches it: its triangles, plus a share of the unicorn bonus
 (red), minus a share of the fish penalty (blue) and the baby penalty (0). A catch takes the table
 cards (and the played card too when it pairs); a release leaves the played card free for others.
+
+The strong player compares, per card, its best catch by that worth and the few best catches
+overall (catches that take the same cards are one), each played out to the end of the deal, where
+``expected_points`` judges the piles: a majority counts with the chance that the animals still
+uncaught leave it standing, so a majority that can no longer be lost counts in full.
 """
 
 from __future__ import annotations
 
-import math
 import random
+from functools import lru_cache
+from typing import Any
 
 from games.base import Action
 from games.computer.brain import Brain, margin
@@ -37,6 +43,12 @@ RELEASE_WEIGHT = 0.6
 PLAYOUT_CATCHES = 12
 #: Free cards up to which a strong move gets its whole budget of playouts.
 CROWD = 10
+#: Catches the strong search compares besides each card's best one: ranking by worth first and
+#: searching the rest won as often in the benchmark as searching every listed catch, and a
+#: crowded table's hundreds of catches no longer share one budget.
+SEARCHED = 6
+#: Cards of each colour in the deck: the animals a majority is counted from.
+PER_COLOUR = 12
 
 
 def worth(card: str) -> float:
@@ -81,6 +93,24 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
     def policy(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> Action:
         return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, 1.0).arg)
 
+    def same(self, game: Safaru, state: SafaruState, seat: int, action: Action) -> Any:
+        """Catches that take the same cards (the same way of pairing or not) leave the same position."""
+        catch = parse_catch(action.arg)
+        return catch.card, frozenset(catch.taken), catch.pair is not None
+
+    def candidates(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action]) -> list[Action]:
+        """Each card's best play by worth, and the ``SEARCHED`` best plays overall."""
+        arms = super().candidates(game, state, seat, legal)
+        ranked = sorted(arms, key=lambda a: -score(parse_catch(a.arg)))
+        keep = set(ranked[:SEARCHED])
+        cards: set[str] = set()
+        for a in ranked:
+            card = parse_catch(a.arg).card
+            if card not in cards:
+                cards.add(card)
+                keep.add(a)
+        return [a for a in arms if a in keep]
+
     def budget(self, game: Safaru, state: SafaruState, arms: int) -> int:
         """Fewer playouts on a crowded table, where every playout step weighs more catches."""
         crowd = max(CROWD, len(state.table))
@@ -94,7 +124,7 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
 
     def value(self, game: Safaru, mark: tuple[int, int], state: SafaruState, seat: int) -> float:
         if state.game_no == mark[0] and not state.over:
-            points = expected_points([tally(p) for p in state.piles], 60 - len(state.deck) - len(state.table))
+            points = expected_points([tally(p) for p in state.piles])
         else:
             points = [0.0] * state.sides
             for line in state.history[-1].lines:
@@ -102,17 +132,40 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
         return margin(points, game.side(state, seat))
 
 
-def expected_points(piles: list[Tally], caught: int) -> list[float]:
-    """Each side's score if the game ended now, with the majorities softened by what is left to
-    catch: a lead of one unicorn early in the game is far from the bonus."""
-    left = 1.0 + 0.35 * max(0, 60 - caught) ** 0.5
+def expected_points(piles: list[Tally]) -> list[float]:
+    """Each side's score if the game ended with the animals not yet caught shared out at random:
+    its triangles and babies, and each majority's award times the chance that it holds it."""
     out = [t.triangles + BABY_PENALTY * t.babies for t in piles]
     for attr, award in (("unicorns", UNICORN_BONUS), ("fish", FISH_PENALTY)):
-        counts = [getattr(t, attr) for t in piles]
-        for side, n in enumerate(counts):
-            lead = n - max(c for s, c in enumerate(counts) if s != side)
-            out[side] += award * (0.5 + 0.5 * math.tanh(lead / left))
+        counts = tuple(getattr(t, attr) for t in piles)
+        shares = majority_shares(counts, PER_COLOUR - sum(counts))
+        for side, share in enumerate(shares):
+            out[side] += award * share
     return out
+
+
+@lru_cache(maxsize=4096)
+def majority_shares(counts: tuple[int, ...], left: int) -> tuple[float, ...]:
+    """Each side's expected share of a majority award (split evenly on a tie, none when nobody has
+    any, docs/rules-decisions.md D22) when each of the ``left`` cards still out goes to every side
+    alike: with a lead bigger than what is left, the award is certain."""
+    sides = len(counts)
+    spread = {counts: 1.0}
+    for _ in range(left):
+        after: dict[tuple[int, ...], float] = {}
+        for held, chance in spread.items():
+            for side in range(sides):
+                more = (*held[:side], held[side] + 1, *held[side + 1:])
+                after[more] = after.get(more, 0.0) + chance / sides
+        spread = after
+    shares = [0.0] * sides
+    for held, chance in spread.items():
+        most = max(held)
+        if most:
+            holders = [side for side in range(sides) if held[side] == most]
+            for side in holders:
+                shares[side] += chance / len(holders)
+    return tuple(shares)
 
 
 BRAIN = SafaruBrain()

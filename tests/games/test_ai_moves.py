@@ -113,6 +113,19 @@ def test_safaru_strong_takes_the_unicorn_that_ties_the_majority():
     assert move(SAFARU, state, 0, "strong") == Action("play", "k3/pair=r3")
 
 
+def test_safaru_strong_takes_the_unicorn_that_decides_the_majority_over_more_triangles():
+    """Six unicorns against five, the last one free: pairing it wins the 24 points for sure, while the
+    catch worth seven triangles leaves it to the opponent's 8 (seventeen) and a shared award."""
+    mine, theirs = ("r1a", "r2", "r3", "r4", "r5", "r6"), ("r0", "r1b", "r7a", "r7b", "r8")
+    table, hands = ("r9", "g4", "g6", "g7a"), {0: ("k9", "k7b"), 1: ("g8", "b5")}
+    placed = {*mine, *theirs, *table, *hands[0], *hands[1]}
+    rest = [c for c in DECK if c not in placed]
+    state = safaru_rig(hands=hands, table=table, piles={0: (*mine, *rest[:20]), 1: (*theirs, *rest[20:])})
+    assert not state.deck
+    assert move(SAFARU, state, 0, "easy") == Action("play", "k7b/sev=g4g6/pair=g7a"), "seven triangles"
+    assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")
+
+
 # -- Rummü ----------------------------------------------------------------------------------------
 def test_rummu_easy_takes_a_discard_that_completes_a_meld_and_then_lays_it_down():
     state = rummu_rig(hands={0: ("r3", "r4", "k9", "k1a", "b6", "b8", "k7a", "g0")}, discard=("y9", "r5"),

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from games.base import Action, IllegalAction
+from games.base import Action, IllegalAction, ScoreLine
 from games.deck import DECK, colour, digit
-from games.rummu import GAME, Combo, Options, RummuState
+from games.rummu import BRAIN, GAME, Combo, Options, RummuState
 from games.rummu.combos import (
     LING,
     MULTI,
@@ -488,3 +488,62 @@ def test_resample_after_a_reshuffle_keeps_the_reshuffled_cards_apart() -> None:
         assert new == reshuffled  # only the reshuffled cards trade places among themselves
         assert len(other.hands[1]) == 2 and sorted(GAME.cards(other)) == sorted(DECK)
         assert GAME.view(other, 0) == GAME.view(state, 0) and GAME.view(other, None) == GAME.view(state, None)
+
+
+@pytest.mark.parametrize("yellow_is_colour", [True, False])
+def test_every_single_card_lay_off_and_swap_is_listed_and_nothing_else(yellow_is_colour: bool) -> None:
+    """The per-combination answer the legal list is built from (``accepts``, kept between turns)
+    names exactly the lay-offs and joker swaps ``check`` allows, combination by combination."""
+    rng = random.Random(12)
+    seen: Counter[str] = Counter()
+    for seed in range(5):
+        state = GAME.setup(3, Options(yellow_is_colour=yellow_is_colour), f"layoffs-{seed}")
+        for _ in range(300):
+            if GAME.is_over(state):
+                break
+            seat = state.turn
+            legal = GAME.legal_actions(state, seat)
+            if state.phase == PLAY:
+                listed = {a.key for a in legal if a.kind in ("add", "swap")}
+                allowed = set()
+                for combo in state.combos:
+                    for card in state.hands[seat]:
+                        for kind in ("add", "swap"):
+                            key = f"{kind}:{combo.name}:{card}"
+                            try:
+                                GAME.check(state, seat, Action.parse(key))
+                            except IllegalAction:
+                                continue
+                            allowed.add(key)
+                assert listed == allowed
+                seen.update(key.split(":")[0] for key in listed)
+            GAME.apply(state, seat, rng.choice(legal))
+    assert seen["add"] > 50 and seen["swap"] > 3
+
+
+def test_the_rollout_policy_goes_out_in_tens_of_actions() -> None:
+    """The strong player's playouts play turns as players do (meld, lay off, discard the least
+    useful card), so a hand ends with someone going out, not with random moves at the cap."""
+    lengths = []
+    for seed in range(12):
+        players = 3 + seed % 4
+        state = GAME.setup(players, Options(), f"rollout-{seed}")
+        rng = random.Random(seed)
+        actions = 0
+        while not state.history and actions < 1000:
+            GAME.apply(state, state.turn, BRAIN.policy(GAME, state, state.turn, rng))
+            actions += 1
+        assert [line.label for line in state.history[-1].lines].count("rummu.line.went_out") == 1
+        lengths.append(actions)
+    assert max(lengths) < 100, lengths
+
+
+def test_the_rollout_policy_lays_off_then_goes_out() -> None:
+    state = rig(hands={0: ("r7a", "g9"), 1: ("k2", "k5"), 2: ("b2", "b5")},
+                combos=((0, ("r3", "r4", "r5", "r6")),), totals=(0, 0, 0))
+    rng = random.Random(0)
+    assert BRAIN.policy(GAME, state, 0, rng) == Action("add", "m1:r7a")
+    act(state, "add:m1:r7a")
+    assert BRAIN.policy(GAME, state, 0, rng) == Action("discard", "g9")
+    act(state, "discard:g9")
+    assert ScoreLine(0, "rummu.line.went_out", 10) in state.history[-1].lines

@@ -380,3 +380,15 @@ def test_every_catch_has_a_split_that_takes_the_same_cards_the_same_way() -> Non
         for catch in catches(card, table, 60):
             same = [c for c in splits(card, catch.taken, table) if bool(c.pair) == bool(catch.pair)]
             assert len(same) == 1 and sorted(same[0].taken) == sorted(catch.taken), catch.arg
+
+
+def test_the_strong_players_majority_counts_what_is_still_out() -> None:
+    """A majority that the animals still uncaught cannot overturn counts in full; a lead of one
+    with one left is a win or a tie (the award shared, D22), alike likely; nothing caught, no award."""
+    from games.safaru.computer import majority_shares
+
+    assert majority_shares((7, 3), 2) == (1.0, 0.0)
+    assert majority_shares((6, 5), 1) == (0.75, 0.25)
+    assert majority_shares((6, 6), 0) == (0.5, 0.5)
+    assert majority_shares((0, 0), 0) == (0.0, 0.0)
+    assert sum(majority_shares((2, 1, 1), 8)) == pytest.approx(1.0)
