@@ -97,6 +97,18 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
         turns = view.deck / view.players
         return place(view.drawn, tops, frozenset(view.banned), legal, seat, view.players, per, turns, rng, 0.01)
 
+    def candidates(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action]) -> list[Action]:
+        """Every drawn card ends up owned, so the extra draw is always drawn (one card more, and one
+        fewer for the others to draw), and a wish card takes whenever it can: the taken card changes
+        owner, two cards' difference more than keeping the wish card alone. Only which card to take
+        and where to lay a card are searched."""
+        if state.phase == EXTRA:
+            return [Action("draw")]
+        if state.phase == WISH_PHASE:
+            takes = [a for a in legal if a.kind == "take"]
+            return takes or legal
+        return legal
+
     def policy(self, game: Kapado, state: KapadoState, seat: int, rng: random.Random) -> Action:
         legal = game.legal_actions(state, seat)
         if state.phase == EXTRA:

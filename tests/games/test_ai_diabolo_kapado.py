@@ -1,0 +1,74 @@
+"""The strong Diabolo and Kapado players in rigged positions where the rules make the right move clear.
+
+Diabolo: a doubler pays double only to the colour's top holder, and there is one per round.
+Kapado: a card that fits a stack doubly (colour and number) earns an extra draw, and every drawn card
+is owned at the end, so a double fit is taken and the extra draw always drawn.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.base import Action
+from games.computer import choose
+from games.diabolo import GAME as DIABOLO
+from games.diabolo import position as diabolo_position
+from games.diabolo import score_now
+from games.kapado import GAME as KAPADO
+from games.kapado.rules import position as kapado_position
+
+
+def strong(game, state, seat: int, seed: int = 0) -> Action:
+    action = choose(game, state, seat, "strong", random.Random(seed))
+    game.check(state, seat, action)
+    return action
+
+
+# -- Diabolo --------------------------------------------------------------------------------------
+def test_diabolo_strong_saves_its_doubler_for_the_later_colour_it_surely_leads():
+    """Purple pays first but the seat holds none; blue pays next and the seat holds 14 of it."""
+    state = diabolo_position(3, {0: ["b5a", "b5b", "b4a", "r1a", "y1a", "g1a"],
+                                 1: ["p5a", "p4a", "r1b", "y1b", "g1b", "r2a"],
+                                 2: ["p5b", "p3a", "r1c", "y1c", "g1c", "r2b"]},
+                             angel={"p": ["p2a", "p2b"], "b": ["b3a", "b3b"]}, devil={"p": ["p1a"], "b": ["b1a"]},
+                             draw=False)
+    score_now(state)
+    assert DIABOLO.view(state, None).deciding == "p"
+    for seed in range(3):
+        assert strong(DIABOLO, state, 0, seed) == Action("doubler", "none")
+    DIABOLO.apply(state, 0, Action("doubler", "none"))
+    DIABOLO.apply(state, 1, Action("doubler", "p"))
+    DIABOLO.apply(state, 2, Action("doubler", "p"))
+    assert DIABOLO.view(state, None).deciding == "b"
+    for seed in range(3):
+        assert strong(DIABOLO, state, 0, seed) == Action("doubler", "b")
+
+
+def test_diabolo_strong_closes_its_own_colour_for_the_angels_with_its_smallest_card_that_does():
+    """Blue's last slot is on the angel side, devils ahead 5 to 3, and the seat holds most of blue: a 4
+    closes it for the angels (7 to 5) and keeps the most blue in hand; a 1 would close it for the devils,
+    and leaving it open lets another seat do that."""
+    state = diabolo_position(3, {0: ["b5a", "b5b", "b4a", "b1a", "r1a", "y1a"]},
+                             devil={"b": ["b2a", "b2b", "b1c"]}, angel={"b": ["b3a"]}, next_cards=("g1d",))
+    for seed in range(3):
+        assert strong(DIABOLO, state, 0, seed) == Action("angel", "b4a")
+
+
+# -- Kapado ---------------------------------------------------------------------------------------
+OWN = [["b3"], ["a10"], ["c9"], ["d25"], ["b4"]]
+
+
+def test_kapado_strong_lays_a_card_where_it_fits_doubly_and_draws_again():
+    state = kapado_position(2, {0: OWN}, next_cards=("a14",))
+    assert strong(KAPADO, state, 0) == Action("up", "s0:1"), "a14 on a10: colour and divisor 2"
+    KAPADO.apply(state, 0, Action("up", "s0:1"))
+    assert state.phase == "extra"
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("draw")
+
+
+def test_kapado_strong_takes_with_a_wish_card_rather_than_keeping_it():
+    """Taking moves a card from the opponent to the seat: two cards' difference more than keeping."""
+    state = kapado_position(2, {0: OWN, 1: [["a12"], ["c25"], ["d7"], ["b21"], ["c27"]]}, next_cards=("w1",))
+    assert state.phase == "wish"
+    assert strong(KAPADO, state, 0).kind == "take"
