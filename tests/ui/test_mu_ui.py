@@ -77,9 +77,9 @@ def test_the_auction_table_shows_dealer_turn_and_every_laid_out_card():
     text = table_text(session, last="P3 lays out …")
     assert "## 🎴 Mü · hand 1" in text and "🃏 Dealer **P0**" in text
     assert "▶ **P0** · 15 cards · score **0** · laid out 1: ❤️6" in text
-    assert "• **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
-    assert "• **P3** · 15 cards · score **0** · laid out 2: ☘️1 🔷1" in text
-    assert "the most cards anyone laid out is 2; 0 of 4 passes in a row end it." in text
+    assert "② **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
+    assert "④ **P3** · 15 cards · score **0** · laid out 2: ☘️1 🔷1" in text
+    assert "**Auction**: highest bid 2 · 0 of 4 passed in a row (when all have, it ends)." in text
     assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 cards, or pass.")
     assert "Chef" not in text and "Trumps" not in text
 
@@ -237,7 +237,7 @@ def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
     text = table_text(session)
     assert "👑 Chef **P0** with 4 cards · 🥈 Vize **P1** · 🤝 Partner **P3**" in text
     assert "🎯 Team goal: **36** triangles for **P0** + **P3**" in text
-    assert "▶ **P0** (👑 Chef) · 15 cards" in text and "• **P3** (🤝 Partner)" in text
+    assert "① ▶ **P0** (👑 Chef) · 15 cards" in text and "④ **P3** (🤝 Partner)" in text
 
 
 # -- tricks ----------------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def test_the_hand_marks_the_legal_cards_and_keeps_the_others_clickable_for_the_r
     assert not any(b["disabled"] for b in cards.values())
     assert "On the table: P0 ❤️3" in rendered.content and "Led: red. You must follow it." in rendered.content
     # The trumps (green, and the 7s) come last, after a star.
-    assert rendered.content.split("\n")[0].split(" · ")[-1].startswith("⭐")
+    assert rendered.content.split("\n")[0].split(" · ")[-1].startswith("👑 ⭐")
     with_illegal = Action.parse(arg(cards["g0"]))
     try:
         GAME.check(session.state, B, with_illegal)
@@ -347,8 +347,8 @@ def test_a_lost_hand_is_summed_up_with_the_penalty():
     session = session_at(state)
     text = PRESENTER.summary(session, play_out_hand(session), "de")
     assert text.startswith("📋 **Mü**: ")
-    assert "• P0: Teamziel verfehlt (0 von 12): 1 geboten, 0 wären gedeckt, 10 Minuspunkte je Karte Differenz (1) (-10)" in text
-    assert "• P1: Teamziel verfehlt: 5 Punkte je Karte Differenz (1) (+5)" in text
+    assert "• P0: Teamziel verfehlt (0 von 12): Die Punkte decken ein Gebot von 0, nicht die gebotenen 1, also 10 Minuspunkte je fehlende Karte: 1 (-10)" in text
+    assert "• P1: Teamziel verfehlt: 5 Punkte je Karte, die dem Chef fehlt: 1 (+5)" in text
 
 
 def test_a_patt_hand_is_summed_up_with_the_provokateur():
@@ -358,8 +358,8 @@ def test_a_patt_hand_is_summed_up_with_the_provokateur():
     events = kit.play(session, B, "pass")
     assert "Patt: nobody is alone on top with 1 card" in PRESENTER.describe(session, events, "en")
     text = PRESENTER.summary(session, events, "en")
-    assert "• P0: Stalemate (Patt): tied top bid of 1 card, 5 per card (+5)" in text
-    assert "• P1: Stalemate (Patt): last to reach the tied top bid of 1, 10 off per card (-10)" in text
+    assert "• P0: Patt: tied for the top bid of 1 card, 5 per card (+5)" in text
+    assert "• P1: Patt: last to reach the tied top bid of 1, 10 off per card (-10)" in text
     assert "Totals: P0 5 · P1 -10 · P2 0 · P3 0" in text
     text = table_text(session)
     assert "hand 2" in text and "🃏 Dealer **P1**" in text and "score **5**" in text

@@ -93,13 +93,12 @@ def test_the_table_shows_displays_with_owners_piles_hand_counts_turn_and_scores(
         discard=("k9", "k8", "b7a"), turn=1, phase="draw", totals=(30, -15, 0))
     text = table_text(session, last="P0 discarded 🔷7.")
     assert "## 🃏 Rummü · hand 1" in text
-    assert "🏆 Scores (match to 200): P0 30 · P1 -15 · P2 0" in text
-    assert "✋ Cards in hand: P0 2 · P1 3 · P2 1" in text
+    assert "🏆 Scores (match to 200): ① P0 30 · ② P1 -15 · ③ P2 0" in text
     assert f"Draw pile: {len(session.state.stock)} · discard pile: 3 cards, top 🔷7" in text
     assert "🟫8" not in text and "⚫8" not in text      # only the top discard shows
-    assert "**P0**: #1 ❤️4 ❤️5 ⭐6 · #3 ❤️9 ☘️9 🔷9" in text
-    assert "**P2**: #2 ☘️5 🔷5 ⚫5" in text
-    assert "**P1**: none yet (opens with 3 cards or more)" in text   # a minus score opens with 3
+    assert "① **P0** · ✋ 2 · A: ❤️4 ❤️5 ⭐6 · C: ❤️9 ☘️9 🔷9" in text
+    assert "③ **P2** · ✋ 1 · B: ☘️5 🔷5 ⚫5" in text
+    assert "② **P1** · ✋ 3 · none yet (opens with 3 cards or more)" in text   # a minus score opens with 3
     assert "P0 discarded 🔷7.\n▶ **P1**: take the top card of the draw pile" in text
     (rendered,) = PRESENTER.table(session, "en", None)
     hand_button = by_label(rendered, "Hand")
@@ -110,16 +109,16 @@ def test_the_table_shows_displays_with_owners_piles_hand_counts_turn_and_scores(
 def test_teams_share_a_score_at_four_players_unless_the_option_is_off() -> None:
     session = session_of(4)
     session.state.totals = [40, 25]
-    assert "🏆 Team scores (match to 500): P0 & P2 40 · P1 & P3 25" in table_text(session)
+    assert "🏆 Team scores (match to 500): ① P0 & ③ P2 40 · ② P1 & ④ P3 25" in table_text(session)
     alone = session_of(4, teams=False)
-    assert "🏆 Scores (match to 200): P0 0 · P1 0 · P2 0 · P3 0" in table_text(alone)
+    assert "🏆 Scores (match to 200): ① P0 0 · ② P1 0 · ③ P2 0 · ④ P3 0" in table_text(alone)
 
 
 def test_the_table_in_german() -> None:
     session = session_of()
     rig(session, {0: ("r7a",), 1: ("b1a",), 2: ("g8",)}, combos=((1, ("r4", "r5", "r6")),), turn=2)
     text = table_text(session, "de")
-    assert "**Auslagen**" in text and "**P1**: #1 ❤️4 ❤️5 ❤️6" in text
+    assert "**Auslagen**" in text and "② **P1** · ✋ 1 · A: ❤️4 ❤️5 ❤️6" in text
     assert "▶ **P2**: auslegen, anlegen, Joker tauschen, dann eine Karte abwerfen." in text
 
 
@@ -180,8 +179,8 @@ def test_a_picked_combination_is_judged_and_laid_out_with_one_click() -> None:
     assert menu["max_values"] == len(OPENER)
     assert move_of(rendered, "Lay out") == "meld:r3r4r5r6"
     events = kit.play(session, 0, "meld:r3r4r5r6")
-    assert PRESENTER.describe(session, events, "en") == "P0 laid out #1 ❤️3 ❤️4 ❤️5 ❤️6."
-    assert "**P0**: #1 ❤️3 ❤️4 ❤️5 ❤️6" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 laid out A: ❤️3 ❤️4 ❤️5 ❤️6."
+    assert "A: ❤️3 ❤️4 ❤️5 ❤️6" in table_text(session)
     assert "You have a display: you may add cards" in hand(session).content
 
 
@@ -212,7 +211,7 @@ def test_two_combinations_picked_at_once_are_cut_for_the_opening() -> None:
     assert "(cut into one-colour sequence + Ling)" in rendered.content
     assert move_of(rendered, "Lay out") == "meld:r1ar2r3/g6b6k6"
     kit.play(session, 0, "meld:r1ar2r3/g6b6k6")
-    assert "**P0**: #1 ❤️1 ❤️2 ❤️3 · #2 ☘️6 🔷6 ⚫6" in table_text(session)
+    assert "A: ❤️1 ❤️2 ❤️3 · B: ☘️6 🔷6 ⚫6" in table_text(session)
 
 
 def test_a_pick_that_cuts_several_ways_offers_each_way() -> None:
@@ -242,7 +241,7 @@ def test_groups_set_aside_make_one_opening_batch() -> None:
     assert move_of(both, "Lay out") == "meld:g6b6k6/r1ar2r3"
     assert press(both, "Clear") == "clear" and hand(session, 0, "clear").content == hand(session).content
     kit.play(session, 0, "meld:g6b6k6/r1ar2r3")
-    assert "#1 ☘️6 🔷6 ⚫6 · #2 ❤️1 ❤️2 ❤️3" in table_text(session)
+    assert "A: ☘️6 🔷6 ⚫6 · B: ❤️1 ❤️2 ❤️3" in table_text(session)
 
 
 def test_adding_and_swapping_wait_for_ones_own_display() -> None:
@@ -260,10 +259,10 @@ def test_picked_cards_are_added_to_a_chosen_display() -> None:
     rendered = hand(session, 0, pick(session, 0, ["r7a", "r6"]))
     add = select_with(rendered, "add:")
     assert [(o["label"], o["value"]) for o in add["options"]] == [
-        ("#1 of P0: ☘️9 🔷9 ⚫9", "m1:r6r7a"), ("✓ #2 of P1: ❤️3 ❤️4 ❤️5", "m2:r6r7a")]
+        ("Display A of P0: ☘️9 🔷9 ⚫9", "m1:r6r7a"), ("✓ Display B of P1: ❤️3 ❤️4 ❤️5", "m2:r6r7a")]
     events = kit.play(session, 0, "add:m2:r6r7a")
-    assert PRESENTER.describe(session, events, "en") == "P0 added ❤️6 ❤️7 to #2."
-    assert "**P1**: #2 ❤️3 ❤️4 ❤️5 ❤️6 ❤️7" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 added ❤️6 ❤️7 to display B."
+    assert "B: ❤️3 ❤️4 ❤️5 ❤️6 ❤️7" in table_text(session)
     with pytest.raises(IllegalAction) as refusal:
         kit.play(session, 0, "add:m1:k3")
     assert refusal.value.reason == "rummu.not_consecutive"
@@ -275,11 +274,11 @@ def test_a_joker_is_swapped_for_the_card_it_stands_for() -> None:
         combos=((0, ("g9", "b9", "k9")), (1, ("r4", "r5", "y6"))))
     rendered = hand(session)
     swap = select_with(rendered, "swap:")
-    assert [(o["label"], o["value"]) for o in swap["options"]] == [("❤️6 for ⭐6 in #2 of P1", "m2:r6")]
+    assert [(o["label"], o["value"]) for o in swap["options"]] == [("❤️6 for ⭐6 in display B of P1", "m2:r6")]
     assert kit.hand_path(session, 0, "swap:m2:r6")[-1].values == ("m2:r6",)
     events = kit.play(session, 0, "swap:m2:r6")
-    assert PRESENTER.describe(session, events, "en") == "P0 put ❤️6 in place of the joker ⭐6 in #2 and took the joker."
-    assert "y6" in session.state.hands[0] and "#2 ❤️4 ❤️5 ❤️6" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 put ❤️6 in place of the joker ⭐6 in display B and took the joker."
+    assert "y6" in session.state.hands[0] and "B: ❤️4 ❤️5 ❤️6" in table_text(session)
 
 
 def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
@@ -334,7 +333,7 @@ def test_going_out_is_described_and_the_hand_is_scored_in_public() -> None:
     summary = PRESENTER.summary(session, events, "en")
     lines = summary.splitlines()
     assert lines[0] == "📋 **Rummü**: hand 1 is scored."
-    assert "• P0: One-colour sequence 3–6, pure (#1) (+20)" in lines
+    assert "• P0: One-colour sequence 3–6, pure (display A) (+20)" in lines
     assert "• P0: Went out (+10)" in lines
     assert "• P1: Jokers left in hand: 1 (-10)" in lines and "• P1: Other cards left in hand: 1 (-5)" in lines
     assert lines[-1] == "Totals: P0 30 · P1 -15 · P2 -5"

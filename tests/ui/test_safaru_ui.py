@@ -58,8 +58,8 @@ def test_table_shows_free_cards_catch_counts_deck_and_turn() -> None:
     session.state.piles[0] = ("r5", "b5")
     text = table_text(session, last="🕊️ something happened")
     assert "**Free cards (3):** ☘️3 🔷4 ⚫6" in text
-    assert f"• **P0**: {len(session.state.hands[0])} in hand · 2 caught" in text
-    assert "• **P1**: 2 in hand · 0 caught" in text
+    assert f"① **P0**: {len(session.state.hands[0])} in hand · 2 caught" in text
+    assert "② **P1**: 2 in hand · 0 caught" in text
     assert f"**Deck:** {len(session.state.deck)} cards" in text
     assert "▶ **P1** plays a card." in text and "🕊️ something happened" in text
     assert "❤️ 🦄 unicorns" in text and "🔷 🐟 fish" in text
@@ -74,8 +74,8 @@ def test_table_shows_teams_match_scores_and_open_piles() -> None:
     session.state.piles[1] = ("r5", "b0", "k7a")
     session.state.totals = [27, 15]
     text = table_text(session, "de")
-    assert "• **P0 & P2**: 4 + 4 auf der Hand · 0 gefangen" in text
-    assert "• **P1 & P3**: 4 + 4 auf der Hand · 3 gefangen (🦄 1 · 🐟 1 · 🍼 1 · ▲ 4)" in text
+    assert "①③ **P0 & P2**: 4 + 4 auf der Hand · 0 gefangen" in text
+    assert "②④ **P1 & P3**: 4 + 4 auf der Hand · 3 gefangen (🦄 1 · 🐟 1 · 🍼 1 · ▲ 4)" in text
     assert "🏆 **Partie bis 100:** P0 & P2 27 · P1 & P3 15" in text
 
 
@@ -333,7 +333,7 @@ def test_the_last_game_leaves_its_breakdown_to_the_closing_summary() -> None:
         events = kit.play(session, seat, rng.choice(sorted(legal(session, seat))))
         said.append(PRESENTER.summary(session, events, "en"))
     assert said == [None] * len(said) and session.game.is_over(session.state)
-    assert "The game is over." in table_text(session)
+    assert "🏁 The match is over." in table_text(session)
 
 
 def test_rules_and_house_rule_labels_exist_in_both_languages() -> None:

@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.labels import seat_badge
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
 from games.deck import digit
@@ -59,7 +60,7 @@ def _grid_rows(session, view, columns: str) -> list[dict]:
 def _scoreboard(session, view, lang: str) -> str:
     lines = [t(lang, "calcory.ui.title")]
     counts = " · ".join(
-        t(lang, "calcory.ui.count", name=_name(session, seat), count=n) for seat, n in enumerate(view.hand_counts)
+        t(lang, "calcory.ui.count", badge=seat_badge(seat), name=_name(session, seat), count=n) for seat, n in enumerate(view.hand_counts)
     )
     lines.append(t(lang, "calcory.ui.players", players=counts))
     if view.marked is not None:

@@ -17,6 +17,7 @@ from bot.storage.status import Status
 from bot.tables.diabolo.picture import PICTURES
 from bot.transport import ids, media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
@@ -90,7 +91,7 @@ def _players_block(session, view, lang: str) -> str:
     lines = [t(lang, "diabolo.ui.players")]
     for seat in range(view.players):
         marker = "▶ " if seat == view.current or seat in view.waiting else ""
-        line = t(lang, "diabolo.ui.player", marker=marker, name=_name(session, seat), count=view.hand_counts[seat],
+        line = t(lang, "diabolo.ui.player", badge=seat_badge(seat), marker=marker, name=_name(session, seat), count=view.hand_counts[seat],
                  doubler=_doubler_state(view, seat, lang), points=view.totals[seat])
         if view.shown[seat]:
             line += t(lang, "diabolo.ui.shown", cards=labels(view.shown[seat]))

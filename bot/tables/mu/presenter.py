@@ -15,6 +15,7 @@ from bot.tables.mu.picture import PICTURES
 from bot.tables.mu.words import name, team_names, trick_text, trump_name, trumps_text
 from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, symbol
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
 from bot.ui.summary import render_hand
 from games.base import Event
@@ -34,8 +35,8 @@ def _roles(lang: str, view, seat: int) -> str:
 
 
 def _seat_line(session, view, lang: str, seat: int) -> str:
-    marker = "▶" if view.to_act == seat and session.status == Status.PLAYING else "•"
-    line = t(lang, "mu.ui.seat", marker=marker, name=name(session, seat), roles=_roles(lang, view, seat),
+    marker = "▶ " if view.to_act == seat and session.status == Status.PLAYING else ""
+    line = t(lang, "mu.ui.seat", badge=seat_badge(seat), marker=marker, name=name(session, seat), roles=_roles(lang, view, seat),
              cards=view.hand_counts[seat], score=view.scores[seat])
     if view.phase == AUCTION:
         if view.bids[seat]:
@@ -181,9 +182,7 @@ def _said(session, event: Event, lang: str) -> str | None:
         return t(lang, "mu.ui.said.trick", name=who)
     if kind == "deal":
         return t(lang, "mu.ui.said.deal", name=who, number=data["hand"])
-    if kind == "match_over":
-        return t(lang, "mu.ui.said.over")
-    return None
+    return None     # the match's end among them: the turn line under the log says so
 
 
 PRESENTER = MuPresenter()

@@ -24,6 +24,7 @@ from bot.tables.rummu.picture import PICTURES
 from bot.transport import ids, media
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
 from bot.ui.cards import label, labels
+from bot.ui.labels import pile_label
 from bot.ui.pictured import hand_picture
 from games.base import IllegalAction
 from games.deck import colour, digit, sort_cards, split_cards
@@ -190,8 +191,9 @@ def piles(lang: str, view) -> str:
 
 
 def combo_number(name: str) -> str:
-    """``m3`` is shown as ``#3``."""
-    return f"#{name[1:]}"
+    """A display as the table and picture letter it: the engine's ``m3`` (the hand's third, the third of
+    ``view.combos``) is C."""
+    return pile_label(int(name[1:]) - 1)
 
 
 class HandView:
@@ -284,6 +286,7 @@ class HandView:
             count = sum(map(len, pick.laid))
             self.lines.append(t(lang, "rummu.ui.opening_count", count=count, need=need))
         self.lines.append(t(lang, "rummu.ui.your_play"))
+        self.lines.append(t(lang, "rummu.ui.terms"))
         self.pick_select(pick)
         self.action_buttons(pick, need)
         if not need and pick.chosen:

@@ -19,6 +19,7 @@ from bot.tables.safaru.picture import PICTURES
 from bot.transport import ids, media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.cards import label, labels, symbol
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.summary import render_hand
 from games.base import Action, Event, HandScore
@@ -115,12 +116,13 @@ def _table_text(session, view, lang: str, last: str | None) -> str:
     for side in range(view.sides):
         hands = " + ".join(str(n) for i, n in enumerate(view.hand_sizes) if _side_of(view, i) == side)
         name = side_name(session, view, side, lang)
+        badges = "".join(seat_badge(i) for i in range(view.players) if _side_of(view, i) == side)
         pile = view.piles[side]
         if pile is None:
-            lines.append(t(lang, "safaru.ui.side", name=name, hand=hands, caught=view.pile_sizes[side]))
+            lines.append(t(lang, "safaru.ui.side", badges=badges, name=name, hand=hands, caught=view.pile_sizes[side]))
         else:
-            lines.append(t(lang, "safaru.ui.side_open", name=name, hand=hands, caught=view.pile_sizes[side],
-                           tally=tally_text(pile, lang)))
+            lines.append(t(lang, "safaru.ui.side_open", badges=badges, name=name, hand=hands,
+                           caught=view.pile_sizes[side], tally=tally_text(pile, lang)))
     target = getattr(session.options, "match_target", 0)
     if target:
         scores = " · ".join(t(lang, "safaru.ui.score", name=side_name(session, view, side, lang), score=score)
