@@ -17,6 +17,7 @@ from bot.tables.mu.words import TRUMP_MARK
 from bot.ui.cards import SYMBOLS
 from bot.ui.labels import BADGES, pile_label, seat_badge
 from bot.ui.movelog import move_log
+from bot.ui.rules import moves_line, rules_message
 from tests.ui import kit
 
 #: House rules that end a match within a few hundred random moves.
@@ -174,3 +175,18 @@ def test_da_capo_buttons_read_as_words():
         for comp in kit.offered(session, seat):
             label = comp.get("label", "")
             assert not re.search("[📚🔖🂠①-⑩]", label), label
+
+
+def test_the_rules_line_reads_only_the_readers_own_moves():
+    session = walked("kapado", 3, 5)
+    (seat,) = session.game.to_act(session.state)
+    other = (seat + 1) % 3
+    mine = rules_message(session, seat, "de")
+    texts = [c["content"] for c in kit.components(mine) if c["type"] == 10]
+    assert texts[0] == i18n.t("de", "kapado.ui.rules") and texts[1].startswith("▶ **Du bist am Zug**: Du kannst ")
+    kit.check_limits(mine, ephemeral=True)
+    waiting = moves_line(session, other, "en")
+    assert waiting == f"Not your turn: the table waits for **{session.seats[seat].name}**."
+    assert moves_line(session, None, "en") == waiting         # a spectator reads the same
+    session.status = Status.FINISHED
+    assert moves_line(session, seat, "en") == "The match is over: nobody moves any more."

@@ -28,6 +28,7 @@ from bot.transport import ids, media
 from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
 from games.keys import number
@@ -162,7 +163,7 @@ class BuildPilePresenter:
         turn.append(self.turn_line(session, view, lang))
         hand = hand_button(session, lang)
         picture = table_picture(self.pictures, session, view, lang, "\n".join(head[1:] + players))
-        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand)],
+        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand, rules_button(session, lang))],
                        picture)]
 
     @staticmethod

@@ -17,6 +17,7 @@ from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
 from bot.ui.labels import seat_badge
+from bot.ui.rules import rules_button
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
 from games.deck import digit
@@ -112,7 +113,9 @@ class CalcoryPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0])]
+        # The Rules button goes under the first half: the second holds Discord's 40 components already.
+        first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
+                 row(rules_button(session, lang))]
         second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"
