@@ -52,10 +52,10 @@ def test_the_table_shows_both_sides_of_every_row_with_sums_and_closed_rows():
     assert "▶ **P1**'s turn" in text
 
 
-def test_the_table_offers_only_the_hand_button_and_speaks_german():
+def test_the_table_offers_only_the_hand_and_rules_buttons_and_speaks_german():
     session = rigged(position(3), lang="de")
     rendered = SHOW.table(session, "de", None)[0]
-    assert custom_ids(kit.body(rendered)) == [f"st:t:{session.id}:hand"]
+    assert custom_ids(kit.body(rendered)) == [f"st:t:{session.id}:hand", f"st:t:{session.id}:rules"]
     text = table_text(session, lang="de")
     assert "❤️ Rot: 😈 — · **0** ┃ **0** · — 😇" in text and "Runde 1 von 3" in text
     kit.check_limits(rendered)
