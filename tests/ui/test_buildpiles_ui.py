@@ -36,7 +36,7 @@ def hand(session, seat: int = 0, ui: str = "", lang: str = "en"):
 
 
 def controls(rendered) -> list[dict]:
-    return [c for r in rendered.view.to_components() for c in r["components"]]
+    return kit.controls(rendered)
 
 
 def buttons(rendered, kind: str = "m") -> dict[str, dict]:
@@ -161,10 +161,10 @@ def test_dacapo_discards_go_to_any_helper_and_an_empty_hand_may_draw_four():
     empty = at("dacapo", hands={0: []}, build=[3])
     rendered = hand(empty)
     assert labels(rendered) == {"draw": "Draw 4", "end": "End turn"}
-    assert "Your hand is empty: draw 4 new cards" in rendered.content and not discard_options(rendered)
+    assert "Your hand is empty: draw 4 new cards" in rendered.text and not discard_options(rendered)
     dry = at("dacapo", hands={0: []}, build=[3], rest="box")
     assert labels(hand(dry)) == {"end": "End turn"}
-    assert "Your hand is empty: play what you can, then end your turn." in hand(dry).content
+    assert "Your hand is empty: play what you can, then end your turn." in hand(dry).text
 
 
 def test_skippo_discards_follow_the_helper_order_and_keep_aces():
@@ -178,7 +178,7 @@ def test_skippo_discards_follow_the_helper_order_and_keep_aces():
                helpers={0: [["2"], ["3"], ["4"], ["5"]]})
     rendered = hand(stuck)
     assert labels(rendered) == {"end": "End turn"} and not discard_options(rendered)
-    assert "No hand card fits on a helper pile" in rendered.content
+    assert "No hand card fits on a helper pile" in rendered.text
 
 
 def test_skippo_jokers_go_out_only_in_runs_and_a_stock_joker_may_be_set_aside():
@@ -197,7 +197,7 @@ def test_skippo_jokers_go_out_only_in_runs_and_a_stock_joker_may_be_set_aside():
     offered = labels(hand(session))
     assert not any("@stock" in key for key in offered)  # the stock waits for its joker
     assert offered[f"run:{reserve}+{session.state.seats[0].pile[-1]}>b2"] == "set-aside 🃏+stock 8 → B"
-    assert "**Your stock:** 📚 **8** (1 left) · set aside 🃏" in hand(session).content
+    assert "**Your stock:** 📚 **8** (1 left) · set aside 🃏" in hand(session).text
 
 
 def test_many_plays_become_steps_and_every_move_stays_reachable():
@@ -233,7 +233,7 @@ def test_a_stale_or_unknown_step_shows_the_quick_view_and_others_only_wait():
         assert kit.body(hand(session, ui=ui))["components"] is not None
     assert kit.body(hand(session, ui="c:hand/zz")) == plain
     waiting = hand(session, 1)
-    assert not controls(waiting) and "P0 is playing" in waiting.content
+    assert not controls(waiting) and "P0 is playing" in waiting.text
 
 
 # -- public lines -------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ def test_the_draw_offers_the_draw_pile_the_top_discard_and_any_deeper_take() -> 
     discards = tuple(c for c in DECK if c[0] == "g") + tuple(c for c in DECK if c[0] == "b")[:6]  # 18 cards
     rig(session, {0: ("r1a", "r2", "r3"), 1: ("k1a",), 2: ("k2",)}, discard=discards, phase="draw")
     rendered = hand(session)
-    assert "Your turn: draw first." in rendered.content
+    assert "Your turn: draw first." in rendered.text
     assert move_of(rendered, f"Draw pile ({len(session.state.stock)})") == "take"
     assert move_of(rendered, "Take 🔷4") == "takediscard:1"
     deeper = select_with(rendered, "takediscard:")
@@ -155,8 +155,8 @@ def test_others_see_their_hand_and_whose_turn_it_is() -> None:
     session = session_of()
     rig(session, {0: ("r1a", "r2"), 1: ("k1a", "y5"), 2: ("k2",)})
     rendered = hand(session, 1)
-    assert "**Your hand (2):** ⭐5 ⚫1" in rendered.content and "P0 is playing." in rendered.content
-    assert components(rendered) == []
+    assert "**Your hand (2):** ⭐5 ⚫1" in rendered.text and "P0 is playing." in rendered.text
+    assert kit.controls(rendered) == []
 
 
 # -- combinations ----------------------------------------------------------------------------------
@@ -168,12 +168,12 @@ def test_a_picked_combination_is_judged_and_laid_out_with_one_click() -> None:
     session = session_of()
     rig(session, {0: OPENER, 1: ("k1a",), 2: ("k2",)})
     plain = hand(session)
-    assert "You have no display yet: your first one needs at least 4 cards" in plain.content
+    assert "You have no display yet: your first one needs at least 4 cards" in plain.text
     assert move_of(plain, "Lay out") is None and move_of(plain, "Discard") is None
     ui = pick(session, 0, ["r6", "r3", "r5", "r4"])
     rendered = hand(session, 0, ui)
-    assert "Picked: ❤️3 ❤️4 ❤️5 ❤️6 (one-colour sequence)" in rendered.content
-    assert "That makes 4 cards; your first display needs 4." in rendered.content
+    assert "Picked: ❤️3 ❤️4 ❤️5 ❤️6 (one-colour sequence)" in rendered.text
+    assert "That makes 4 cards; your first display needs 4." in rendered.text
     menu = select_with(rendered, "p")
     assert [o["value"] for o in menu["options"] if o["default"]] == ["r3", "r4", "r5", "r6"]
     assert menu["max_values"] == len(OPENER)
@@ -181,7 +181,7 @@ def test_a_picked_combination_is_judged_and_laid_out_with_one_click() -> None:
     events = kit.play(session, 0, "meld:r3r4r5r6")
     assert PRESENTER.describe(session, events, "en") == "P0 laid out A: ❤️3 ❤️4 ❤️5 ❤️6."
     assert "A: ❤️3 ❤️4 ❤️5 ❤️6" in table_text(session)
-    assert "You have a display: you may add cards" in hand(session).content
+    assert "You have a display: you may add cards" in hand(session).text
 
 
 def test_an_invalid_pick_is_offered_and_the_engine_refuses_it_with_its_reason() -> None:
@@ -189,7 +189,7 @@ def test_an_invalid_pick_is_offered_and_the_engine_refuses_it_with_its_reason() 
     rig(session, {0: OPENER, 1: ("k1a",), 2: ("k2",)})
     ui = pick(session, 0, ["r3", "g1a", "r5", "y9"])
     rendered = hand(session, 0, ui)
-    assert "(not a combination: A sequence needs consecutive digits, each once.)" in rendered.content
+    assert "(not a combination: A sequence needs consecutive digits, each once.)" in rendered.text
     key = move_of(rendered, "Lay out")
     assert key == "meld:r3r5y9g1a"
     with pytest.raises(IllegalAction) as refusal:
@@ -197,7 +197,7 @@ def test_an_invalid_pick_is_offered_and_the_engine_refuses_it_with_its_reason() 
     assert refusal.value.reason == "rummu.not_consecutive"
     # The host redraws the hand with the engine's reason as its notice line.
     notice = t("en", refusal.value.reason, **refusal.value.params)
-    assert hand(session, 0, "", notice).content.splitlines()[0] == "A sequence needs consecutive digits, each once."
+    assert hand(session, 0, "", notice).text.splitlines()[0] == "A sequence needs consecutive digits, each once."
     too_few = move_of(hand(session, 0, pick(session, 0, ["g6", "b6", "k6"])), "Lay out")
     with pytest.raises(IllegalAction) as refusal:
         kit.play(session, 0, too_few)
@@ -208,7 +208,7 @@ def test_two_combinations_picked_at_once_are_cut_for_the_opening() -> None:
     session = session_of()
     rig(session, {0: ("r1a", "r2", "r3", "g6", "b6", "k6", "y9"), 1: ("k1a",), 2: ("k2",)})
     rendered = hand(session, 0, pick(session, 0, ["g6", "r2", "b6", "r1a", "k6", "r3"]))
-    assert "(cut into one-colour sequence + Ling)" in rendered.content
+    assert "(cut into one-colour sequence + Ling)" in rendered.text
     assert move_of(rendered, "Lay out") == "meld:r1ar2r3/g6b6k6"
     kit.play(session, 0, "meld:r1ar2r3/g6b6k6")
     assert "A: ❤️1 ❤️2 ❤️3 · B: ☘️6 🔷6 ⚫6" in table_text(session)
@@ -232,14 +232,14 @@ def test_groups_set_aside_make_one_opening_batch() -> None:
     aside = press(first, "Set aside")
     assert aside == "p0/gg6b6k6"
     rendered = hand(session, 0, aside)
-    assert "Set aside 1: ☘️6 🔷6 ⚫6 (Ling)" in rendered.content
-    assert "That makes 3 cards; your first display needs 4." in rendered.content
+    assert "Set aside 1: ☘️6 🔷6 ⚫6 (Ling)" in rendered.text
+    assert "That makes 3 cards; your first display needs 4." in rendered.text
     assert "g6" not in option_values(select_with(rendered, "p"))
     ui = pick(session, 0, ["r1a", "r2", "r3"], aside)
     assert ui == "p0/gg6b6k6:r1a.r2.r3"
     both = hand(session, 0, ui)
     assert move_of(both, "Lay out") == "meld:g6b6k6/r1ar2r3"
-    assert press(both, "Clear") == "clear" and hand(session, 0, "clear").content == hand(session).content
+    assert press(both, "Clear") == "clear" and hand(session, 0, "clear").text == hand(session).text
     kit.play(session, 0, "meld:g6b6k6/r1ar2r3")
     assert "A: ☘️6 🔷6 ⚫6 · B: ❤️1 ❤️2 ❤️3" in table_text(session)
 
@@ -249,7 +249,7 @@ def test_adding_and_swapping_wait_for_ones_own_display() -> None:
     rig(session, {0: ("r6", "r7a", "g1a"), 1: ("k1a",), 2: ("k2",)}, combos=((1, ("r4", "r5", "y6")),))
     rendered = hand(session, 0, pick(session, 0, ["r7a"]))
     assert selects(rendered) == ["p0"]
-    assert "no display yet" in rendered.content
+    assert "no display yet" in rendered.text
 
 
 def test_picked_cards_are_added_to_a_chosen_display() -> None:
@@ -286,7 +286,7 @@ def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
     rig(session, {0: ("r6", "g6", "k3"), 1: ("k1a",), 2: ("k2",)})
     assert move_of(hand(session, 0, pick(session, 0, ["r6", "g6"])), "Discard") is None
     rendered = hand(session, 0, pick(session, 0, ["k3"]))
-    assert "Picked: ⚫3" in rendered.content
+    assert "Picked: ⚫3" in rendered.text
     assert move_of(rendered, "Discard") == "discard:k3"
     events = kit.play(session, 0, "discard:k3")
     assert PRESENTER.describe(session, events, "en") == "P0 discarded ⚫3."
@@ -296,9 +296,9 @@ def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
 def test_a_stale_or_malformed_step_shows_the_plain_hand() -> None:
     session = session_of()
     rig(session, {0: ("r6", "g6", "k3"), 1: ("k1a",), 2: ("k2",)})
-    plain = hand(session).content
+    plain = hand(session).text
     for ui in ("p0:k1a", "p0:zz", "p0/gzz", "p0/xk3", "q0:r6", "p0:r6.r6", "p0/gr6:r6", "clear", "p:", "p0/c"):
-        assert hand(session, 0, ui).content == plain, ui
+        assert hand(session, 0, ui).text == plain, ui
 
 
 def test_a_hand_of_more_than_25_cards_pages_and_keeps_the_pick() -> None:
@@ -314,7 +314,7 @@ def test_a_hand_of_more_than_25_cards_pages_and_keeps_the_pick() -> None:
     assert option_values(select_with(second, "p1")) == list(sort_cards(big))[25:]
     ui = pick(session, 0, [sort_cards(big)[25]], turned)
     both = hand(session, 0, ui)
-    assert "Picked: ❤️0 ❤️1 🔷1 (" in both.content
+    assert "Picked: ❤️0 ❤️1 🔷1 (" in both.text
     assert move_of(both, "Lay out") == f"meld:r0r1a{sort_cards(big)[25]}"
     for rendered in (first, second, both):
         kit.check_limits(rendered, ephemeral=True)
@@ -348,7 +348,7 @@ def test_the_last_hand_leaves_its_breakdown_to_the_match_summary() -> None:
     assert session.status == "finished"
     assert PRESENTER.summary(session, events, "en") is None
     assert "🏁 The match is over." in table_text(session)
-    assert "The match is over." in hand(session, 1).content and components(hand(session, 1)) == []
+    assert "The match is over." in hand(session, 1).text and kit.controls(hand(session, 1)) == []
 
 
 def test_every_option_has_a_label_and_help_in_both_languages() -> None:

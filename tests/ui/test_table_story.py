@@ -14,6 +14,7 @@ from bot import i18n
 from bot.play.sessions import Status
 from bot.registry import presenter
 from bot.tables.mu.words import TRUMP_MARK
+from bot.ui.base import YOUR_TURN
 from bot.ui.cards import SYMBOLS
 from bot.ui.labels import BADGES, pile_label, seat_badge
 from bot.ui.movelog import move_log
@@ -164,7 +165,7 @@ def test_the_mu_hand_marks_trumps_with_no_suit_symbol():
     assert TRUMP_MARK not in SYMBOLS.values()
     session = walked("mu", 4, 60)
     view = session.game.view(session.state, 0)
-    hand = presenter("mu").hand(session, 0, "en", "", None).content
+    hand = presenter("mu").hand(session, 0, "en", "", None).text
     if view.chef_trump is not None and TRUMP_MARK in hand:
         assert "marks your trumps" in hand and "⭐ " not in hand.split("·")[0]
 
@@ -190,3 +191,16 @@ def test_the_rules_line_reads_only_the_readers_own_moves():
     assert moves_line(session, None, "en") == waiting         # a spectator reads the same
     session.status = Status.FINISHED
     assert moves_line(session, seat, "en") == "The match is over: nobody moves any more."
+
+
+@pytest.mark.parametrize("key, players", CASES)
+def test_a_hand_takes_the_accent_colour_exactly_on_its_owners_turn(key, players):
+    session = walked(key, players, 23)
+    acting = session.game.to_act(session.state) if session.status is Status.PLAYING else set()
+    for seat in range(players):
+        rendered = presenter(key).hand(session, seat, "en", "", None)
+        kit.check_limits(rendered, ephemeral=True)
+        (container,) = rendered.view.to_components()
+        assert container["type"] == 17 and rendered.content is None
+        assert container.get("accent_color") == (YOUR_TURN if seat in acting else None), (seat, acting)
+    assert acting, "the walk stops at a position where someone is to act"

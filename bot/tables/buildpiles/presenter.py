@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from bot.i18n import t
 from bot.pictures import Pictures
 from bot.storage.status import Status
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_button
@@ -213,7 +213,7 @@ class BuildPilePresenter:
             turn.render(ui, lines, out)
         picture = hand_picture(self.pictures, session, view, lang, turn.playable() if turn else (), alt,
                                lambda card: self.card(game, card))
-        return Rendered(StaticView(out), "\n".join(lines)[:2000], pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     def _turn(self, session, seat: int, view, lang: str) -> _Turn | None:
         """The seat's moves while it is the seat's turn."""

@@ -15,7 +15,17 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.transport import ids
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.base import (
+    Rendered,
+    StaticLayout,
+    Style,
+    button,
+    hand_button,
+    hand_message,
+    row,
+    select,
+    text,
+)
 from bot.ui.labels import seat_badge
 from bot.ui.rules import rules_button
 from games.base import Event
@@ -143,7 +153,7 @@ class CalcoryPresenter:
             lines.append(t(lang, "calcory.ui.hand_over"))
         else:
             lines.append(t(lang, "calcory.ui.wait", name=_name(session, view.active)))
-        return Rendered(StaticView(out), "\n".join(lines))
+        return hand_message(session, seat, lines, out)
 
     @staticmethod
     def _return_controls(session, seat: int, view, lang: str, ui: str, out: list[dict]) -> None:

@@ -22,8 +22,8 @@ from bot.i18n import t
 from bot.pictures.palette import KAPADO, emoji
 from bot.storage.status import Status
 from bot.tables.kapado.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_button
@@ -177,7 +177,7 @@ class KapadoPresenter:
                 self._place(session, seat, view, lang, ui, legal, lines, out)
         lines.append(_legend(lang))
         picture = hand_picture(PICTURES, session, view, lang, _playable(session, seat, view), alt, label)
-        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     @staticmethod
     def playable(session, seat: int) -> tuple[str, ...]:

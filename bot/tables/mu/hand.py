@@ -24,8 +24,8 @@ from bot.tables.mu.words import (
     trump_name,
     trumps_text,
 )
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, row, rows, select
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_message, row, rows, select
 from bot.ui.cards import colour_name, label, labels
 from bot.ui.pictured import hand_picture
 from games.deck import sort_cards
@@ -63,7 +63,7 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
     elif view.phase == TRICKS:
         _tricks(session, view, lang, seat, mine, lines, out)
     picture = hand_picture(PICTURES, session, view, lang, playable(session, view, seat), alt)
-    return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+    return hand_message(session, seat, lines, out, picture)
 
 
 def playable(session, view, seat: int) -> tuple[str, ...]:

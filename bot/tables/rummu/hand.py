@@ -21,8 +21,8 @@ from itertools import combinations, product
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.tables.rummu.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, row, select
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_message, row, select
 from bot.ui.cards import label, labels
 from bot.ui.labels import pile_label
 from bot.ui.pictured import hand_picture
@@ -247,7 +247,7 @@ class HandView:
             self.play(parse(self.ui, view.hand, self.yellow))
         alt = t(self.lang, "rummu.ui.your_hand", count=len(view.hand), cards=labels(view.hand))
         picture = hand_picture(PICTURES, self.session, view, self.lang, playable(self.session, view, self.seat), alt)
-        return Rendered(StaticView(self.rows), "\n".join(self.lines)[:2000], pictures=media.pictures(picture))
+        return hand_message(self.session, self.seat, self.lines, self.rows, picture)
 
     def draw(self) -> None:
         view = self.view

@@ -16,8 +16,8 @@ from types import SimpleNamespace
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.tables.safaru.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.cards import label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
@@ -287,7 +287,7 @@ class SafaruPresenter:
                 lines.append(t(lang, "safaru.ui.pick_card"))
         alt = t(lang, "safaru.ui.hand", cards=labels(view.hand))
         picture = hand_picture(PICTURES, session, view, lang, _playable(session, seat, view), alt)
-        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     def playable(self, session, seat: int) -> tuple[str, ...]:
         """On the seat's turn every card: each either catches or is released."""
