@@ -143,7 +143,7 @@ def test_dacapo_offers_other_players_pile_tops_but_not_their_helpers():
                  helpers={1: [["3"]]})
     offered = labels(hand(session))
     top = session.state.seats[1].pile[-1]
-    assert offered[f"play:{top}@pile:seat1>b1"] == "P1's pile 3 → A"
+    assert offered[f"play:{top}@pile:seat1>b1"] == "3 from P1's pile → A"
     assert buttons(hand(session))[f"play:{top}@pile:seat1>b1"]["style"] == 4  # it helps P1: red
     assert f"play:{session.state.seats[2].pile[-1]}@pile:seat2>b1" in offered  # P2's last card: P2 would win
     assert not any("helper" in key for key in offered)
