@@ -28,6 +28,7 @@ from bot.transport.clicked import ClickedMessage
 from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
 from bot.ui import options as options_ui
+from bot.ui.rules import rules_message
 from games.keys import number
 
 log = logging.getLogger("spieltisch.clicks")
@@ -222,6 +223,10 @@ class Clicks:
     async def _table(self, reply: Reply, session, op: str) -> None:
         if op == "rejoin":
             await self._rejoin(reply, session)
+            return
+        if op == "rules":       # anyone may read them, seated or not: privately, in their own language
+            rendered = rules_message(session, session.seat_of(reply.interaction.user.id), reply.lang)
+            await answer(reply, reply.send_ephemeral(rendered))
             return
         if op != "hand":
             await reply.notice("table.unknown_button")

@@ -613,8 +613,10 @@ class TableWriter:
 
     @staticmethod
     async def _edit_hand(hand: OpenHand, kwargs: dict) -> dict:
-        """Edit an open hand through the token that drew it last."""
+        """Edit an open hand through the token that drew it last. A hand is a V2 message, which has no
+        content: one opened before hands were V2 sheds its text."""
         interaction = hand.token[0]
+        kwargs.setdefault("content", None)
         if hand.followup is None:
             return await webhooks.edit_original(interaction, **kwargs)
         return await webhooks.edit_followup(interaction, hand.followup, **kwargs)

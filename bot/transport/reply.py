@@ -35,6 +35,8 @@ class Reply:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
         message = self.interaction.message
         kwargs = media.edit_kwargs(rendered, media.shown_on(message) if message else None)
+        if rendered.content is None and message is not None and not message.flags.components_v2:
+            kwargs["content"] = None    # a legacy message (a hand from before hands were V2) sheds its text
         if self.interaction.response.is_done():
             self.updated = await webhooks.edit_original(self.interaction, **kwargs)
         else:

@@ -16,10 +16,15 @@ import discord
 
 from bot.i18n import t
 from bot.storage.status import Status
-from bot.transport import ids
+from bot.transport import ids, media
 from bot.transport.media import Picture
 
 Style = discord.ButtonStyle
+#: A hand's accent colour while its owner is to act (Discord's green of the play buttons): the edge
+#: of the container tells a player at a glance that the table waits for them.
+YOUR_TURN = 0x57F287
+#: Characters of a hand's text (Discord allows 4,000 over all texts of a Components V2 message).
+HAND_TEXT = 2000
 
 
 class StaticView(discord.ui.View):
@@ -126,6 +131,19 @@ class Rendered:
     pictures: tuple[Picture, ...] = ()
     _fingerprint: bytes | None = field(default=None, repr=False, compare=False)
 
+    @property
+    def text(self) -> str:
+        """What the message says in words: its content, or its text displays (a V2 layout's), joined."""
+        if self.content is not None:
+            return self.content
+        shown, stack = [], list(self.view.to_components())
+        while stack:
+            component = stack.pop(0)
+            if component.get("type") == 10:
+                shown.append(component["content"])
+            stack[0:0] = component.get("components") or []
+        return "\n".join(shown)
+
     def fingerprint(self) -> bytes:
         """What the message shows, to skip edits that would change nothing (computed once).
 
@@ -147,6 +165,21 @@ def hand_button(session, lang: str) -> dict:
                   disabled=session.status != Status.PLAYING)
 
 
+def your_turn(session, seat: int) -> bool:
+    """Whether the table waits for ``seat`` now (one of several, such as Diabolo's doublers)."""
+    return session.status == Status.PLAYING and seat in session.game.to_act(session.state)
+
+
+def hand_message(session, seat: int, lines: list[str], rows: list[dict], picture: Picture | None = None) -> Rendered:
+    """A player's hand as one Components V2 container: the text, the hand's picture, its moves; its
+    accent colour says that it is the player's turn. Every hand (and its last look, ``unfollowed_hand``)
+    is a V2 message, since Discord never takes the flag off a message once it has it."""
+    container: dict = {"type": 17, "components": [text("\n".join(lines)[:HAND_TEXT]), *media.galleries(picture), *rows]}
+    if your_turn(session, seat):
+        container["accent_color"] = YOUR_TURN
+    return Rendered(StaticLayout([container]), pictures=media.pictures(picture))
+
+
 def unfollowed_hand(session, seat: int, lang: str, why: str = "hand_unfollowed") -> Rendered:
     """An open hand's last look: it no longer follows the table (its token runs out, or ``why`` is
     ``hand_superseded``: the player opened a newer one), so it shows no cards and no moves, only how
@@ -154,7 +187,7 @@ def unfollowed_hand(session, seat: int, lang: str, why: str = "hand_unfollowed")
     and the click path answers it with the hand as it is then."""
     refresh = button(t(lang, "table.hand_again"), ids.hand_step(session.id, seat, session.counters[seat], ""),
                      style=Style.primary)
-    return Rendered(StaticView([row(refresh)]), t(lang, f"table.{why}"))
+    return Rendered(StaticLayout([{"type": 17, "components": [text(t(lang, f"table.{why}")), row(refresh)]}]))
 
 
 def mention(user_id: int | None, fallback: str) -> str:

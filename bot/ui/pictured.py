@@ -1,5 +1,5 @@
 """Every game's pictures on its messages: the table's in a media gallery inside the table's container,
-the hand's on the legacy hand message (Discord shows it below the text, above the buttons).
+the hand's likewise inside the hand's (under its text, above its buttons: ``base.hand_message``).
 
 Both are pure functions of a view, so the PNG of a view drawn lately is taken from a small cache:
 redrawing an unchanged view (a step inside a hand, a table whose only news is its text line) paints

@@ -16,12 +16,18 @@ from bot.registry import presenter
 from bot.transport import ids
 from bot.ui.options import PICTURES
 from tests.double import custom_ids, option_values, visible_texts
+from tests.double.components import text_displays
 from tests.e2e.calcory_driver import settled
 from tests.e2e.outside import hand_of, pings
 from tests.ui import kit
 
 Policy = Callable[[object, int], str]
 
+
+
+def said(message) -> str:
+    """The words of a message on the double (a hand's text displays: hands are Components V2)."""
+    return "\n".join(text_displays(message.payload))
 
 class GameDriver:
     def __init__(self, env, key: str, channel=None) -> None:

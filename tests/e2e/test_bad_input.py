@@ -34,7 +34,8 @@ async def tampered(env, user, message, custom_id: str, values: list[str] | None 
     assert component is not None, f"{replace or custom_id} is not on {message}"
     component["custom_id"] = custom_id
     component.pop("disabled", None)
-    seen = Message(payload, message.channel, ephemeral_to=message.ephemeral_to)
+    # The copy shows what the real message shows: Discord holds its files whatever a client sends.
+    seen = Message(payload, message.channel, ephemeral_to=message.ephemeral_to, held=copy.deepcopy(message.held))
     data = {"custom_id": custom_id, "component_type": component["type"], "id": component.get("id")}
     if values is not None:
         data["values"] = values

@@ -10,7 +10,7 @@ import pytest
 from bot.registry import presenter
 from bot.transport import ids
 from bot.ui.movelog import LENGTH
-from tests.e2e.game_driver import GameDriver
+from tests.e2e.game_driver import GameDriver, said
 from tests.ui import kit
 
 SHOW = presenter("diabolo")
@@ -81,7 +81,7 @@ async def test_the_ping_links_to_the_table_and_its_hand_button_opens_the_hand(en
 
     record = await env.double.click(user, ping, hand)
     assert record.ephemeral
-    assert record.message.ephemeral and record.message.content == SHOW.hand(session, seat, "en", "", None).content
+    assert record.message.ephemeral and said(record.message) == SHOW.hand(session, seat, "en", "", None).text
     # The hand opened from the ping plays like any other: a move in it is taken.
     drive.hands[seat] = record.message
     key = random.Random(2).choice(session.game.legal_actions(session.state, seat)).key

@@ -7,8 +7,9 @@ import asyncio
 
 from bot.registry import presenter
 from bot.transport import ids
-from bot.ui.base import unfollowed_hand
-from tests.e2e.game_driver import GameDriver
+from bot.ui.base import YOUR_TURN, unfollowed_hand
+from tests.double import payloads as P
+from tests.e2e.game_driver import GameDriver, said
 from tests.e2e.outside import hand_of
 from tests.ui import kit
 
@@ -35,7 +36,7 @@ async def test_a_hand_opened_again_while_the_old_one_was_being_redrawn_follows_t
     await _click_path(drive, actor, session.game.legal_actions(session.state, actor)[0].key)
     await env.settle()
     shown = presenter("skippo").hand(session, waiter, drive.lang_of(waiter), "", None)
-    assert new.content == shown.content, "the hand opened last stopped following the game"
+    assert said(new) == shown.text, "the hand opened last stopped following the game"
 
 
 def _plays(session, seat: int) -> list[str]:
@@ -76,24 +77,47 @@ async def test_a_hand_opened_again_tells_the_older_one_it_no_longer_follows_the_
 
     def superseded(message) -> bool:
         note = unfollowed_hand(session, waiter, lang, "hand_superseded")
-        return message.content == note.content and not message.shown and message.custom_ids == [
+        return said(message) == note.text and not message.shown and message.custom_ids == [
             _step(session, waiter, "")]
 
-    assert double.message(first.id).content == second.content       # both show the same until a move
+    assert said(double.message(first.id)) == said(second)       # both show the same until a move
     await _click_path(drive, actor, _plays(session, actor)[0])
     await env.settle()
     now = presenter("skippo").hand(session, waiter, lang, "", None)
-    assert double.message(second.id).content == now.content
+    assert said(double.message(second.id)) == now.text
     assert superseded(double.message(first.id)), "the older hand still claims to be current"
 
     again = await double.click(user, double.message(first.id), _step(session, waiter, ""))
-    assert again.message.id == first.id and double.message(first.id).content == now.content
+    assert again.message.id == first.id and said(double.message(first.id)) == now.text
     await _click_path(drive, actor, session.game.legal_actions(session.state, actor)[0].key)
     await env.settle()
     assert superseded(double.message(second.id))
     now = presenter("skippo").hand(session, waiter, lang, "", None)
-    assert double.message(first.id).content == now.content
+    assert said(double.message(first.id)) == now.text
 
 
 def _step(session, seat: int, ui: str) -> str:
     return ids.hand_step(session.id, seat, session.counters[seat], ui)
+
+
+async def test_a_hand_from_before_hands_were_v2_is_answered_with_the_v2_hand_and_loses_its_old_text(env):
+    """A hand is a Components V2 message whose container turns green on its owner's turn. One that an
+    older version of the bot sent as text and buttons (legacy) still answers its button: the answer
+    takes the flag on and the old text off, as Discord asks."""
+    drive = GameDriver(env, "skippo")
+    session = await drive.start(["ann", "bob"])
+    seat = next(iter(session.to_act()))
+    hand = await drive.open_hand(seat)
+    assert hand.is_v2 and not hand.content
+    assert hand.components[0]["accent_color"] == YOUR_TURN
+    other = await drive.open_hand(1 - seat)
+    assert "accent_color" not in other.components[0]
+    step = _step(session, seat, "")
+    hand.payload.update(content="Your hand: 3 · 7", flags=P.EPHEMERAL,
+                        components=[{"type": 1, "components": [{"type": 2, "style": 2, "label": "Show my hand",
+                                                                "custom_id": step}]}])
+    record = await env.double.click(drive.user_of(seat), hand, step)
+    assert not record.rejected and env.double.errors == []
+    now = env.double.message(hand.id)
+    assert now.is_v2 and not now.content and said(now) == presenter("skippo").hand(session, seat, drive.lang_of(seat),
+                                                                                  "", None).text

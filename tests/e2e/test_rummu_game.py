@@ -9,6 +9,7 @@ from itertools import combinations
 from bot.i18n import t
 from bot.tables.rummu.hand import ordered
 from bot.transport import ids
+from bot.ui.labels import seat_badge
 from games.base import IllegalAction
 from games.deck import colour, digit
 from games.rummu.combos import YELLOW, classify, valid
@@ -54,7 +55,8 @@ async def test_three_players_play_a_whole_hand_to_its_score_breakdown(env) -> No
     names = [seat.name for seat in session.seats]
     table = env.table_messages()[0]
     assert "## 🃏 Rummü · hand 1" in table.text and "**Displays**" in table.text
-    assert all(f"**{name}**: none yet (opens with 4 cards or more)" in table.text for name in names)
+    assert all(f"{seat_badge(seat)} **{name}** · ✋ 9 · none yet (opens with 4 cards or more)" in table.text
+               for seat, name in enumerate(names))
 
     # The first player draws, then picks three cards that are no combination: the engine says why.
     seat = session.state.turn
@@ -86,14 +88,15 @@ async def test_three_players_play_a_whole_hand_to_its_score_breakdown(env) -> No
     texts = drive.public_texts()
     went_out = next(text for text in texts if "went out: hand 1 is over." in text)
     winner = next(name for name in names if f"🎉 {name} went out" in went_out)
-    assert any("laid out #1" in text for text in texts)
+    assert any("laid out A:" in text for text in texts)
     scored = next(m.text for m in env.public() if m.text.startswith("📋 **Rummü**: hand 1 is scored."))
     assert f"• {winner}: Went out (+10)" in scored
     totals = session.game.view(session.state, None).totals
     assert scored.splitlines()[-1] == "Totals: " + " · ".join(f"{n} {p}" for n, p in zip(names, totals, strict=True))
     table = env.table_messages()[0].text
     assert "## 🃏 Rummü · hand 2" in table
-    assert "🏆 Scores (match to 200): " + " · ".join(f"{n} {p}" for n, p in zip(names, totals, strict=True)) in table
+    assert "🏆 Scores (match to 200): " + " · ".join(f"{seat_badge(s)} {n} {p}" for s, (n, p)
+                                                    in enumerate(zip(names, totals, strict=True))) in table
 
 
 async def test_four_players_in_teams_and_a_house_rule_from_the_lobby(env) -> None:
@@ -106,6 +109,6 @@ async def test_four_players_in_teams_and_a_house_rule_from_the_lobby(env) -> Non
     drive.check_channel_private(rng)
     totals = session.game.view(session.state, None).totals
     assert totals[0] == totals[2] and totals[1] == totals[3]
-    teams = f"{names[0]} & {names[2]} {totals[0]} · {names[1]} & {names[3]} {totals[1]}"
+    teams = f"① {names[0]} & ③ {names[2]} {totals[0]} · ② {names[1]} & ④ {names[3]} {totals[1]}"
     assert f"🏆 Team scores (match to 500): {teams}" in env.table_messages()[0].text
     assert any(m.text.startswith("📋 **Rummü**: hand 1 is scored.") for m in env.public())

@@ -22,7 +22,7 @@ async def test_a_two_player_game_is_played_to_the_end_and_keeps_the_hands_secret
 
     texts = drive.public_texts()
     assert any("🃏" in text and "round 5" in text for text in texts)  # the deals were announced
-    assert any("🎯" in text for text in texts) and "🏁 The game is over." in env.table_messages()[0].text
+    assert any("🎯" in text for text in texts) and "🏁 The match is over." in env.table_messages()[0].text
     summary = env.public()[-1].text
     assert summary.startswith("🏁 **Safarü** is over.")
     names = [seat.name for seat in session.seats]

@@ -12,7 +12,7 @@ from bot.transport import ids
 from bot.transport.webhooks import TOKEN_LIFETIME, TOKEN_USABLE
 from bot.ui.options import PICTURES
 from tests.double import custom_ids, visible_texts
-from tests.e2e.game_driver import GameDriver
+from tests.e2e.game_driver import GameDriver, said
 from tests.e2e.outside import pings
 from tests.ui import kit
 
@@ -44,7 +44,7 @@ def _shows_now(drive: GameDriver, seat: int, message) -> bool:
 def _unfollowed(drive: GameDriver, seat: int, message) -> bool:
     """The hand message says it no longer follows the table, and offers only a fresh hand."""
     session, lang = drive.session, drive.lang_of(seat)
-    return (message.content == t(lang, "table.hand_unfollowed") and not message.shown
+    return (said(message) == t(lang, "table.hand_unfollowed") and not message.shown
             and custom_ids(message.payload) == [ids.hand_step(session.id, seat, session.counters[seat], "")])
 
 
@@ -89,7 +89,7 @@ async def test_the_note_says_it_in_the_players_language(env):
     for lang, hand in hands.items():
         shown = env.double.message(hand.id)
         assert _unfollowed(drive, seats[lang], shown)
-    assert env.double.message(hands["de"].id).content.startswith("⌛ Diese Hand folgt dem Tisch nicht mehr")
+    assert said(env.double.message(hands["de"].id)).startswith("⌛ Diese Hand folgt dem Tisch nicht mehr")
     assert env.double.message(hands["de"].id).component(
         ids.hand_step(session.id, seats["de"], session.counters[seats["de"]], ""))["label"] == "Hand zeigen"
 
@@ -212,7 +212,7 @@ async def test_a_relaxed_game_over_two_days_never_shows_a_stale_hand_as_current(
             refreshed = presenter("skippo").hand(session, seat, lang, "", t(lang, "table.hand_refreshed"))
             for message in messages:
                 shown = double.message(message.id)
-                if shown.content == t(lang, "table.hand_unfollowed"):
+                if said(shown) == t(lang, "table.hand_unfollowed"):
                     assert [ids.parse(c).kind for c in custom_ids(shown.payload)] == ["h"], step
                     continue
                 assert custom_ids(shown.payload) == custom_ids(kit.body(current)), f"{step}: stale buttons"
@@ -224,11 +224,11 @@ async def test_a_relaxed_game_over_two_days_never_shows_a_stale_hand_as_current(
         refreshed by its own button once it stopped following."""
         user, lang = drive.user_of(seat), drive.lang_of(seat)
         hand = drive.hand_message(seat)
-        if hand is not None and double.message(hand.id).content == t(lang, "table.hand_unfollowed") \
+        if hand is not None and said(double.message(hand.id)) == t(lang, "table.hand_unfollowed") \
                 and rng.random() < 0.5:
             refresh = custom_ids(double.message(hand.id).payload)[0]
             drive.hands[seat] = hand = (await double.click(user, double.message(hand.id), refresh)).message
-        elif hand is None or double.message(hand.id).content == t(lang, "table.hand_unfollowed"):
+        elif hand is None or said(double.message(hand.id)) == t(lang, "table.hand_unfollowed"):
             drive.hand_from = rng.choice(["table", "ping"]) if seat in session.to_act() else "table"
             hand = await drive.open_hand(seat)
             opened[seat].append(hand)

@@ -227,6 +227,12 @@ def components(rendered: Rendered) -> list[dict]:
     return out
 
 
+def controls(rendered: Rendered) -> list[dict]:
+    """Every button and select of a message, in reading order, wherever it sits (a hand's are in its
+    container)."""
+    return [comp for comp in components(rendered) if comp["type"] in (2, 3)]
+
+
 def table_text(session: Session, lang: str = "en", last: str | None = None) -> str:
     """The text displays of the public table, joined."""
     return "\n".join(c["content"] for rendered in presenter(session.game.key).table(session, lang, last)

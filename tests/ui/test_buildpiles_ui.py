@@ -12,6 +12,7 @@ from bot.play.writer import TableWriter
 from bot.registry import presenter
 from bot.tables.buildpiles import presenter as buildpiles
 from bot.transport import ids
+from bot.ui import movelog as move_log
 from games.buildpiles import rig
 from tests.ui import kit
 
@@ -35,7 +36,7 @@ def hand(session, seat: int = 0, ui: str = "", lang: str = "en"):
 
 
 def controls(rendered) -> list[dict]:
-    return [c for r in rendered.view.to_components() for c in r["components"]]
+    return kit.controls(rendered)
 
 
 def buttons(rendered, kind: str = "m") -> dict[str, dict]:
@@ -76,15 +77,15 @@ def test_dacapo_table_shows_build_piles_piles_helpers_hands_supply_turn_and_scor
                  piles={0: ["4", "9"], 1: ["2", "2", "7"], 2: ["X"]},
                  hands={0: ["3"], 1: ["5", "6"], 2: ["1", "1", "1", "1"]},
                  helpers={0: [["5", "8"], [], ["10"]]}, draw=["3"] * 4, rest="box", scores=[12, 0, 30])
-    text = table_text(session, last="P0 played 📚7 → ①.")
+    text = table_text(session, last="P0 played pile 7 → A.")
     lines = text.splitlines()
     assert lines[0] == "## 🎼 Da Capo! · game 1" and "First to 50 points" in text
-    assert "**Build piles:** ① **6** · ② **2**🃏 · ③ free" in text
-    assert "🂠 Draw pile: **4** · set aside: **0**" in text
-    assert "**P0** · 📚 **9** (2 left) · ✋ 1 · H1 **8** (2) · H2 — · H3 **10** · **12** pts" in lines
-    assert "▶ **P1** · 📚 **7** (3 left) · ✋ 2 · H1 — · H2 — · H3 — · **0** pts" in lines
-    assert "**P2** · 📚 **🃏** (1 left) · ✋ 4 · H1 — · H2 — · H3 — · **30** pts" in lines
-    assert lines[-2:] == ["P0 played 📚7 → ①.", "▶ It is **P1**'s turn."]
+    assert "**Build piles:** A **6** · B **2**🃏 · C free" in text
+    assert "Draw pile: **4**" in lines and "set aside" not in text
+    assert "① **P0** · 📚 **9** (2 left) · ✋ 1 · H1 **8** (2) · H2 — · H3 **10** · **12** pts" in lines
+    assert "② ▶ **P1** · 📚 **7** (3 left) · ✋ 2 · H1 — · H2 — · H3 — · **0** pts" in lines
+    assert "③ **P2** · 📚 **🃏** (1 left) · ✋ 4 · H1 — · H2 — · H3 — · **30** pts" in lines
+    assert lines[-2:] == ["P0 played pile 7 → A.", "▶ It is **P1**'s turn."]
 
 
 def test_skippo_table_shows_set_aside_jokers_helper_caps_and_the_match():
@@ -92,8 +93,8 @@ def test_skippo_table_shows_set_aside_jokers_helper_caps_and_the_match():
                  helpers={1: [["9", "X"], ["Q"]]}, build=[["A", "2"]], options={"games": 3}, lang="de")
     text = table_text(session, "de")
     assert text.startswith("## ♠️ Skippo · Spiel 1 von 3")
-    assert "**Aufbaustapel:** ① **2** · ② frei · ③ frei · ④ frei" in text
-    assert "▶ **P0** · 📚 **7** (noch 2) · beiseite 🃏 · ✋ 1" in text
+    assert "**Aufbaustapel:** A **2** · B frei · C frei · D frei" in text
+    assert "① ▶ **P0** · 📚 **7** (noch 2) · beiseite 🃏 · ✋ 1" in text
     assert "H1 **🃏≤9** (2) · H2 **Q** · H3 — · H4 —" in text
 
 
@@ -113,11 +114,11 @@ def test_a_play_is_one_click_and_only_legal_targets_are_offered():
     rendered = hand(session)
     offered = labels(rendered)
     seven = card_id(session, 0, "7")
-    assert offered[f"play:{session.state.seats[0].pile[-1]}@pile>b1"] == "📚7 → ①"
-    assert offered[f"play:{seven}@hand>b1"] == "7 → ①"
-    assert offered[f"play:{card_id(session, 0, '4')}@hand>b2"] == "4 → ②"
+    assert offered[f"play:{session.state.seats[0].pile[-1]}@pile>b1"] == "pile 7 → A"
+    assert offered[f"play:{seven}@hand>b1"] == "7 → A"
+    assert offered[f"play:{card_id(session, 0, '4')}@hand>b2"] == "4 → B"
     helper_one = session.state.seats[0].helpers[0][-1]
-    assert offered[f"play:{helper_one}@helper:1>new"] == "H1·1 → ③ new"
+    assert offered[f"play:{helper_one}@helper:1>new"] == "H1·1 → C (new)"
     assert not any(">b2" in key and "4" not in label for key, label in offered.items())  # 7, 2, 9 fit nowhere else
     assert kit.reachable(session, 0) == legal(session)
     assert len(kit.hand_path(session, 0, f"play:{seven}@hand>b1")) == 1
@@ -128,11 +129,11 @@ def test_equal_cards_show_once_and_each_copy_is_reachable_by_card():
     session = at("dacapo", build=[6], hands={0: ["7", "7", "2", "9"]})
     first, second = (c for c in session.state.seats[0].hand if session.game.face(c) == "7")
     quick = labels(hand(session))
-    assert list(quick.values()).count("7 → ①") == 1
+    assert list(quick.values()).count("7 → A") == 1
     by_card = labels(hand(session, ui="cards"), "h")
     assert f"c:hand/{second}" in by_card and by_card[f"c:hand/{second}"] == "7"
     mine = labels(hand(session, ui=f"c:hand/{second}"))
-    assert mine[f"play:{second}@hand>b1"] == "7 → ①"
+    assert mine[f"play:{second}@hand>b1"] == "7 → A"
     assert f"discard:{second}>new" in mine and f"play:{first}@hand>b1" not in mine
     assert kit.reachable(session, 0) == legal(session)
 
@@ -142,7 +143,7 @@ def test_dacapo_offers_other_players_pile_tops_but_not_their_helpers():
                  helpers={1: [["3"]]})
     offered = labels(hand(session))
     top = session.state.seats[1].pile[-1]
-    assert offered[f"play:{top}@pile:seat1>b1"] == "P1📚3 → ①"
+    assert offered[f"play:{top}@pile:seat1>b1"] == "3 from P1's pile → A"
     assert buttons(hand(session))[f"play:{top}@pile:seat1>b1"]["style"] == 4  # it helps P1: red
     assert f"play:{session.state.seats[2].pile[-1]}@pile:seat2>b1" in offered  # P2's last card: P2 would win
     assert not any("helper" in key for key in offered)
@@ -155,15 +156,15 @@ def test_dacapo_discards_go_to_any_helper_and_an_empty_hand_may_draw_four():
     session = at("dacapo", hands={0: ["5", "9"]}, helpers={0: [["4"], ["7"]]})
     options = discard_options(hand(session))
     five = card_id(session, 0, "5")
-    assert options[f"discard:{five}>helper:1"] == "5 → H1" and options[f"discard:{five}>new"] == "5 → H3 new"
+    assert options[f"discard:{five}>helper:1"] == "5 → H1" and options[f"discard:{five}>new"] == "5 → H3 (new)"
     assert len(options) == 6
     empty = at("dacapo", hands={0: []}, build=[3])
     rendered = hand(empty)
     assert labels(rendered) == {"draw": "Draw 4", "end": "End turn"}
-    assert "Your hand is empty: draw 4 new cards" in rendered.content and not discard_options(rendered)
+    assert "Your hand is empty: draw 4 new cards" in rendered.text and not discard_options(rendered)
     dry = at("dacapo", hands={0: []}, build=[3], rest="box")
     assert labels(hand(dry)) == {"end": "End turn"}
-    assert "Your hand is empty: play what you can, then end your turn." in hand(dry).content
+    assert "Your hand is empty: play what you can, then end your turn." in hand(dry).text
 
 
 def test_skippo_discards_follow_the_helper_order_and_keep_aces():
@@ -171,13 +172,13 @@ def test_skippo_discards_follow_the_helper_order_and_keep_aces():
     options = discard_options(hand(session))
     seven, nine, ten = (card_id(session, 0, f) for f in ("7", "9", "10"))
     assert f"discard:{seven}>helper:1" in options and f"discard:{nine}>helper:1" in options
-    assert f"discard:{ten}>helper:1" not in options and options[f"discard:{ten}>new"] == "10 → H2 new"
+    assert f"discard:{ten}>helper:1" not in options and options[f"discard:{ten}>new"] == "10 → H2 (new)"
     assert not any(card_id(session, 0, "A") in key for key in options)
     stuck = at("skippo", build=[12, 12, 12, 12], hands={0: ["9", "10", "J"]},
                helpers={0: [["2"], ["3"], ["4"], ["5"]]})
     rendered = hand(stuck)
     assert labels(rendered) == {"end": "End turn"} and not discard_options(rendered)
-    assert "No hand card fits on a helper pile" in rendered.content
+    assert "No hand card fits on a helper pile" in rendered.text
 
 
 def test_skippo_jokers_go_out_only_in_runs_and_a_stock_joker_may_be_set_aside():
@@ -186,17 +187,17 @@ def test_skippo_jokers_go_out_only_in_runs_and_a_stock_joker_may_be_set_aside():
     offered = labels(hand(session))
     assert not any(key.startswith("play:X") for key in offered)  # never a joker on its own
     hand_joker, six = card_id(session, 0, "X"), card_id(session, 0, "6")
-    assert offered[f"run:{hand_joker}+{six}>b1"] == "🃏+6 → ①"
+    assert offered[f"run:{hand_joker}+{six}>b1"] == "🃏+6 → A"
     helper_joker = session.state.seats[0].helpers[0][-1]
-    assert offered[f"run:{helper_joker}+{six}>b1"] == "H1·🃏+6 → ①"
-    assert offered[f"aside:{session.state.seats[0].pile[-1]}"] == "🔖 Set the joker aside"
+    assert offered[f"run:{helper_joker}+{six}>b1"] == "H1·🃏+6 → A"
+    assert offered[f"aside:{session.state.seats[0].pile[-1]}"] == "Set the joker aside"
     assert kit.reachable(session, 0) == legal(session)
     kit.play(session, 0, f"aside:{session.state.seats[0].pile[-1]}")
     reserve = session.state.seats[0].reserve[0]
     offered = labels(hand(session))
     assert not any("@stock" in key for key in offered)  # the stock waits for its joker
-    assert offered[f"run:{reserve}+{session.state.seats[0].pile[-1]}>b2"] == "🔖🃏+📚8 → ②"
-    assert "**Your stock:** 📚 **8** (1 left) · set aside 🃏" in hand(session).content
+    assert offered[f"run:{reserve}+{session.state.seats[0].pile[-1]}>b2"] == "set-aside 🃏+stock 8 → B"
+    assert "**Your stock:** 📚 **8** (1 left) · set aside 🃏" in hand(session).text
 
 
 def test_many_plays_become_steps_and_every_move_stays_reachable():
@@ -205,7 +206,7 @@ def test_many_plays_become_steps_and_every_move_stays_reachable():
                  helpers={0: [["X"], ["5"], ["3"], ["4"]]}, piles={k: ["5"] for k in range(1, 6)})
     rendered = hand(session)
     steps = labels(rendered, "h")
-    assert "c:hand/" + card_id(session, 0, "X") in steps and steps["cards"] == "🂠 By card…"
+    assert "c:hand/" + card_id(session, 0, "X") in steps and steps["cards"] == "By card…"
     assert len(controls(rendered)) <= 25 and kit.reachable(session, 0) == legal(session)
     kit.check_limits(rendered, ephemeral=True)
     for ui in kit.hand_states(session, 0):
@@ -232,7 +233,7 @@ def test_a_stale_or_unknown_step_shows_the_quick_view_and_others_only_wait():
         assert kit.body(hand(session, ui=ui))["components"] is not None
     assert kit.body(hand(session, ui="c:hand/zz")) == plain
     waiting = hand(session, 1)
-    assert not controls(waiting) and "P0 is playing" in waiting.content
+    assert not controls(waiting) and "P0 is playing" in waiting.text
 
 
 # -- public lines -------------------------------------------------------------------------------
@@ -240,7 +241,7 @@ def test_describe_names_plays_with_joker_values_and_the_discard():
     session = at("dacapo", build=[4], piles={0: ["2", "X"]}, hands={0: ["6", "9"]})
     show = presenter("dacapo")
     events = kit.play(session, 0, f"play:{session.state.seats[0].pile[-1]}@pile>b1")
-    assert show.describe(session, events, "en") == "P0 played 📚🃏(5) → ①."
+    assert show.describe(session, events, "en") == "P0 played pile 🃏(5) → A."
     events = kit.play(session, 0, f"discard:{card_id(session, 0, '9')}>new")
     assert show.describe(session, events, "de") == "P0 legt 9 auf H1."
     kit.check_public_lines(session, events)
@@ -252,14 +253,14 @@ def test_a_won_game_is_announced_and_scored_until_the_match_ends():
     show = presenter("dacapo")
     events = kit.play(session, 0, f"play:{session.state.seats[0].pile[-1]}@pile>b1")
     line = show.describe(session, events, "en")
-    assert "P0's pile is empty. 🏆 P0 wins game 1! 🂠 Game 2 is dealt" in line
+    assert "P0's pile is empty. 🏆 P0 wins game 1! Game 2 is dealt" in line
     scored = show.summary(session, events, "en")
     assert scored.startswith("📋 **Da Capo!**: game 1 is scored.")
     assert "• P0: cards left in an opponent's pile: 3 (+3)" in scored
     final = at("dacapo", build=[4], piles={0: ["5"], 1: ["3"] * 12}, hands={0: ["9"]}, options={"target": 12})
     events = kit.play(final, 0, f"play:{final.state.seats[0].pile[-1]}@pile>b1")
     assert show.summary(final, events, "en") is None  # the closing summary shows the last game
-    assert "🏁 The match is over. Winner: **P0**" in table_text(final)
+    assert "🏁 The match is over. Winner: **P0**." in table_text(final)
 
 
 def test_a_stalled_game_is_shown_plainly():
@@ -271,8 +272,8 @@ def test_a_stalled_game_is_shown_plainly():
     events = kit.play(session, 1, f"discard:{card_id(session, 1, '7')}>new")
     assert "⛔ Game 1 is stuck" in show.describe(session, events, "en")
     assert session.status == "finished" and not session.game.result(session.state).winners
-    text = table_text(session, "de")
-    assert "⛔ Spiel 1 steckte fest" in text and "ohne Sieger" in text
+    text = table_text(session, "de", last=show.describe(session, events, "de"))
+    assert "⛔ Spiel 1 steckt fest" in text and "🏁 Die Partie ist ohne Sieger vorbei." in text
     assert not controls(hand(session))
 
 
@@ -286,16 +287,15 @@ def test_a_skippo_table_whose_cards_cannot_move_says_why_it_stalled_in_both_lang
     kit.play(session, 0, "end")
     events = kit.play(session, 1, "end")
     show = presenter("skippo")
-    assert "⛔ Game 1 is stuck: a whole round of turns went by in which no card moved anywhere" \
-        in show.describe(session, events, "en")
-    assert "It ends without a winner and nobody scores." in show.describe(session, events, "en")
-    assert "Einen ganzen Durchgang lang bewegte sich keine Karte" in show.describe(session, events, "de")
-    assert "niemand bekommt Punkte" in show.describe(session, events, "de")
-    english, german = table_text(session), table_text(session, "de")
-    assert "⛔ Game 1 got stuck: a whole round of turns went by in which no card moved anywhere" in english
-    assert "It ended without a winner, nobody scored for it, and the match ended with it." in english
-    assert "⛔ Spiel 1 steckte fest: Einen ganzen Durchgang lang bewegte sich keine Karte" in german
-    assert "niemand bekam dafür Punkte, und mit ihm endete die Partie" in german
+    line, zeile = show.describe(session, events, "en"), show.describe(session, events, "de")
+    assert "⛔ Game 1 is stuck: for a whole round no card moved (or, with nothing left to draw, none reached a " \
+           "build pile), so nobody scores." in line
+    assert "⛔ Spiel 1 steckt fest: Einen Durchgang lang bewegte sich keine Karte" in zeile
+    assert "also bekommt niemand Punkte" in zeile
+    english, german = table_text(session, last=line), table_text(session, "de", last=zeile)
+    assert english.endswith("so nobody scores.\n🏁 The match is over without a winner.")
+    assert german.endswith("also bekommt niemand Punkte.\n🏁 Die Partie ist ohne Sieger vorbei.")
+    assert move_log.log_line(line) == line, "the move log shows the whole line"
 
 
 def test_the_skippo_rules_summary_explains_stalls_and_aces_at_the_deal_in_both_languages():
@@ -319,7 +319,7 @@ def test_aces_that_go_out_at_the_deal_are_the_first_line_on_the_table():
     outs = [e for e in session.opening if e.kind == "ace_out"]
     line = TableWriter(None).move_log(session)
     first = session.seats[session.state.current].name
-    assert line.startswith(f"🂠 Game 1 is dealt; {first} begins.")
+    assert line.startswith(f"Game 1 is dealt; {first} begins.")
     for e in outs:
         assert f"{session.seats[e.seat].name}'s ace went out onto" in line
     assert "Ein Ass von" in presenter("skippo").describe(session, session.opening, "de")

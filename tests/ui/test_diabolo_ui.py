@@ -52,10 +52,10 @@ def test_the_table_shows_both_sides_of_every_row_with_sums_and_closed_rows():
     assert "▶ **P1**'s turn" in text
 
 
-def test_the_table_offers_only_the_hand_button_and_speaks_german():
+def test_the_table_offers_only_the_hand_and_rules_buttons_and_speaks_german():
     session = rigged(position(3), lang="de")
     rendered = SHOW.table(session, "de", None)[0]
-    assert custom_ids(kit.body(rendered)) == [f"st:t:{session.id}:hand"]
+    assert custom_ids(kit.body(rendered)) == [f"st:t:{session.id}:hand", f"st:t:{session.id}:rules"]
     text = table_text(session, lang="de")
     assert "❤️ Rot: 😈 — · **0** ┃ **0** · — 😇" in text and "Runde 1 von 3" in text
     kit.check_limits(rendered)
@@ -71,19 +71,19 @@ def test_the_hand_offers_every_legal_placement_in_one_select_per_side():
     assert "devil:y2a" not in legal and not any(key.endswith(("b4a", "b1a")) for key in legal)
     assert kit.reachable(session, 0) == legal
     rendered = hand(session, 0)
-    selects = [c["components"][0] for c in rendered.view.to_components()]
+    selects = [c for c in kit.controls(rendered) if c["type"] == 3]
     devil, angel = selects
     assert [o["value"] for o in devil["options"]] == ["r1a", "r3a", "g5a", "p3a"]
     assert [o["label"] for o in angel["options"]][:2] == ["❤️1 · 0 → 1", "❤️3 · 0 → 3"]
     assert "y2a" in [o["value"] for o in angel["options"]]
-    assert "**Your hand (7):** ❤️1 ❤️3 ⭐2 ☘️5 🟣3 🔷1 🔷4" in rendered.content
+    assert "**Your hand (7):** ❤️1 ❤️3 ⭐2 ☘️5 🟣3 🔷1 🔷4" in rendered.text
     kit.check_limits(rendered, ephemeral=True)
 
 
 def test_a_player_waiting_for_the_turn_gets_no_controls():
     session = rigged(position(3, current=1))
     rendered = hand(session, 0)
-    assert rendered.view.to_components() == [] and "It is P1's turn." in rendered.content
+    assert kit.controls(rendered) == [] and "It is P1's turn." in rendered.text
 
 
 def test_placing_a_card_is_described_and_shown_on_the_table():
@@ -114,7 +114,7 @@ def test_a_blocked_player_shows_the_hand_to_everyone_and_must_discard():
     assert "▶ **P0** cannot lay any card" in text
     assert "▶ **P0** · 7 cards · ✖️2 doubler ready · score **0** · shown: ☘️1 ☘️1 ☘️2 ☘️5 🟣1 🟣1 🟣2" in text
     rendered = hand(session, 0)
-    assert "your hand is shown to the table" in rendered.content
+    assert "your hand is shown to the table" in rendered.text
     assert kit.reachable(session, 0) == {a.key for a in GAME.legal_actions(session.state, 0)}
     assert all(key.startswith("discard:") for key in kit.reachable(session, 0))
 
@@ -150,8 +150,8 @@ def test_every_doubler_holder_is_asked_in_the_hand_and_the_table_says_who_is_cho
     for seat in range(3):
         assert kit.reachable(session, seat) == {"doubler:r", "doubler:none"}
     rendered = hand(session, 1)
-    assert "Your cards of this colour: ❤️1 ❤️4 (sum 5)." in rendered.content
-    assert [b["label"] for b in rendered.view.to_components()[0]["components"]] == ["Double ❤️ red",
+    assert "Your cards of this colour: ❤️1 ❤️4 (sum 5)." in rendered.text
+    assert [b["label"] for b in kit.controls(rendered) if b["type"] == 2] == ["Double ❤️ red",
                                                                                   "Keep my doubler"]
 
 
@@ -167,9 +167,9 @@ def test_no_one_else_can_tell_a_doubler_choice_before_the_reveal(lang):
     assert "✅" in table_text(used, line_used, lang)
     # The chooser sees the own choice, and has no buttons left.
     mine = hand(used, 0, lang)
-    assert mine.view.to_components() == []
-    assert t(lang, "diabolo.ui.doubler_you_use", colour="❤️ " + t(lang, "diabolo.colour.r")) in mine.content
-    assert t(lang, "diabolo.ui.doubler_you_keep") in hand(kept, 0, lang).content
+    assert kit.controls(mine) == []
+    assert t(lang, "diabolo.ui.doubler_you_use", colour="❤️ " + t(lang, "diabolo.colour.r")) in mine.text
+    assert t(lang, "diabolo.ui.doubler_you_keep") in hand(kept, 0, lang).text
     # A second choice keeps the secret too.
     kit.play(used, 1, "doubler:none")
     kit.play(kept, 1, "doubler:r")

@@ -29,7 +29,7 @@ def table_text(session, lang: str = "en") -> str:
 
 
 def controls(rendered) -> list[dict]:
-    return [c for r in rendered.view.to_components() for c in r["components"]]
+    return kit.controls(rendered)
 
 
 def moves(rendered) -> dict[str, dict]:
@@ -62,11 +62,11 @@ def test_table_shows_stacks_locks_counts_bans_pile_and_turn():
     lines = text.splitlines()
     assert "🚫 Bans in force: **🚫2**" in text
     assert f"Draw pile: **{len(state.pile)}**" in text
-    p0 = lines[lines.index("**P0** · 7 cards") + 1]
-    assert p0.startswith("1️⃣ 🔒🎴 (2)  2️⃣ ☘️9 (1)  3️⃣ 🔷5 (2)")
-    p1 = lines[lines.index("**P1** · 7 cards · 🌠 1") + 1]
-    assert p1.startswith("1️⃣ 💀🎴 (2)  2️⃣ ☘️2 (1)")
-    assert "▶ **P2** · 5 cards" in lines
+    p0 = lines[lines.index("① **P0** · 7 cards") + 1]
+    assert p0.startswith("A 🔒🎴 (2)  B ☘️9 (1)  C 🔷5 (2)")
+    p1 = lines[lines.index("② **P1** · 7 cards · 🌠 1") + 1]
+    assert p1.startswith("A 💀🎴 (2)  B ☘️2 (1)")
+    assert "③ ▶ **P2** · 5 cards" in lines
     assert "▶ **P2** has drawn a card and is playing it." in text
     # Face-down cards and the drawn card appear nowhere on the table.
     for hidden in ("a7", "b2", "d21"):
@@ -95,14 +95,14 @@ def test_no_ban_and_a_match_of_several_games_on_the_table():
 def test_the_emoji_key_is_one_small_line_in_the_hand_not_on_every_table_redraw():
     state = position(3, next_cards=("d21",), current=2)
     session = at(state)
-    header = table_text(session).split("\n**P0**")[0]
+    header = table_text(session).split("\n① **P0**")[0]
     assert header.splitlines() == ["## 🔢 Kapado", f"🎴 Draw pile: **{len(state.pile)}** (0 ban cards drawn) · 🚫 No ban in force"]
     assert "wish card ·" not in table_text(session)
     for seat in (0, 2):  # waiting and playing
-        keys = [line for line in hand(session, seat).content.splitlines() if "🔒 locked" in line]
+        keys = [line for line in hand(session, seat).text.splitlines() if "🔒 locked" in line]
         assert keys == ["-# 🌸 pink · 🔷 blue · ☘️ green · ⭐ yellow · 🃏 the 1 (joker) · 🌠 wish card · 🔒 locked"
                         " · 💀 dead · 🎴 face down · (4) = 4 cards in the stack"]
-    assert "(4) = 4 Karten im Stapel" in hand(session, 0, lang="de").content
+    assert "(4) = 4 Karten im Stapel" in hand(session, 0, lang="de").text
 
 # -- placing a drawn card -----------------------------------------------------------------------
 def test_drawn_card_offers_face_up_placements_with_double_fits_marked():
@@ -112,13 +112,13 @@ def test_drawn_card_offers_face_up_placements_with_double_fits_marked():
     rendered = hand(session)
     offered = moves(rendered)
     assert set(offered) == {"up:s0:1", "up:s0:2", "up:s0:4"}
-    assert offered["up:s0:1"]["label"] == "2️⃣ on 🔷12"
-    assert offered["up:s0:4"]["label"] == "5️⃣ on 🌸16 ✨ double"
+    assert offered["up:s0:1"]["label"] == "B on 🔷12"
+    assert offered["up:s0:4"]["label"] == "E on 🌸16 ✨ double"
     assert offered["up:s0:4"]["style"] == 3  # green: the extra draw
-    assert "You drew **🌸8**." in rendered.content
+    assert "You drew **🌸8**." in rendered.text
     # The other seat sees nothing of the card, neither in its hand nor on the table.
-    assert label("a8") not in hand(session, 1).content
-    assert "**P0** is playing." in hand(session, 1).content
+    assert label("a8") not in hand(session, 1).text
+    assert "**P0** is playing." in hand(session, 1).text
     assert not controls(hand(session, 1))
 
 
@@ -126,15 +126,15 @@ def test_a_card_that_fits_nowhere_goes_face_down_on_a_stack_of_choice():
     state = position(2, {0: NO_FIT}, next_cards=("a7",))
     rendered = hand(at(state))
     assert set(moves(rendered)) == {f"down:s0:{i}" for i in range(5)}
-    assert moves(rendered)["down:s0:0"]["label"] == "1️⃣ 🔷8 face down here"
-    assert "fits none of your open stacks" in rendered.content
+    assert moves(rendered)["down:s0:0"]["label"] == "A 🔷8 face down here"
+    assert "fits none of your open stacks" in rendered.text
 
 
 def test_when_every_stack_is_dead_the_card_goes_face_down_on_a_dead_one():
     state = position(2, {0: NO_FIT}, dead=tuple(f"s0:{i}" for i in range(5)), next_cards=("a7",))
     rendered = hand(at(state))
     assert set(moves(rendered)) == {f"down:s0:{i}" for i in range(5)}
-    assert "All your stacks are dead" in rendered.content
+    assert "All your stacks are dead" in rendered.text
 
 
 def test_unlock_asks_for_confirmation_then_moves():
@@ -145,9 +145,9 @@ def test_unlock_asks_for_confirmation_then_moves():
     assert "up:s0:1" not in moves(rendered)  # 14 and 9: no colour, gcd 1
     assert "unlock:s0:0" not in moves(rendered)
     step = steps(rendered)["try:s0:0"]
-    assert step["label"] == "1️⃣ 🔒🎴 try to unlock"
+    assert step["label"] == "A 🔒🎴 try to unlock"
     confirm = hand(session, ui="try:s0:0")
-    assert "⚠️ Try to unlock stack 1️⃣ with **🌸14**?" in confirm.content
+    assert "⚠️ Try to unlock stack A with **🌸14**?" in confirm.text
     assert set(moves(confirm)) == {"unlock:s0:0"} and "back" in steps(confirm)
     path = kit.hand_path(session, 0, "unlock:s0:0")
     assert [kit.ids.parse(c.custom_id).arg for c in path] == ["try:s0:0", "unlock:s0:0"]
@@ -176,11 +176,11 @@ def test_owner_peek_shows_own_face_down_cards_only_in_the_own_hand():
     peek = position(2, {0: own}, face_down=("a7",), next_cards=("b21",), current=1,
                     options=Options(owner_may_peek=True))
     session = at(peek)
-    assert "1️⃣ 🔒🎴(🌸7) (2)" in hand(session, 0).content
+    assert "A 🔒🎴(🌸7) (2)" in hand(session, 0).text
     assert label("a7") not in table_text(session)
-    assert label("a7") not in hand(session, 1).content
+    assert label("a7") not in hand(session, 1).text
     plain = at(position(2, {0: own}, face_down=("a7",), next_cards=("b21",), current=1))
-    assert label("a7") not in hand(plain, 0).content
+    assert label("a7") not in hand(plain, 0).text
 
 
 # -- wish card and extra draw -------------------------------------------------------------------
@@ -192,20 +192,20 @@ def test_wish_card_offers_opponents_tops_that_would_go_on_own_stacks():
     rendered = hand(session)
     (take,) = [c for c in controls(rendered) if c["type"] == 3]
     options = {o["value"]: o["label"] for o in take["options"]}
-    assert options["a12"] == "P1 1️⃣ 🌸12 → ✨ double fit on your 1️⃣"
-    assert options["b9"] == "P1 5️⃣ 🔷9 → ✨ double fit on your 4️⃣"
-    assert options["d7"] == "P1 3️⃣ ⭐7 → fits your 3️⃣"
-    assert options["c7"] == "P1 4️⃣ ☘️7 → fits your 2️⃣"
+    assert options["a12"] == "P1 A 🌸12 → ✨ double fit on your A"
+    assert options["b9"] == "P1 E 🔷9 → ✨ double fit on your D"
+    assert options["d7"] == "P1 C ⭐7 → fits your C"
+    assert options["c7"] == "P1 D ☘️7 → fits your B"
     assert set(moves(rendered)) == {"keep"}
     legal = {a.key for a in session.game.legal_actions(state, 0)}
     assert legal <= kit.reachable(session, 0)
     # Taking makes the card public; the taker then places it.
     events = kit.play(session, 0, "take:a12")
-    assert "🌠 P0 used a wish card to take 🌸12 from P1's stack 1️⃣." in PRESENTER.describe(session, events, "en")
+    assert "🌠 P0 used a wish card to take 🌸12 from P1's stack A." in PRESENTER.describe(session, events, "en")
     assert "▶ **P0** took 🌸12 with a wish card and is placing it." in table_text(session)
     placing = hand(session)
-    assert "You took **🌸12** with your wish card." in placing.content
-    assert moves(placing)["up:s0:0"]["label"] == "1️⃣ on 🌸8 ✨ double"
+    assert "You took **🌸12** with your wish card." in placing.text
+    assert moves(placing)["up:s0:0"]["label"] == "A on 🌸8 ✨ double"
 
 
 def test_a_taken_card_that_fits_no_open_stack_can_only_try_an_unlock():
@@ -213,10 +213,10 @@ def test_a_taken_card_that_fits_no_open_stack_can_only_try_an_unlock():
     theirs = [["a25"], ["b7"], ["d7"], ["c7"], ["b9"]]  # 25 and 10 share only the banned 5
     session = at(position(2, {0: own, 1: theirs}, face_down=("a7",), banned=(2, 5), next_cards=("w1",)))
     (take,) = [c for c in controls(hand(session)) if c["type"] == 3]
-    assert {o["value"]: o["label"] for o in take["options"]}["a25"] == "P1 1️⃣ 🌸25 → only for an unlock attempt"
+    assert {o["value"]: o["label"] for o in take["options"]}["a25"] == "P1 A 🌸25 → only for an unlock attempt"
     kit.play(session, 0, "take:a25")
     rendered = hand(session)
-    assert "It fits none of your open stacks, so use it to try to unlock" in rendered.content
+    assert "It fits none of your open stacks, so use it to try to unlock" in rendered.text
     assert not moves(rendered) and set(steps(rendered)) == {"try:s0:0"}
     assert kit.reachable(session, 0) == {"unlock:s0:0"}
 
@@ -226,7 +226,7 @@ def test_a_wish_card_with_nothing_to_take_is_kept():
     theirs = [["a2"], ["a4"], ["a8"], ["a16"], ["a32"]]  # no colour in common, no divisor in common
     session = at(position(2, {0: own, 1: theirs}, next_cards=("w1",)))
     rendered = hand(session)
-    assert "so keep it" in rendered.content
+    assert "so keep it" in rendered.text
     assert set(moves(rendered)) == {"keep"} and not [c for c in controls(rendered) if c["type"] == 3]
     events = kit.play(session, 0, "keep")
     assert PRESENTER.describe(session, events, "en").startswith("🌠 P0 kept a wish card.")
@@ -237,14 +237,14 @@ def test_double_fit_offers_the_extra_draw():
     state = position(2, {0: [["a10"], ["c9"], ["d3"], ["b3"], ["c3"]]}, next_cards=("a8", "b7"))
     session = at(state)
     events = kit.play(session, 0, "up:s0:0")
-    assert PRESENTER.describe(session, events, "en") == "✨ P0 put 🌸8 on stack 1️⃣: a double fit."
+    assert PRESENTER.describe(session, events, "en") == "✨ P0 put 🌸8 on stack A: a double fit."
     rendered = hand(session)
-    assert "Double fit!" in rendered.content
+    assert "Double fit!" in rendered.text
     assert set(moves(rendered)) == {"draw", "stop"}
     assert "▶ **P0** made a double fit and may draw again." in table_text(session)
     events = kit.play(session, 0, "draw")
     assert "P0 draws again." in PRESENTER.describe(session, events, "en")
-    assert "You drew **🔷7**." in hand(session).content
+    assert "You drew **🔷7**." in hand(session).text
     assert label("b7") not in table_text(session)
 
 
@@ -254,8 +254,8 @@ def test_a_failed_unlock_shows_both_cards_and_kills_the_stack():
     session = at(position(2, {0: own}, face_down=("a7",), next_cards=("b21",)))
     events = kit.play(session, 0, "unlock:s0:0")
     line = PRESENTER.describe(session, events, "en")
-    assert line.startswith("💀 P0 tried to unlock stack 1️⃣ with 🔷21, but the hidden card was 🌸7")
-    assert "1️⃣ 💀🔷21 (3)" in table_text(session)
+    assert line.startswith("💀 P0 tried to unlock stack A with 🔷21, but the hidden card was 🌸7")
+    assert "A 💀🔷21 (3)" in table_text(session)
 
 
 def test_a_ban_card_is_announced_and_shown_in_force():
@@ -306,6 +306,6 @@ def test_german_table_and_hand_render():
     session = at(state, "de")
     assert "🚫 Verbote in Kraft: **🚫2, 🚫5**" in table_text(session, "de")
     rendered = hand(session, lang="de")
-    assert "Du hast **🌸7** gezogen." in rendered.content
-    assert moves(rendered)["down:s0:2"]["label"] == "3️⃣ ⭐10 hier verdeckt ablegen"
+    assert "Du hast **🌸7** gezogen." in rendered.text
+    assert moves(rendered)["down:s0:2"]["label"] == "C ⭐10 hier verdeckt ablegen"
     kit.check_limits(rendered, ephemeral=True)

@@ -77,9 +77,9 @@ def test_the_auction_table_shows_dealer_turn_and_every_laid_out_card():
     text = table_text(session, last="P3 lays out …")
     assert "## 🎴 Mü · hand 1" in text and "🃏 Dealer **P0**" in text
     assert "▶ **P0** · 15 cards · score **0** · laid out 1: ❤️6" in text
-    assert "• **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
-    assert "• **P3** · 15 cards · score **0** · laid out 2: ☘️1 🔷1" in text
-    assert "the most cards anyone laid out is 2; 0 of 4 passes in a row end it." in text
+    assert "② **P1** · 15 cards · score **0**" in text and "laid out" not in text.split("\n")[3]
+    assert "④ **P3** · 15 cards · score **0** · laid out 2: ☘️1 🔷1" in text
+    assert "**Auction**: highest bid 2 · 0 of 4 passed in a row (when all have, it ends)." in text
     assert text.endswith("P3 lays out …\n▶ **P0** bids: lay out up to 2 cards, or pass.")
     assert "Chef" not in text and "Trumps" not in text
 
@@ -103,8 +103,8 @@ def test_the_auction_hand_shows_each_card_once_and_marks_the_face_up_ones():
     session = example_1(4)  # A has laid out the red 6
     plain = hand(session, A)
     view = GAME.view(session.state, A)
-    assert plain.content.startswith("**Your hand** (15) · 👁️ = face up on the table\n")
-    assert not any(label(card) in plain.content for card in view.hand)  # no card list in the text
+    assert plain.text.startswith("**Your hand** (15) · 👁️ = face up on the table\n")
+    assert not any(label(card) in plain.text for card in view.hand)  # no card list in the text
     assert not selects(plain)
     cards = [b for b in buttons(plain) if arg(b).startswith(("b:", "x:"))]
     assert len(cards) == 15 == len(view.hand)
@@ -123,7 +123,7 @@ def test_the_bidder_picks_face_down_cards_up_to_the_limit_and_confirms_them_in_d
     session = example_1(4)
     plain = hand(session, A)
     face_down = sorted(toggles(plain))
-    assert GAME.view(session.state, A).bid_limit == 2 and "up to 2" in plain.content
+    assert GAME.view(session.state, A).bid_limit == 2 and "up to 2" in plain.text
     lay_out = next(b for b in buttons(plain) if arg(b) == "bid")
     assert lay_out["disabled"]
 
@@ -156,7 +156,7 @@ def test_only_the_bidder_gets_the_picker_and_a_stale_step_shows_the_plain_hand()
     session = example_1(4)
     waiting = hand(session, B, ui="b:b9")
     assert not toggles(waiting) and all(b["disabled"] for b in buttons(waiting))
-    assert "Auction: **P0** is to bid." in waiting.content
+    assert "Auction: **P0** is to bid." in waiting.text
     for ui in ("nonsense", "b:", "b:zz.r6", "clear", "x:r6"):
         assert kit.body(hand(session, A, ui=ui)) == kit.body(hand(session, A))
 
@@ -206,7 +206,7 @@ def test_the_vize_is_offered_exactly_the_legal_trumps_and_the_chef_also_none():
     (names,) = selects(hand(session, B))
     assert arg(names) == "trump:" and [o["value"] for o in names["options"]] == ["green", "blue", "7", "8", "9"]
     assert [o["label"] for o in names["options"]] == ["☘️ green", "🔷 blue", "7s", "8s", "9s"]
-    assert not selects(hand(session, A)) and "**P1** is naming a trump." in hand(session, A).content
+    assert not selects(hand(session, A)) and "**P1** is naming a trump." in hand(session, A).text
 
     kit.play(session, B, "trump:green")
     assert "Trumps: ☘️ green from the Vize; the Chef names next" in table_text(session)
@@ -214,14 +214,14 @@ def test_the_vize_is_offered_exactly_the_legal_trumps_and_the_chef_also_none():
     (names,) = selects(chef)
     assert [o["value"] for o in names["options"]] == ["red", "yellow", "2", "3", "4", "6", "none"]
     assert names["options"][-1]["label"] == "no trump"
-    assert "Naming" not in chef.content  # green is not among the Chef's own cards
+    assert "Naming" not in chef.text  # green is not among the Chef's own cards
 
 
 def test_the_chef_is_warned_that_naming_the_vize_trump_again_gains_nothing():
     session = example_1()
     kit.play(session, B, "trump:9")
     session.state.shown[A] = (*session.state.shown[A], "k9")  # rig a shown 9 for the Chef
-    assert "Naming 9s again adds no trumps" in hand(session, A).content
+    assert "Naming 9s again adds no trumps" in hand(session, A).text
 
 
 def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
@@ -237,7 +237,7 @@ def test_the_partner_buttons_leave_out_the_chef_and_the_vize():
     text = table_text(session)
     assert "👑 Chef **P0** with 4 cards · 🥈 Vize **P1** · 🤝 Partner **P3**" in text
     assert "🎯 Team goal: **36** triangles for **P0** + **P3**" in text
-    assert "▶ **P0** (👑 Chef) · 15 cards" in text and "• **P3** (🤝 Partner)" in text
+    assert "① ▶ **P0** (👑 Chef) · 15 cards" in text and "④ **P3** (🤝 Partner)" in text
 
 
 # -- tricks ----------------------------------------------------------------------------------------
@@ -260,9 +260,9 @@ def test_the_hand_marks_the_legal_cards_and_keeps_the_others_clickable_for_the_r
     green = {card for card, b in cards.items() if b["style"] == 3}
     assert green == set(view.playable) and {"r4", "r8"} <= green and "g0" not in green
     assert not any(b["disabled"] for b in cards.values())
-    assert "On the table: P0 ❤️3" in rendered.content and "Led: red. You must follow it." in rendered.content
+    assert "On the table: P0 ❤️3" in rendered.text and "Led: red. You must follow it." in rendered.text
     # The trumps (green, and the 7s) come last, after a star.
-    assert rendered.content.split("\n")[0].split(" · ")[-1].startswith("⭐")
+    assert rendered.text.split("\n")[0].split(" · ")[-1].startswith("👑 ⭐")
     with_illegal = Action.parse(arg(cards["g0"]))
     try:
         GAME.check(session.state, B, with_illegal)
@@ -272,7 +272,7 @@ def test_the_hand_marks_the_legal_cards_and_keeps_the_others_clickable_for_the_r
     else:
         raise AssertionError("a card that does not follow red was accepted")
     waiting = hand(session, C)
-    assert all(b["disabled"] for b in card_buttons(waiting).values()) and "**P1** is to play." in waiting.content
+    assert all(b["disabled"] for b in card_buttons(waiting).values()) and "**P1** is to play." in waiting.text
 
 
 def test_a_seat_that_cannot_follow_is_told_any_card_goes():
@@ -282,8 +282,8 @@ def test_a_seat_that_cannot_follow_is_told_any_card_goes():
     session = session_at(state)
     kit.play(session, A, "play:b5")
     rendered = hand(session, B)
-    assert "Led: 🔷" not in rendered.content
-    assert "Led: blue. You have none, so any card may be played." in rendered.content
+    assert "Led: 🔷" not in rendered.text
+    assert "Led: blue. You have none, so any card may be played." in rendered.text
     assert all(b["style"] == 3 and not b["disabled"] for b in card_buttons(rendered).values())
 
 
@@ -347,8 +347,8 @@ def test_a_lost_hand_is_summed_up_with_the_penalty():
     session = session_at(state)
     text = PRESENTER.summary(session, play_out_hand(session), "de")
     assert text.startswith("📋 **Mü**: ")
-    assert "• P0: Teamziel verfehlt (0 von 12): 1 geboten, 0 wären gedeckt, 10 Minuspunkte je Karte Differenz (1) (-10)" in text
-    assert "• P1: Teamziel verfehlt: 5 Punkte je Karte Differenz (1) (+5)" in text
+    assert "• P0: Teamziel verfehlt (0 von 12): Die Punkte decken ein Gebot von 0, nicht die gebotenen 1, also 10 Minuspunkte je fehlende Karte: 1 (-10)" in text
+    assert "• P1: Teamziel verfehlt: 5 Punkte je Karte, die dem Chef fehlt: 1 (+5)" in text
 
 
 def test_a_patt_hand_is_summed_up_with_the_provokateur():
@@ -358,8 +358,8 @@ def test_a_patt_hand_is_summed_up_with_the_provokateur():
     events = kit.play(session, B, "pass")
     assert "Patt: nobody is alone on top with 1 card" in PRESENTER.describe(session, events, "en")
     text = PRESENTER.summary(session, events, "en")
-    assert "• P0: Stalemate (Patt): tied top bid of 1 card, 5 per card (+5)" in text
-    assert "• P1: Stalemate (Patt): last to reach the tied top bid of 1, 10 off per card (-10)" in text
+    assert "• P0: Patt: tied for the top bid of 1 card, 5 per card (+5)" in text
+    assert "• P1: Patt: last to reach the tied top bid of 1, 10 off per card (-10)" in text
     assert "Totals: P0 5 · P1 -10 · P2 0 · P3 0" in text
     text = table_text(session)
     assert "hand 2" in text and "🃏 Dealer **P1**" in text and "score **5**" in text
@@ -388,4 +388,4 @@ def test_rules_and_house_rule_labels_exist_in_both_languages_within_their_limits
 def test_the_hand_speaks_the_players_language():
     session = red_led_position()
     rendered = hand(session, B, lang="de")
-    assert rendered.content.startswith("**Deine Hand** (15):") and "Ausgespielt: Rot. Du musst bedienen." in rendered.content
+    assert rendered.text.startswith("**Deine Hand** (15):") and "Ausgespielt: Rot. Du musst bedienen." in rendered.text

@@ -93,13 +93,12 @@ def test_the_table_shows_displays_with_owners_piles_hand_counts_turn_and_scores(
         discard=("k9", "k8", "b7a"), turn=1, phase="draw", totals=(30, -15, 0))
     text = table_text(session, last="P0 discarded 🔷7.")
     assert "## 🃏 Rummü · hand 1" in text
-    assert "🏆 Scores (match to 200): P0 30 · P1 -15 · P2 0" in text
-    assert "✋ Cards in hand: P0 2 · P1 3 · P2 1" in text
+    assert "🏆 Scores (match to 200): ① P0 30 · ② P1 -15 · ③ P2 0" in text
     assert f"Draw pile: {len(session.state.stock)} · discard pile: 3 cards, top 🔷7" in text
     assert "🟫8" not in text and "⚫8" not in text      # only the top discard shows
-    assert "**P0**: #1 ❤️4 ❤️5 ⭐6 · #3 ❤️9 ☘️9 🔷9" in text
-    assert "**P2**: #2 ☘️5 🔷5 ⚫5" in text
-    assert "**P1**: none yet (opens with 3 cards or more)" in text   # a minus score opens with 3
+    assert "① **P0** · ✋ 2 · A: ❤️4 ❤️5 ⭐6 · C: ❤️9 ☘️9 🔷9" in text
+    assert "③ **P2** · ✋ 1 · B: ☘️5 🔷5 ⚫5" in text
+    assert "② **P1** · ✋ 3 · none yet (opens with 3 cards or more)" in text   # a minus score opens with 3
     assert "P0 discarded 🔷7.\n▶ **P1**: take the top card of the draw pile" in text
     (rendered,) = PRESENTER.table(session, "en", None)
     hand_button = by_label(rendered, "Hand")
@@ -110,16 +109,16 @@ def test_the_table_shows_displays_with_owners_piles_hand_counts_turn_and_scores(
 def test_teams_share_a_score_at_four_players_unless_the_option_is_off() -> None:
     session = session_of(4)
     session.state.totals = [40, 25]
-    assert "🏆 Team scores (match to 500): P0 & P2 40 · P1 & P3 25" in table_text(session)
+    assert "🏆 Team scores (match to 500): ① P0 & ③ P2 40 · ② P1 & ④ P3 25" in table_text(session)
     alone = session_of(4, teams=False)
-    assert "🏆 Scores (match to 200): P0 0 · P1 0 · P2 0 · P3 0" in table_text(alone)
+    assert "🏆 Scores (match to 200): ① P0 0 · ② P1 0 · ③ P2 0 · ④ P3 0" in table_text(alone)
 
 
 def test_the_table_in_german() -> None:
     session = session_of()
     rig(session, {0: ("r7a",), 1: ("b1a",), 2: ("g8",)}, combos=((1, ("r4", "r5", "r6")),), turn=2)
     text = table_text(session, "de")
-    assert "**Auslagen**" in text and "**P1**: #1 ❤️4 ❤️5 ❤️6" in text
+    assert "**Auslagen**" in text and "② **P1** · ✋ 1 · A: ❤️4 ❤️5 ❤️6" in text
     assert "▶ **P2**: auslegen, anlegen, Joker tauschen, dann eine Karte abwerfen." in text
 
 
@@ -130,7 +129,7 @@ def test_the_draw_offers_the_draw_pile_the_top_discard_and_any_deeper_take() -> 
     discards = tuple(c for c in DECK if c[0] == "g") + tuple(c for c in DECK if c[0] == "b")[:6]  # 18 cards
     rig(session, {0: ("r1a", "r2", "r3"), 1: ("k1a",), 2: ("k2",)}, discard=discards, phase="draw")
     rendered = hand(session)
-    assert "Your turn: draw first." in rendered.content
+    assert "Your turn: draw first." in rendered.text
     assert move_of(rendered, f"Draw pile ({len(session.state.stock)})") == "take"
     assert move_of(rendered, "Take 🔷4") == "takediscard:1"
     deeper = select_with(rendered, "takediscard:")
@@ -156,8 +155,8 @@ def test_others_see_their_hand_and_whose_turn_it_is() -> None:
     session = session_of()
     rig(session, {0: ("r1a", "r2"), 1: ("k1a", "y5"), 2: ("k2",)})
     rendered = hand(session, 1)
-    assert "**Your hand (2):** ⭐5 ⚫1" in rendered.content and "P0 is playing." in rendered.content
-    assert components(rendered) == []
+    assert "**Your hand (2):** ⭐5 ⚫1" in rendered.text and "P0 is playing." in rendered.text
+    assert kit.controls(rendered) == []
 
 
 # -- combinations ----------------------------------------------------------------------------------
@@ -169,20 +168,20 @@ def test_a_picked_combination_is_judged_and_laid_out_with_one_click() -> None:
     session = session_of()
     rig(session, {0: OPENER, 1: ("k1a",), 2: ("k2",)})
     plain = hand(session)
-    assert "You have no display yet: your first one needs at least 4 cards" in plain.content
+    assert "You have no display yet: your first one needs at least 4 cards" in plain.text
     assert move_of(plain, "Lay out") is None and move_of(plain, "Discard") is None
     ui = pick(session, 0, ["r6", "r3", "r5", "r4"])
     rendered = hand(session, 0, ui)
-    assert "Picked: ❤️3 ❤️4 ❤️5 ❤️6 (one-colour sequence)" in rendered.content
-    assert "That makes 4 cards; your first display needs 4." in rendered.content
+    assert "Picked: ❤️3 ❤️4 ❤️5 ❤️6 (one-colour sequence)" in rendered.text
+    assert "That makes 4 cards; your first display needs 4." in rendered.text
     menu = select_with(rendered, "p")
     assert [o["value"] for o in menu["options"] if o["default"]] == ["r3", "r4", "r5", "r6"]
     assert menu["max_values"] == len(OPENER)
     assert move_of(rendered, "Lay out") == "meld:r3r4r5r6"
     events = kit.play(session, 0, "meld:r3r4r5r6")
-    assert PRESENTER.describe(session, events, "en") == "P0 laid out #1 ❤️3 ❤️4 ❤️5 ❤️6."
-    assert "**P0**: #1 ❤️3 ❤️4 ❤️5 ❤️6" in table_text(session)
-    assert "You have a display: you may add cards" in hand(session).content
+    assert PRESENTER.describe(session, events, "en") == "P0 laid out A: ❤️3 ❤️4 ❤️5 ❤️6."
+    assert "A: ❤️3 ❤️4 ❤️5 ❤️6" in table_text(session)
+    assert "You have a display: you may add cards" in hand(session).text
 
 
 def test_an_invalid_pick_is_offered_and_the_engine_refuses_it_with_its_reason() -> None:
@@ -190,7 +189,7 @@ def test_an_invalid_pick_is_offered_and_the_engine_refuses_it_with_its_reason() 
     rig(session, {0: OPENER, 1: ("k1a",), 2: ("k2",)})
     ui = pick(session, 0, ["r3", "g1a", "r5", "y9"])
     rendered = hand(session, 0, ui)
-    assert "(not a combination: A sequence needs consecutive digits, each once.)" in rendered.content
+    assert "(not a combination: A sequence needs consecutive digits, each once.)" in rendered.text
     key = move_of(rendered, "Lay out")
     assert key == "meld:r3r5y9g1a"
     with pytest.raises(IllegalAction) as refusal:
@@ -198,7 +197,7 @@ def test_an_invalid_pick_is_offered_and_the_engine_refuses_it_with_its_reason() 
     assert refusal.value.reason == "rummu.not_consecutive"
     # The host redraws the hand with the engine's reason as its notice line.
     notice = t("en", refusal.value.reason, **refusal.value.params)
-    assert hand(session, 0, "", notice).content.splitlines()[0] == "A sequence needs consecutive digits, each once."
+    assert hand(session, 0, "", notice).text.splitlines()[0] == "A sequence needs consecutive digits, each once."
     too_few = move_of(hand(session, 0, pick(session, 0, ["g6", "b6", "k6"])), "Lay out")
     with pytest.raises(IllegalAction) as refusal:
         kit.play(session, 0, too_few)
@@ -209,10 +208,10 @@ def test_two_combinations_picked_at_once_are_cut_for_the_opening() -> None:
     session = session_of()
     rig(session, {0: ("r1a", "r2", "r3", "g6", "b6", "k6", "y9"), 1: ("k1a",), 2: ("k2",)})
     rendered = hand(session, 0, pick(session, 0, ["g6", "r2", "b6", "r1a", "k6", "r3"]))
-    assert "(cut into one-colour sequence + Ling)" in rendered.content
+    assert "(cut into one-colour sequence + Ling)" in rendered.text
     assert move_of(rendered, "Lay out") == "meld:r1ar2r3/g6b6k6"
     kit.play(session, 0, "meld:r1ar2r3/g6b6k6")
-    assert "**P0**: #1 ❤️1 ❤️2 ❤️3 · #2 ☘️6 🔷6 ⚫6" in table_text(session)
+    assert "A: ❤️1 ❤️2 ❤️3 · B: ☘️6 🔷6 ⚫6" in table_text(session)
 
 
 def test_a_pick_that_cuts_several_ways_offers_each_way() -> None:
@@ -233,16 +232,16 @@ def test_groups_set_aside_make_one_opening_batch() -> None:
     aside = press(first, "Set aside")
     assert aside == "p0/gg6b6k6"
     rendered = hand(session, 0, aside)
-    assert "Set aside 1: ☘️6 🔷6 ⚫6 (Ling)" in rendered.content
-    assert "That makes 3 cards; your first display needs 4." in rendered.content
+    assert "Set aside 1: ☘️6 🔷6 ⚫6 (Ling)" in rendered.text
+    assert "That makes 3 cards; your first display needs 4." in rendered.text
     assert "g6" not in option_values(select_with(rendered, "p"))
     ui = pick(session, 0, ["r1a", "r2", "r3"], aside)
     assert ui == "p0/gg6b6k6:r1a.r2.r3"
     both = hand(session, 0, ui)
     assert move_of(both, "Lay out") == "meld:g6b6k6/r1ar2r3"
-    assert press(both, "Clear") == "clear" and hand(session, 0, "clear").content == hand(session).content
+    assert press(both, "Clear") == "clear" and hand(session, 0, "clear").text == hand(session).text
     kit.play(session, 0, "meld:g6b6k6/r1ar2r3")
-    assert "#1 ☘️6 🔷6 ⚫6 · #2 ❤️1 ❤️2 ❤️3" in table_text(session)
+    assert "A: ☘️6 🔷6 ⚫6 · B: ❤️1 ❤️2 ❤️3" in table_text(session)
 
 
 def test_adding_and_swapping_wait_for_ones_own_display() -> None:
@@ -250,7 +249,7 @@ def test_adding_and_swapping_wait_for_ones_own_display() -> None:
     rig(session, {0: ("r6", "r7a", "g1a"), 1: ("k1a",), 2: ("k2",)}, combos=((1, ("r4", "r5", "y6")),))
     rendered = hand(session, 0, pick(session, 0, ["r7a"]))
     assert selects(rendered) == ["p0"]
-    assert "no display yet" in rendered.content
+    assert "no display yet" in rendered.text
 
 
 def test_picked_cards_are_added_to_a_chosen_display() -> None:
@@ -260,10 +259,10 @@ def test_picked_cards_are_added_to_a_chosen_display() -> None:
     rendered = hand(session, 0, pick(session, 0, ["r7a", "r6"]))
     add = select_with(rendered, "add:")
     assert [(o["label"], o["value"]) for o in add["options"]] == [
-        ("#1 of P0: ☘️9 🔷9 ⚫9", "m1:r6r7a"), ("✓ #2 of P1: ❤️3 ❤️4 ❤️5", "m2:r6r7a")]
+        ("Display A of P0: ☘️9 🔷9 ⚫9", "m1:r6r7a"), ("✓ Display B of P1: ❤️3 ❤️4 ❤️5", "m2:r6r7a")]
     events = kit.play(session, 0, "add:m2:r6r7a")
-    assert PRESENTER.describe(session, events, "en") == "P0 added ❤️6 ❤️7 to #2."
-    assert "**P1**: #2 ❤️3 ❤️4 ❤️5 ❤️6 ❤️7" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 added ❤️6 ❤️7 to display B."
+    assert "B: ❤️3 ❤️4 ❤️5 ❤️6 ❤️7" in table_text(session)
     with pytest.raises(IllegalAction) as refusal:
         kit.play(session, 0, "add:m1:k3")
     assert refusal.value.reason == "rummu.not_consecutive"
@@ -275,11 +274,11 @@ def test_a_joker_is_swapped_for_the_card_it_stands_for() -> None:
         combos=((0, ("g9", "b9", "k9")), (1, ("r4", "r5", "y6"))))
     rendered = hand(session)
     swap = select_with(rendered, "swap:")
-    assert [(o["label"], o["value"]) for o in swap["options"]] == [("❤️6 for ⭐6 in #2 of P1", "m2:r6")]
+    assert [(o["label"], o["value"]) for o in swap["options"]] == [("❤️6 for ⭐6 in display B of P1", "m2:r6")]
     assert kit.hand_path(session, 0, "swap:m2:r6")[-1].values == ("m2:r6",)
     events = kit.play(session, 0, "swap:m2:r6")
-    assert PRESENTER.describe(session, events, "en") == "P0 put ❤️6 in place of the joker ⭐6 in #2 and took the joker."
-    assert "y6" in session.state.hands[0] and "#2 ❤️4 ❤️5 ❤️6" in table_text(session)
+    assert PRESENTER.describe(session, events, "en") == "P0 put ❤️6 in place of the joker ⭐6 in display B and took the joker."
+    assert "y6" in session.state.hands[0] and "B: ❤️4 ❤️5 ❤️6" in table_text(session)
 
 
 def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
@@ -287,7 +286,7 @@ def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
     rig(session, {0: ("r6", "g6", "k3"), 1: ("k1a",), 2: ("k2",)})
     assert move_of(hand(session, 0, pick(session, 0, ["r6", "g6"])), "Discard") is None
     rendered = hand(session, 0, pick(session, 0, ["k3"]))
-    assert "Picked: ⚫3" in rendered.content
+    assert "Picked: ⚫3" in rendered.text
     assert move_of(rendered, "Discard") == "discard:k3"
     events = kit.play(session, 0, "discard:k3")
     assert PRESENTER.describe(session, events, "en") == "P0 discarded ⚫3."
@@ -297,9 +296,9 @@ def test_one_picked_card_is_discarded_and_the_turn_passes() -> None:
 def test_a_stale_or_malformed_step_shows_the_plain_hand() -> None:
     session = session_of()
     rig(session, {0: ("r6", "g6", "k3"), 1: ("k1a",), 2: ("k2",)})
-    plain = hand(session).content
+    plain = hand(session).text
     for ui in ("p0:k1a", "p0:zz", "p0/gzz", "p0/xk3", "q0:r6", "p0:r6.r6", "p0/gr6:r6", "clear", "p:", "p0/c"):
-        assert hand(session, 0, ui).content == plain, ui
+        assert hand(session, 0, ui).text == plain, ui
 
 
 def test_a_hand_of_more_than_25_cards_pages_and_keeps_the_pick() -> None:
@@ -315,7 +314,7 @@ def test_a_hand_of_more_than_25_cards_pages_and_keeps_the_pick() -> None:
     assert option_values(select_with(second, "p1")) == list(sort_cards(big))[25:]
     ui = pick(session, 0, [sort_cards(big)[25]], turned)
     both = hand(session, 0, ui)
-    assert "Picked: ❤️0 ❤️1 🔷1 (" in both.content
+    assert "Picked: ❤️0 ❤️1 🔷1 (" in both.text
     assert move_of(both, "Lay out") == f"meld:r0r1a{sort_cards(big)[25]}"
     for rendered in (first, second, both):
         kit.check_limits(rendered, ephemeral=True)
@@ -334,7 +333,7 @@ def test_going_out_is_described_and_the_hand_is_scored_in_public() -> None:
     summary = PRESENTER.summary(session, events, "en")
     lines = summary.splitlines()
     assert lines[0] == "📋 **Rummü**: hand 1 is scored."
-    assert "• P0: One-colour sequence 3–6, pure (#1) (+20)" in lines
+    assert "• P0: One-colour sequence 3–6, pure (display A) (+20)" in lines
     assert "• P0: Went out (+10)" in lines
     assert "• P1: Jokers left in hand: 1 (-10)" in lines and "• P1: Other cards left in hand: 1 (-5)" in lines
     assert lines[-1] == "Totals: P0 30 · P1 -15 · P2 -5"
@@ -349,7 +348,7 @@ def test_the_last_hand_leaves_its_breakdown_to_the_match_summary() -> None:
     assert session.status == "finished"
     assert PRESENTER.summary(session, events, "en") is None
     assert "🏁 The match is over." in table_text(session)
-    assert "The match is over." in hand(session, 1).content and components(hand(session, 1)) == []
+    assert "The match is over." in hand(session, 1).text and kit.controls(hand(session, 1)) == []
 
 
 def test_every_option_has_a_label_and_help_in_both_languages() -> None:

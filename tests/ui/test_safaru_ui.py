@@ -58,8 +58,8 @@ def test_table_shows_free_cards_catch_counts_deck_and_turn() -> None:
     session.state.piles[0] = ("r5", "b5")
     text = table_text(session, last="🕊️ something happened")
     assert "**Free cards (3):** ☘️3 🔷4 ⚫6" in text
-    assert f"• **P0**: {len(session.state.hands[0])} in hand · 2 caught" in text
-    assert "• **P1**: 2 in hand · 0 caught" in text
+    assert f"① **P0**: {len(session.state.hands[0])} in hand · 2 caught" in text
+    assert "② **P1**: 2 in hand · 0 caught" in text
     assert f"**Deck:** {len(session.state.deck)} cards" in text
     assert "▶ **P1** plays a card." in text and "🕊️ something happened" in text
     assert "❤️ 🦄 unicorns" in text and "🔷 🐟 fish" in text
@@ -74,8 +74,8 @@ def test_table_shows_teams_match_scores_and_open_piles() -> None:
     session.state.piles[1] = ("r5", "b0", "k7a")
     session.state.totals = [27, 15]
     text = table_text(session, "de")
-    assert "• **P0 & P2**: 4 + 4 auf der Hand · 0 gefangen" in text
-    assert "• **P1 & P3**: 4 + 4 auf der Hand · 3 gefangen (🦄 1 · 🐟 1 · 🍼 1 · ▲ 4)" in text
+    assert "①③ **P0 & P2**: 4 + 4 auf der Hand · 0 gefangen" in text
+    assert "②④ **P1 & P3**: 4 + 4 auf der Hand · 3 gefangen (🦄 1 · 🐟 1 · 🍼 1 · ▲ 4)" in text
     assert "🏆 **Partie bis 100:** P0 & P2 27 · P1 & P3 15" in text
 
 
@@ -94,7 +94,7 @@ def test_the_chosen_card_lists_adding_and_seventeen_in_plain_words() -> None:
     arrange(session, 0, ("r7a", "y8"), ADDING_TABLE)
     hand = PRESENTER.hand(session, 0, "en", "r7a", None)
     assert sorted(select_labels(hand)) == ["take ☘️3 + 🔷4 by adding", "take 🔷4 + ⚫6 by seventeen"]
-    assert "❤️7 can catch in 2 ways" in hand.content
+    assert "❤️7 can catch in 2 ways" in hand.text
     german = PRESENTER.hand(session, 0, "de", "r7a", None)
     assert sorted(select_labels(german)) == ["nimm ☘️3 + 🔷4 durch Addieren", "nimm 🔷4 + ⚫6 durch die 17"]
     details = [o["description"] for c in components(hand) if c["type"] == 3 for o in c["options"]]
@@ -113,7 +113,7 @@ def test_a_single_catch_is_one_button_and_a_combination_names_every_method() -> 
     hand = PRESENTER.hand(session, 0, "en", "k5", None)
     (catch,) = [c for c in components(hand) if c.get("custom_id", "").endswith(":play:k5/pair=r5")]
     assert catch["label"] == "take ❤️5 by pairing" and catch["style"] == 3
-    assert "2 cards with your ⚫5: 🦄 1 · 🐟 0 · 🍼 0 · ▲ 2" in hand.content
+    assert "2 cards with your ⚫5: 🦄 1 · 🐟 0 · 🍼 0 · ▲ 2" in hand.text
 
 
 def test_describe_tells_the_play_the_catch_and_the_deal() -> None:
@@ -139,7 +139,7 @@ def test_a_card_that_can_catch_is_never_offered_as_a_release() -> None:
     moves = [ids.parse(c["custom_id"]).arg for c in components(hand) if c.get("custom_id", "").startswith("st:m:")]
     assert moves == ["play:y2"]
     assert labels_of(hand, 2) == ["❤️7 · 2 catches", "⭐2 · release"]
-    assert "❤️7 can only be played with a catch" in hand.content
+    assert "❤️7 can only be played with a catch" in hand.text
     assert kit.reachable(session, 0) == legal(session, 0)
 
 
@@ -148,7 +148,7 @@ def test_when_no_card_can_catch_every_card_is_a_one_click_release() -> None:
     arrange(session, 0, ("y2", "g3"), ("r8", "k9"))
     hand = PRESENTER.hand(session, 0, "en", "", None)
     assert labels_of(hand, 2) == ["⭐2 · release", "☘️3 · release"]
-    assert "None of your cards can catch" in hand.content
+    assert "None of your cards can catch" in hand.text
     assert kit.reachable(session, 0) == legal(session, 0) == {"play:y2", "play:g3"}
 
 
@@ -156,8 +156,8 @@ def test_a_hand_out_of_turn_shows_the_cards_and_no_choices() -> None:
     session = kit.make_session("safaru", 2)
     arrange(session, 0, ("r7a",), ADDING_TABLE)
     hand = PRESENTER.hand(session, 1, "de", "", None)
-    assert not components(hand) and "P0 ist am Zug" in hand.content
-    assert hand.content.startswith("**Deine Karten:**")
+    assert not kit.controls(hand) and "P0 ist am Zug" in hand.text
+    assert hand.text.startswith("**Deine Karten:**")
 
 
 def test_a_stale_step_shows_the_plain_hand() -> None:
@@ -208,23 +208,23 @@ def test_hundreds_of_catches_let_the_player_pick_the_free_cards_instead() -> Non
     assert len(catches("k9", BIG_TABLE)) == 703
     assert "⚫9 · 100+ catches" in labels_of(PRESENTER.hand(session, 0, "en", "", None), 2)
     first = PRESENTER.hand(session, 0, "en", "k9", None)
-    assert "⚫9 can catch in more than 100 ways: pick the free cards to take" in first.content
+    assert "⚫9 can catch in more than 100 ways: pick the free cards to take" in first.text
     (menu,) = [c for c in components(first) if c["type"] == 3]
     assert ids.parse(menu["custom_id"]).kind == "h" and (menu["min_values"], menu["max_values"]) == (0, 10)
     assert [o["value"] for o in menu["options"]] == ["r1a", "y1a", "g1a", "b1a", "r2", "y2", "g3", "b3", "k4", "r5"]
     assert not moves(first) or moves(first) == ["play:y7a"]
 
     added = pick(session, 0, "k9", ("r1a", "r2", "g3", "b3"))
-    assert "**Picked:** ❤️1 ❤️2 ☘️3 🔷3" in added.content
+    assert "**Picked:** ❤️1 ❤️2 ☘️3 🔷3" in added.text
     assert moves(added) == ["play:k9/add=r1ar2g3b3"]
-    assert "Catch: take ❤️1 + ❤️2 + ☘️3 + 🔷3 by adding." in added.content
+    assert "Catch: take ❤️1 + ❤️2 + ☘️3 + 🔷3 by adding." in added.text
     assert [o["value"] for c in components(added) if c["type"] == 3 for o in c["options"] if o["default"]] == \
         ["r1a", "r2", "g3", "b3"]
     both = pick(session, 0, "k9", ("r1a", "y1a", "g1a", "r2", "y2", "g3", "b3", "k4"))  # 17: adding + seventeen
     (key,) = moves(both)
     session.game.check(session.state, 0, Action.parse(key))
     wrong = pick(session, 0, "k9", ("r1a", "k4"))
-    assert "⚫9 cannot take exactly these cards" in wrong.content and moves(wrong) == []
+    assert "⚫9 cannot take exactly these cards" in wrong.text and moves(wrong) == []
     for rendered in (first, added, both, wrong):
         kit.check_limits(rendered, ephemeral=True)
 
@@ -258,7 +258,7 @@ def test_a_pick_that_pairs_or_not_offers_both_and_too_many_picks_start_over() ->
     for key in moves(two):
         session.game.check(session.state, 0, Action.parse(key))
     over = pick(session, 0, "k5", table[:MOST_TAKEN + 1])
-    assert "No catch takes more than 19 cards: pick again." in over.content
+    assert "No catch takes more than 19 cards: pick again." in over.text
     assert moves(over) == [] and not any(o["default"] for c in components(over) if c["type"] == 3 for o in c["options"])
 
 
@@ -333,7 +333,7 @@ def test_the_last_game_leaves_its_breakdown_to_the_closing_summary() -> None:
         events = kit.play(session, seat, rng.choice(sorted(legal(session, seat))))
         said.append(PRESENTER.summary(session, events, "en"))
     assert said == [None] * len(said) and session.game.is_over(session.state)
-    assert "The game is over." in table_text(session)
+    assert "🏁 The match is over." in table_text(session)
 
 
 def test_rules_and_house_rule_labels_exist_in_both_languages() -> None:

@@ -9,8 +9,8 @@ The table is one Components V2 message: the build piles and the supply, one line
 top and size, hand count, helper tops and sizes, Skippo's set-aside jokers, score), the turn line
 and the Hand button.
 
-The hand offers one button per play when they fit (its label says everything: ``📚7 → ②`` puts the
-top of your own pile on build pile 2), so a long turn is one click per card; when they do not fit,
+The hand offers one button per play when they fit (its label says everything: ``pile 7 → B`` puts
+the top of your own pile on build pile B), so a long turn is one click per card; when they do not fit,
 a card with several targets becomes a step to its targets. Below that: the discard that ends the
 turn, one select of (card → helper pile); and a row with Draw/End/Set aside, paging, and "By card",
 a step to every card on its own. The quick view shows equal cards once (the two 7s of a hand make
@@ -24,15 +24,16 @@ from dataclasses import dataclass
 from bot.i18n import t
 from bot.pictures import Pictures
 from bot.storage.status import Status
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
+from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
 from games.keys import number
 
-CIRCLED = "①②③④⑤⑥⑦⑧⑨"
-JOKER, PILE_MARK, RESERVE_MARK = "🃏", "📚", "🔖"
+JOKER = "🃏"
 #: Action rows of a hand (Discord's limit), and buttons per page in the step views: four rows,
 #: the fifth holds Back and the page buttons.
 HAND_ROWS = 5
@@ -41,8 +42,9 @@ PAGE = 20
 NAME_CHARS = 12
 
 
-def circled(index: int) -> str:
-    return CIRCLED[index] if index < len(CIRCLED) else f"({index + 1})"
+def build_pile(target: str) -> str:
+    """A build pile named by the engine (``b2``: the second slot) as the table and picture letter it (B)."""
+    return pile_label(int(target[1:]) - 1)
 
 
 def _lowest_free(piles) -> int:
@@ -89,23 +91,25 @@ class BuildPilePresenter:
         label = self.card(game, card)
         return f"{label}({game.face_of_value(value)})" if label == JOKER else label
 
-    def mark(self, session, source: str) -> str:
-        """Where a card comes from, as a prefix of its label: nothing for the hand."""
+    def source(self, session, source: str, card: str, lang: str) -> str:
+        """A card with where it comes from, in words (``pile 7``, ``H2·5``, ``Anna's pile 3``); a hand
+        card is the card alone."""
         if source == session.game.PILE_NAME:
-            return PILE_MARK
+            return t(lang, f"{self.key}.ui.from_pile", card=card)
         if source == "reserve":
-            return RESERVE_MARK
+            return t(lang, "buildpiles.ui.from_reserve", card=card)
         if source.startswith("helper:"):
-            return f"H{source[7:]}·"
+            return f"H{source[7:]}·{card}"
         if source.startswith("pile:seat"):
-            return f"{session.seats[int(source[9:])].name[:NAME_CHARS]}{PILE_MARK}"
-        return ""
+            return t(lang, f"{self.key}.ui.from_seat", name=session.seats[int(source[9:])].name[:NAME_CHARS],
+                     card=card)
+        return card
 
     @staticmethod
     def pile_target(view, target: str, lang: str) -> str:
         if target == "new":
-            return t(lang, "buildpiles.ui.new_pile", pile=circled(_lowest_free(view.build)))
-        return circled(int(target[1:]) - 1)
+            return t(lang, "buildpiles.ui.new_pile", pile=pile_label(_lowest_free(view.build)))
+        return build_pile(target)
 
     @staticmethod
     def helper_target(view, seat: int, target: str, lang: str) -> str:
@@ -118,10 +122,10 @@ class BuildPilePresenter:
         piles = []
         for i, pile in enumerate(view.build):
             if not pile:
-                piles.append(f"{circled(i)} {t(lang, 'buildpiles.ui.free')}")
+                piles.append(f"{pile_label(i)} {t(lang, 'buildpiles.ui.free')}")
                 continue
             top = f"**{game.face_of_value(len(pile))}**"
-            piles.append(f"{circled(i)} {top}{JOKER if self.card(game, pile[-1]) == JOKER else ''}")
+            piles.append(f"{pile_label(i)} {top}{JOKER if self.card(game, pile[-1]) == JOKER else ''}")
         return t(lang, "buildpiles.ui.build", piles=" · ".join(piles))
 
     def helpers_text(self, session, helpers) -> str:
@@ -145,28 +149,41 @@ class BuildPilePresenter:
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         playing = session.status == Status.PLAYING
-        head = [self.header(session, view, lang), self.build_line(session, view, lang),
-                t(lang, "buildpiles.ui.supply", draw=view.draw_size, aside=view.set_aside_size)]
+        head = [self.header(session, view, lang), self.build_line(session, view, lang), self.supply(view, lang)]
         players = []
         for seat, sv in enumerate(view.seats):
             marker = "▶ " if playing and seat == view.current else ""
-            players.append(t(lang, "buildpiles.ui.seat", marker=marker, name=session.seats[seat].name,
+            players.append(t(lang, "buildpiles.ui.seat", badge=seat_badge(seat), marker=marker,
+                             name=session.seats[seat].name,
                              pile=self.pile_text(session, sv, lang), hand=sv.hand_size,
                              helpers=self.helpers_text(session, sv.helpers),
                              score=self.score(session, lang, view.scores[seat] if view.scores else 0)))
+        players += self.table_notes(session, view, lang)
         turn = [last] if last else []
         turn.append(self.turn_line(session, view, lang))
         hand = hand_button(session, lang)
         picture = table_picture(self.pictures, session, view, lang, "\n".join(head[1:] + players))
-        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand)],
+        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand, rules_button(session, lang))],
                        picture)]
+
+    @staticmethod
+    def supply(view, lang: str) -> str:
+        """The draw pile, and the cards of completed build piles waiting to be shuffled into it (said
+        only while there are some)."""
+        line = t(lang, "buildpiles.ui.supply", draw=view.draw_size)
+        return line + t(lang, "buildpiles.ui.supply_aside", aside=view.set_aside_size) if view.set_aside_size else line
+
+    def table_notes(self, session, view, lang: str) -> list[str]:
+        """Small print under the players for a mark the table shows that needs a word (Skippo's capped
+        jokers); none here."""
+        return []
 
     def turn_line(self, session, view, lang: str) -> str:
         if session.status == Status.STOPPED:
             return t(lang, "table.stopped")
         if view.over:
             if view.winners and view.winners[-1] is None:
-                return t(lang, "buildpiles.ui.stalled", number=view.game_no)
+                return t(lang, "buildpiles.ui.stalled")
             names = ", ".join(session.seats[s].name for s in sorted(top_scorers(view.scores)))
             return t(lang, "buildpiles.ui.match_won", names=names)
         line = t(lang, "buildpiles.ui.turn", name=session.seats[view.current].name)
@@ -196,7 +213,7 @@ class BuildPilePresenter:
             turn.render(ui, lines, out)
         picture = hand_picture(self.pictures, session, view, lang, turn.playable() if turn else (), alt,
                                lambda card: self.card(game, card))
-        return Rendered(StaticView(out), "\n".join(lines)[:2000], pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     def _turn(self, session, seat: int, view, lang: str) -> _Turn | None:
         """The seat's moves while it is the seat's turn."""
@@ -217,10 +234,11 @@ class BuildPilePresenter:
 
         def flush() -> None:
             if plays:
-                cards = "+".join(self.mark(session, e.data["from"]) + self.valued(session.game, e.data["card"],
-                                                                                   e.data["value"]) for e in plays)
+                cards = "+".join(self.source(session, e.data["from"],
+                                             self.valued(session.game, e.data["card"], e.data["value"]), lang)
+                                 for e in plays)
                 said.append(t(lang, "buildpiles.ui.ev.play", name=self._name(session, plays[0].seat), cards=cards,
-                              pile=circled(int(plays[0].data["to"][1:]) - 1)))
+                              pile=build_pile(plays[0].data["to"])))
                 plays.clear()
 
         for e in public:
@@ -252,14 +270,14 @@ class BuildPilePresenter:
         data, name = e.data, self._name(session, e.seat)
         kind = e.kind
         if kind == "complete":
-            return t(lang, "buildpiles.ui.ev.complete", pile=circled(int(data["pile"][1:]) - 1))
+            return t(lang, "buildpiles.ui.ev.complete", pile=build_pile(data["pile"]))
         if kind == "discard":
             return t(lang, "buildpiles.ui.ev.discard", name=name, card=self.card(session.game, data["card"]),
                      helper=f"H{data['to'].partition(':')[2]}")
         if kind == "draw":
             return t(lang, "buildpiles.ui.ev.draw", name=name, count=data["count"])
         if kind == "ace_out":
-            return t(lang, "buildpiles.ui.ev.ace_out", name=name, pile=circled(int(data["to"][1:]) - 1))
+            return t(lang, "buildpiles.ui.ev.ace_out", name=name, pile=build_pile(data["to"]))
         if kind == "aside":
             return t(lang, "buildpiles.ui.ev.aside", name=name)
         if kind == "reshuffle":
@@ -275,7 +293,7 @@ class BuildPilePresenter:
         if kind == "stalled":
             return t(lang, "buildpiles.ui.ev.stalled", number=data["game"])
         if kind == "match_over":
-            return t(lang, "buildpiles.ui.ev.match_over")
+            return None     # the turn line says so, with the winners
         if kind == "deal":
             return t(lang, "buildpiles.ui.ev.deal", number=data["game"], name=self._name(session, data["first"]))
         return None
@@ -329,14 +347,14 @@ class _Turn:
         if kind == "play":
             card, _, rest = arg.partition("@")
             source, _, target = rest.partition(">")
-            label = f"{show.mark(session, source)}{show.card(game, card)} → {show.pile_target(self.view, target, lang)}"
+            label = f"{show.source(session, source, show.card(game, card), lang)} → {show.pile_target(self.view, target, lang)}"
             style = (Style.success if source == game.PILE_NAME else Style.danger if source.startswith("pile:")
                      else Style.primary if source == "hand" else Style.secondary)
             self.plays.append(Choice(key, label, style, ((source, card),)))
         elif kind == "run":
             body, _, target = arg.rpartition(">")
             parts = tuple((self._source(card), card) for card in body.split("+"))
-            cards = "+".join(show.mark(session, source) + show.card(game, card) for source, card in parts)
+            cards = "+".join(show.source(session, source, show.card(game, card), lang) for source, card in parts)
             label = f"{cards} → {show.pile_target(self.view, target, lang)}"
             self.plays.append(Choice(key, label, Style.primary, parts))
         elif kind == "discard":
@@ -394,7 +412,8 @@ class _Turn:
         elif base.startswith("c:") and (moves := self._moves_of(base[2:])):
             source, _, card = base[2:].rpartition("/")
             lines.append(t(self.lang, "buildpiles.ui.card_help",
-                           card=self.show.mark(self.session, source) + self.show.card(self.session.game, card)))
+                           card=self.show.source(self.session, source, self.show.card(self.session.game, card),
+                                                 self.lang)))
             self._paged([self._button(c) for c in moves], base, page, out)
         else:
             self._quick(page if base == "" else 0, lines, out)
@@ -409,7 +428,7 @@ class _Turn:
             for part in choice.parts:
                 parts.setdefault(part)
         game = self.session.game
-        return [button(self.show.mark(self.session, source) + self.show.card(game, card),
+        return [button(self.show.source(self.session, source, self.show.card(game, card), self.lang),
                        self._step(f"c:{source}/{card}"))
                 for source, card in sorted(parts, key=lambda part: self._rank(part[0]))]
 
@@ -479,7 +498,7 @@ class _Turn:
                 items.append(self._button(group[0]))
             else:
                 source, card = group[0].parts[0]
-                label = f"{self.show.mark(self.session, source)}{self.show.card(game, card)} …"
+                label = f"{self.show.source(self.session, source, self.show.card(game, card), self.lang)} …"
                 items.append(button(label, self._step(f"c:{source}/{card}"), style=group[0].style))
         if runs:
             items.append(button(t(self.lang, "buildpiles.ui.runs", count=len(runs)), self._step("runs"),

@@ -15,7 +15,19 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.transport import ids
-from bot.ui.base import Rendered, StaticLayout, StaticView, Style, button, hand_button, row, select, text
+from bot.ui.base import (
+    Rendered,
+    StaticLayout,
+    Style,
+    button,
+    hand_button,
+    hand_message,
+    row,
+    select,
+    text,
+)
+from bot.ui.labels import seat_badge
+from bot.ui.rules import rules_button
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
 from games.deck import digit
@@ -59,7 +71,7 @@ def _grid_rows(session, view, columns: str) -> list[dict]:
 def _scoreboard(session, view, lang: str) -> str:
     lines = [t(lang, "calcory.ui.title")]
     counts = " · ".join(
-        t(lang, "calcory.ui.count", name=_name(session, seat), count=n) for seat, n in enumerate(view.hand_counts)
+        t(lang, "calcory.ui.count", badge=seat_badge(seat), name=_name(session, seat), count=n) for seat, n in enumerate(view.hand_counts)
     )
     lines.append(t(lang, "calcory.ui.players", players=counts))
     if view.marked is not None:
@@ -111,7 +123,9 @@ class CalcoryPresenter:
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0])]
+        # The Rules button goes under the first half: the second holds Discord's 40 components already.
+        first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
+                 row(rules_button(session, lang))]
         second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"
@@ -139,7 +153,7 @@ class CalcoryPresenter:
             lines.append(t(lang, "calcory.ui.hand_over"))
         else:
             lines.append(t(lang, "calcory.ui.wait", name=_name(session, view.active)))
-        return Rendered(StaticView(out), "\n".join(lines))
+        return hand_message(session, seat, lines, out)
 
     @staticmethod
     def _return_controls(session, seat: int, view, lang: str, ui: str, out: list[dict]) -> None:

@@ -15,9 +15,11 @@ from bot.i18n import t
 from bot.pictures.palette import DIABOLO, emoji
 from bot.storage.status import Status
 from bot.tables.diabolo.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
 from games.diabolo.cards import COLOUR, COLOURS, ROW, VALUE
@@ -90,7 +92,7 @@ def _players_block(session, view, lang: str) -> str:
     lines = [t(lang, "diabolo.ui.players")]
     for seat in range(view.players):
         marker = "▶ " if seat == view.current or seat in view.waiting else ""
-        line = t(lang, "diabolo.ui.player", marker=marker, name=_name(session, seat), count=view.hand_counts[seat],
+        line = t(lang, "diabolo.ui.player", badge=seat_badge(seat), marker=marker, name=_name(session, seat), count=view.hand_counts[seat],
                  doubler=_doubler_state(view, seat, lang), points=view.totals[seat])
         if view.shown[seat]:
             line += t(lang, "diabolo.ui.shown", cards=labels(view.shown[seat]))
@@ -244,7 +246,7 @@ class DiaboloPresenter:
             text(rows),
             text(_players_block(session, view, lang)),
             text(_status_block(session, view, lang, last)),
-            row(hand_button(session, lang)),
+            row(hand_button(session, lang), rules_button(session, lang)),
         ]
         return [framed(components, table_picture(PICTURES, session, view, lang, rows))]
 
@@ -266,7 +268,7 @@ class DiaboloPresenter:
             more = [_waiting_line(session, seat, view, lang)]
         lines.extend(more)
         picture = hand_picture(PICTURES, session, view, lang, _playable(session, seat, view), alt, label)
-        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     @staticmethod
     def playable(session, seat: int) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """Kapado on Discord: everyone's stacks as text on one table message, each turn played in the hand.
 
-The table is one Components V2 message: a header (draw pile, bans), one block per player
-with their stacks (top card, 🔒 locked, 💀 dead, card count) and the turn line. A stack never shows
+The table is one Components V2 message: a header (draw pile, bans), one block per player (the
+seat's badge as the picture draws it) with their stacks (letters A, B … as printed under them in the
+picture, top card, 🔒 locked, 💀 dead, card count) and the turn line. A stack never shows
 more than its top: that is all a player sees across a real table too. The key to the emoji sits in
 small print under each hand rather than on every redraw of the table.
 
@@ -21,9 +22,11 @@ from bot.i18n import t
 from bot.pictures.palette import KAPADO, emoji
 from bot.storage.status import Status
 from bot.tables.kapado.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
+from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, SYMBOL, VALUE, WISH, fit
@@ -34,7 +37,6 @@ from games.kapado.state import StackView
 EMOJI: dict[str, str] = {letter: emoji(name) for letter, name in KAPADO.items()}
 JOKER, WISH_MARK, BAN_MARK, FACE_DOWN = "🃏", "🌠", "🚫", "🎴"
 LOCK_MARK = {"open": "", "locked": "🔒", "dead": "💀"}
-KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
 
 
 @cache
@@ -51,12 +53,13 @@ def label(card: str) -> str:
     return f"{mark}1{JOKER}" if VALUE[card] == 1 else f"{mark}{VALUE[card]}"
 
 
-def keycap(index: int) -> str:
-    return KEYCAPS[index] if index < len(KEYCAPS) else f"#{index + 1}"
-
-
 def _index(stack_id: str) -> int:
     return int(stack_id.partition(":")[2])
+
+
+def stack_name(stack_id: str) -> str:
+    """A stack (``s1:2``: seat 1's third stack) as the table and picture letter it (C)."""
+    return pile_label(_index(stack_id))
 
 
 def _top(stack: StackView) -> str:
@@ -74,8 +77,8 @@ def _marked_top(stack: StackView) -> str:
 
 
 def stack_text(stack: StackView) -> str:
-    """``2️⃣ 🔒🎴 (3)``: the stack's number, its state and top, and how many cards it holds."""
-    return f"{keycap(_index(stack.id))} {_marked_top(stack)} ({stack.count})"
+    """``B 🔒🎴 (3)``: the stack's letter, its state and top, and how many cards it holds."""
+    return f"{stack_name(stack.id)} {_marked_top(stack)} ({stack.count})"
 
 
 def _name(session, seat: int) -> str:
@@ -114,7 +117,7 @@ def _player(session, view, seat: int, lang: str) -> str:
     if view.games > 1:
         head += t(lang, "kapado.ui.player_total", total=view.totals[seat])
     marker = "▶ " if seat == view.current and _playing(session) else ""
-    return f"{marker}{head}\n" + "  ".join(stack_text(stack) for stack in view.stacks[seat])
+    return f"{seat_badge(seat)} {marker}{head}\n" + "  ".join(stack_text(stack) for stack in view.stacks[seat])
 
 
 def _turn(session, view, lang: str) -> str:
@@ -140,7 +143,7 @@ class KapadoPresenter:
         hand = hand_button(session, lang)
         header = _header(view, lang)
         picture = table_picture(PICTURES, session, view, lang, f"{header}\n{players}")
-        return [framed([text(header), text(players), text(turn), row(hand)], picture)]
+        return [framed([text(header), text(players), text(turn), row(hand, rules_button(session, lang))], picture)]
 
     # -- the hand ------------------------------------------------------------------------------
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
@@ -174,7 +177,7 @@ class KapadoPresenter:
                 self._place(session, seat, view, lang, ui, legal, lines, out)
         lines.append(_legend(lang))
         picture = hand_picture(PICTURES, session, view, lang, _playable(session, seat, view), alt, label)
-        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     @staticmethod
     def playable(session, seat: int) -> tuple[str, ...]:
@@ -193,7 +196,7 @@ class KapadoPresenter:
         lines.append(t(lang, key, card=label(card)))
         trying = ui.removeprefix("try:") if ui.startswith("try:") else None
         if trying in by_kind["unlock"]:
-            n = keycap(_index(trying))
+            n = stack_name(trying)
             lines.append(t(lang, "kapado.ui.confirm_unlock", stack=n, card=label(card)))
             out.append(row(
                 button(t(lang, "kapado.ui.btn_confirm", stack=n), ids.move(session.id, seat, counter, f"unlock:{trying}"),
@@ -212,7 +215,7 @@ class KapadoPresenter:
         banned, multiples = frozenset(view.banned), session.options.ban_multiples
         ups = []
         for sid in by_kind["up"]:
-            stack, n = stacks[sid], keycap(_index(sid))
+            stack, n = stacks[sid], stack_name(sid)
             top = stack.top
             if top is None:
                 ups.append(button(t(lang, "kapado.ui.btn_up_empty", stack=n),
@@ -222,9 +225,9 @@ class KapadoPresenter:
             ups.append(button(t(lang, "kapado.ui.btn_up_double" if double else "kapado.ui.btn_up", stack=n,
                                 top=label(top)), ids.move(session.id, seat, counter, f"up:{sid}"),
                               style=Style.success if double else Style.primary))
-        unlocks = [button(t(lang, "kapado.ui.btn_unlock", stack=keycap(_index(sid)), top=_marked_top(stacks[sid])),
+        unlocks = [button(t(lang, "kapado.ui.btn_unlock", stack=stack_name(sid), top=_marked_top(stacks[sid])),
                           ids.hand_step(session.id, seat, counter, f"try:{sid}")) for sid in by_kind["unlock"]]
-        downs = [button(t(lang, "kapado.ui.btn_down", stack=keycap(_index(sid)), top=_marked_top(stacks[sid])),
+        downs = [button(t(lang, "kapado.ui.btn_down", stack=stack_name(sid), top=_marked_top(stacks[sid])),
                         ids.move(session.id, seat, counter, f"down:{sid}")) for sid in by_kind["down"]]
         out.extend(row(*group) for group in (ups, unlocks, downs) if group)
 
@@ -238,7 +241,7 @@ class KapadoPresenter:
             for stack in row_:
                 if owner != seat and stack.top in takeable:
                     where = t(lang, "kapado.ui.take_where", name=_name(session, owner),
-                              stack=keycap(_index(stack.id)), card=label(stack.top))
+                              stack=stack_name(stack.id), card=label(stack.top))
                     options.append((f"{where} {_best_fit(session, view, seat, stack.top, lang)}", stack.top))
         lines.append(t(lang, "kapado.ui.wish" if options else "kapado.ui.wish_none"))
         pages = [options[start:start + 25] for start in range(0, len(options), 25)]
@@ -288,7 +291,7 @@ def _best_fit(session, view, seat: int, card: str, lang: str) -> str:
     if where is None:
         return t(lang, "kapado.ui.take_unlock")
     key = "kapado.ui.take_double" if best == DOUBLE else "kapado.ui.take_single"
-    return t(lang, key, stack=keycap(_index(where.id)))
+    return t(lang, key, stack=stack_name(where.id))
 
 
 def _event_line(session, event: Event, lang: str) -> str | None:
@@ -300,17 +303,17 @@ def _event_line(session, event: Event, lang: str) -> str | None:
         return t(lang, key, name=name, divisor=data["divisor"])
     if kind == "up":
         key = "kapado.ui.ev_up_double" if data["fit"] == DOUBLE else "kapado.ui.ev_up"
-        return t(lang, key, name=name, card=label(data["card"]), stack=keycap(_index(data["stack"])))
+        return t(lang, key, name=name, card=label(data["card"]), stack=stack_name(data["stack"]))
     if kind == "unlock":
         key = "kapado.ui.ev_unlock_open" if data["opened"] else "kapado.ui.ev_unlock_dead"
         return t(lang, key, name=name, card=label(data["card"]), hidden=label(data["key"]),
-                 stack=keycap(_index(data["stack"])))
+                 stack=stack_name(data["stack"]))
     if kind == "down":
-        return t(lang, "kapado.ui.ev_down", name=name, stack=keycap(_index(data["stack"])))
+        return t(lang, "kapado.ui.ev_down", name=name, stack=stack_name(data["stack"]))
     if kind == "take":
         owner = int(data["stack"][1:].partition(":")[0])
         line = t(lang, "kapado.ui.ev_take", name=name, card=label(data["card"]), owner=_name(session, owner),
-                 stack=keycap(_index(data["stack"])))
+                 stack=stack_name(data["stack"]))
         return line + (t(lang, "kapado.ui.ev_relocked") if data["relocked"] else "")
     if kind == "extra_draw":
         return t(lang, "kapado.ui.ev_extra_draw", name=name)

@@ -14,9 +14,18 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.tables.mu.picture import PICTURES
-from bot.tables.mu.words import grouped, led_suit, name, suits, trick_text, trump_name, trumps_text
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, row, rows, select
+from bot.tables.mu.words import (
+    TRUMP_MARK,
+    grouped,
+    led_suit,
+    name,
+    suits,
+    trick_text,
+    trump_name,
+    trumps_text,
+)
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_message, row, rows, select
 from bot.ui.cards import colour_name, label, labels
 from bot.ui.pictured import hand_picture
 from games.deck import sort_cards
@@ -35,6 +44,8 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
         lines.append(t(lang, "mu.ui.hand.count", count=len(view.hand)))
     else:
         lines.append(alt)
+        if TRUMP_MARK in alt:
+            lines.append(t(lang, "mu.ui.hand.trump_mark", mark=TRUMP_MARK))
         if view.shown[seat]:
             lines.append(t(lang, "mu.ui.hand.face_up", cards=labels(view.shown[seat], sort=False)))
     if view.chef is not None and playing:
@@ -52,7 +63,7 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
     elif view.phase == TRICKS:
         _tricks(session, view, lang, seat, mine, lines, out)
     picture = hand_picture(PICTURES, session, view, lang, playable(session, view, seat), alt)
-    return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+    return hand_message(session, seat, lines, out, picture)
 
 
 def playable(session, view, seat: int) -> tuple[str, ...]:

@@ -15,7 +15,9 @@ from bot.tables.mu.picture import PICTURES
 from bot.tables.mu.words import name, team_names, trick_text, trump_name, trumps_text
 from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, symbol
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.mu.cards import NO_TRUMP
@@ -34,8 +36,8 @@ def _roles(lang: str, view, seat: int) -> str:
 
 
 def _seat_line(session, view, lang: str, seat: int) -> str:
-    marker = "▶" if view.to_act == seat and session.status == Status.PLAYING else "•"
-    line = t(lang, "mu.ui.seat", marker=marker, name=name(session, seat), roles=_roles(lang, view, seat),
+    marker = "▶ " if view.to_act == seat and session.status == Status.PLAYING else ""
+    line = t(lang, "mu.ui.seat", badge=seat_badge(seat), marker=marker, name=name(session, seat), roles=_roles(lang, view, seat),
              cards=view.hand_counts[seat], score=view.scores[seat])
     if view.phase == AUCTION:
         if view.bids[seat]:
@@ -132,7 +134,7 @@ class MuPresenter:
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)),
-                 row(hand_button(session, lang))]
+                 row(hand_button(session, lang), rules_button(session, lang))]
         return [framed(parts, table_picture(PICTURES, session, view, lang, _pictured(session, view, lang)))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
@@ -181,9 +183,7 @@ def _said(session, event: Event, lang: str) -> str | None:
         return t(lang, "mu.ui.said.trick", name=who)
     if kind == "deal":
         return t(lang, "mu.ui.said.deal", name=who, number=data["hand"])
-    if kind == "match_over":
-        return t(lang, "mu.ui.said.over")
-    return None
+    return None     # the match's end among them: the turn line under the log says so
 
 
 PRESENTER = MuPresenter()

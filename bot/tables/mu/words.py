@@ -10,6 +10,9 @@ from bot.ui.cards import colour_name, label, symbol
 from games.deck import COLOURS
 from games.mu.cards import NO_TRUMP, PLAIN, TRUMP, ranking
 
+#: The mark before the trump group of a hand: no suit's symbol (⭐ is the yellow suit's).
+TRUMP_MARK = "👑"
+
 
 def name(session, seat: int) -> str:
     return session.seats[seat].name
@@ -59,15 +62,15 @@ def suits(view) -> dict[str, tuple[str, int]]:
 
 
 def grouped(cards, view) -> str:
-    """A hand in its order (already grouped by effective suit), with ``·`` between suits and a
-    star before the trumps."""
+    """A hand in its order (already grouped by effective suit), with ``·`` between suits and
+    ``TRUMP_MARK`` before the trumps."""
     ranks = suits(view)
     groups: list[list[str]] = []
     last = None
     for card in cards:
         suit = ranks[card][0]
         if suit != last:
-            groups.append(["⭐"] if suit == TRUMP else [])
+            groups.append([TRUMP_MARK] if suit == TRUMP else [])
             last = suit
         groups[-1].append(label(card))
     return " · ".join(" ".join(group) for group in groups) or "—"

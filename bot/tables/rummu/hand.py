@@ -21,9 +21,10 @@ from itertools import combinations, product
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.tables.rummu.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, row, select
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_message, row, select
 from bot.ui.cards import label, labels
+from bot.ui.labels import pile_label
 from bot.ui.pictured import hand_picture
 from games.base import IllegalAction
 from games.deck import colour, digit, sort_cards, split_cards
@@ -190,8 +191,9 @@ def piles(lang: str, view) -> str:
 
 
 def combo_number(name: str) -> str:
-    """``m3`` is shown as ``#3``."""
-    return f"#{name[1:]}"
+    """A display as the table and picture letter it: the engine's ``m3`` (the hand's third, the third of
+    ``view.combos``) is C."""
+    return pile_label(int(name[1:]) - 1)
 
 
 class HandView:
@@ -245,7 +247,7 @@ class HandView:
             self.play(parse(self.ui, view.hand, self.yellow))
         alt = t(self.lang, "rummu.ui.your_hand", count=len(view.hand), cards=labels(view.hand))
         picture = hand_picture(PICTURES, self.session, view, self.lang, playable(self.session, view, self.seat), alt)
-        return Rendered(StaticView(self.rows), "\n".join(self.lines)[:2000], pictures=media.pictures(picture))
+        return hand_message(self.session, self.seat, self.lines, self.rows, picture)
 
     def draw(self) -> None:
         view = self.view
@@ -284,6 +286,7 @@ class HandView:
             count = sum(map(len, pick.laid))
             self.lines.append(t(lang, "rummu.ui.opening_count", count=count, need=need))
         self.lines.append(t(lang, "rummu.ui.your_play"))
+        self.lines.append(t(lang, "rummu.ui.terms"))
         self.pick_select(pick)
         self.action_buttons(pick, need)
         if not need and pick.chosen:

@@ -2,8 +2,9 @@
 
 The table (Components V2) shows the scores (per team when partners play), the piles with the
 discard pile's visible top, every display grouped by its owner, and whose turn it is. Displays are
-named ``#1``, ``#2`` … as the engine names them (``m1``), so the hand's add and swap choices and the
-hand's score breakdown point at the same combinations.
+named A, B … in the order the engine numbers them (``m1`` is A), as the picture prints them under the
+displays, so the table, the picture, the hand's add and swap choices and the hand's score breakdown
+point at the same combinations. Every player's line starts with the seat's badge.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from bot.tables.rummu.hand import batch, combo_number, piles, playable, render_h
 from bot.tables.rummu.picture import PICTURES
 from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import label, labels
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand as render_hand_score
 from games.base import Event, HandScore, ScoreLine
 from games.deck import ORDER, split_cards
@@ -27,8 +30,12 @@ def _name(session, seat: int) -> str:
     return session.seats[seat].name
 
 
+def _badged(session, seat: int) -> str:
+    return f"{seat_badge(seat)} {_name(session, seat)}"
+
+
 def _side_names(session, view, side: int) -> str:
-    return " & ".join(_name(session, s) for s in range(view.players) if s % view.sides == side)
+    return " & ".join(_badged(session, s) for s in range(view.players) if s % view.sides == side)
 
 
 def _scores(session, view, lang: str) -> str:
@@ -37,17 +44,14 @@ def _scores(session, view, lang: str) -> str:
         parts = [t(lang, "rummu.ui.entry", name=_side_names(session, view, side), value=view.totals[side])
                  for side in range(view.sides)]
         return t(lang, "rummu.ui.team_scores", scores=" · ".join(parts), target=options.team_target)
-    parts = [t(lang, "rummu.ui.entry", name=_name(session, s), value=view.totals[s]) for s in range(view.players)]
+    parts = [t(lang, "rummu.ui.entry", name=_badged(session, s), value=view.totals[s]) for s in range(view.players)]
     return t(lang, "rummu.ui.scores", scores=" · ".join(parts), target=options.target)
 
 
 def _header(session, view, lang: str) -> str:
-    counts = " · ".join(t(lang, "rummu.ui.entry", name=_name(session, s), value=n)
-                        for s, n in enumerate(view.hand_sizes))
     return "\n".join([
         t(lang, "rummu.ui.title", number=view.hand_no, dealer=_name(session, view.dealer)),
         _scores(session, view, lang),
-        t(lang, "rummu.ui.hand_counts", counts=counts),
         piles(lang, view),
     ])
 
@@ -57,10 +61,11 @@ def _displays(session, view, lang: str) -> str:
     for seat in range(view.players):
         own = [c for c in view.combos if c.owner == seat]
         if own:
-            shown = " · ".join(f"{combo_number(c.name)} {labels(c.cards, sort=False)}" for c in own)
+            shown = " · ".join(f"{combo_number(c.name)}: {labels(c.cards, sort=False)}" for c in own)
         else:
             shown = t(lang, "rummu.ui.no_display", need=view.minimum[seat])
-        lines.append(t(lang, "rummu.ui.display", name=_name(session, seat), combos=shown))
+        lines.append(t(lang, "rummu.ui.display", badge=seat_badge(seat), name=_name(session, seat),
+                       hand=view.hand_sizes[seat], combos=shown))
     return "\n".join(lines)
 
 
@@ -89,7 +94,7 @@ class RummuPresenter:
             text(_header(session, view, lang)),
             text(displays),
             text(_turn(session, view, lang, last)),
-            row(hand),
+            row(hand, rules_button(session, lang)),
         ], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
@@ -127,7 +132,7 @@ class RummuPresenter:
             key = "rummu.ui.did_take_top" if data["count"] == 1 else "rummu.ui.did_take_n"
             return t(lang, key, name=name, count=data["count"], card=label(data["top"]))
         if kind == "meld":
-            combos = ", ".join(f"{combo_number(n)} {labels(cards, sort=False)}" for n, cards in data["combos"])
+            combos = ", ".join(f"{combo_number(n)}: {labels(cards, sort=False)}" for n, cards in data["combos"])
             return t(lang, "rummu.ui.did_meld", name=name, combos=combos)
         if kind == "add":
             return t(lang, "rummu.ui.did_add", name=name, cards=labels(data["cards"]),
@@ -163,7 +168,7 @@ class RummuPresenter:
 
     @staticmethod
     def score_line(line: ScoreLine, lang: str) -> ScoreLine:
-        """A score line naming its combination as the table does (``#1``, not the engine's ``m1``)."""
+        """A score line naming its combination as the table does (display A, not the engine's ``m1``)."""
         combo = line.params.get("combo")
         return replace(line, params={**line.params, "combo": combo_number(combo)}) if combo else line
 

@@ -16,10 +16,12 @@ from types import SimpleNamespace
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.tables.safaru.picture import PICTURES
-from bot.transport import ids, media
-from bot.ui.base import Rendered, StaticView, Style, button, hand_button, row, select, text
+from bot.transport import ids
+from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.cards import label, labels, symbol
+from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.rules import rules_button
 from bot.ui.summary import render_hand
 from games.base import Action, Event, HandScore
 from games.deck import DECK, ORDER, digit, split_cards
@@ -115,12 +117,13 @@ def _table_text(session, view, lang: str, last: str | None) -> str:
     for side in range(view.sides):
         hands = " + ".join(str(n) for i, n in enumerate(view.hand_sizes) if _side_of(view, i) == side)
         name = side_name(session, view, side, lang)
+        badges = "".join(seat_badge(i) for i in range(view.players) if _side_of(view, i) == side)
         pile = view.piles[side]
         if pile is None:
-            lines.append(t(lang, "safaru.ui.side", name=name, hand=hands, caught=view.pile_sizes[side]))
+            lines.append(t(lang, "safaru.ui.side", badges=badges, name=name, hand=hands, caught=view.pile_sizes[side]))
         else:
-            lines.append(t(lang, "safaru.ui.side_open", name=name, hand=hands, caught=view.pile_sizes[side],
-                           tally=tally_text(pile, lang)))
+            lines.append(t(lang, "safaru.ui.side_open", badges=badges, name=name, hand=hands,
+                           caught=view.pile_sizes[side], tally=tally_text(pile, lang)))
     target = getattr(session.options, "match_target", 0)
     if target:
         scores = " · ".join(t(lang, "safaru.ui.score", name=side_name(session, view, side, lang), score=score)
@@ -248,7 +251,7 @@ class SafaruPresenter:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
         picture = table_picture(PICTURES, session, view, lang, "\n".join(_pictured(session, view, lang)))
-        return [framed([text(_table_text(session, view, lang, last)), row(hand)], picture)]
+        return [framed([text(_table_text(session, view, lang, last)), row(hand, rules_button(session, lang))], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
@@ -284,7 +287,7 @@ class SafaruPresenter:
                 lines.append(t(lang, "safaru.ui.pick_card"))
         alt = t(lang, "safaru.ui.hand", cards=labels(view.hand))
         picture = hand_picture(PICTURES, session, view, lang, _playable(session, seat, view), alt)
-        return Rendered(StaticView(out), "\n".join(lines), pictures=media.pictures(picture))
+        return hand_message(session, seat, lines, out, picture)
 
     def playable(self, session, seat: int) -> tuple[str, ...]:
         """On the seat's turn every card: each either catches or is released."""

@@ -21,6 +21,12 @@ class SkippoPresenter(BuildPilePresenter):
         top = self.card(game, pile[-1])
         return f"{JOKER}≤{game.face_of_value(helper_value(list(pile)))}" if top == JOKER else top
 
+    def table_notes(self, session, view, lang: str) -> list[str]:
+        """What ``🃏≤9`` means, once, while a joker lies on top of a helper pile."""
+        game = session.game
+        capped = any(pile and self.card(game, pile[-1]) == JOKER for seat in view.seats for pile in seat.helpers)
+        return [t(lang, "skippo.ui.capped_joker")] if capped else []
+
     def score(self, session, lang: str, points: int) -> str:
         if session.options.scoring == "wins":
             return t(lang, "skippo.ui.wins", points=points)
