@@ -339,11 +339,15 @@ CHIP_BELOW = 16
 STACK_MARKS = ("open", "locked", "dead")
 
 
-@cache
 def counted(face: Face, size: tuple[int, int], n: int, mark: str = "open", state: str = "plain") -> Image.Image:
     """A pile's top with how many cards lie there: its count chip straddles the card's foot, so a
     crowded table spends no row on it. ``mark`` "locked" puts a padlock on it, "dead" fades it and
     crosses it out; ``state`` "last" frames it."""
+    return _counted(face, size, n, mark, state)  # one cache key however the arguments were passed
+
+
+@cache
+def _counted(face: Face, size: tuple[int, int], n: int, mark: str, state: str) -> Image.Image:
     w, h = size[0] * SS, size[1] * SS
     chip_rgb = _chip_rgb(str(n))
     foot = chip_rgb.height // SS - CHIP_BELOW
@@ -578,5 +582,5 @@ def crossed(face: Face) -> Image.Image:
 def forget() -> None:
     """Drop every cached sprite (the benchmark measures a cold start with it)."""
     for cached in (_card, _card_shown, _label_mask, _blank, slot, text, badge, arrow, lock_mark, pill, token, side_mark,
-                   crossed, chip, tag, counted, sealed):
+                   crossed, chip, tag, _counted, sealed):
         cached.cache_clear()

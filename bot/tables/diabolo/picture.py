@@ -15,7 +15,7 @@ from bot.pictures.sprites import BG, DARK, MINI_ROW, Face, badge, card, chip, se
 from games.diabolo import cards as diabolo_cards
 
 #: A closed row's sums: greyed like its cards, still 5:1 on the table.
-CLOSED_INK = mix(DARK, BG, 0.5)
+CLOSED_INK = mix(DARK, BG, 0.25)
 DOUBLER = "x2"  # a seat's doubler, while it still has it this round
 
 
