@@ -377,8 +377,8 @@ def _small_mask(s: str) -> Image.Image:
 
 
 def _chip_rgb(s: str, icon: bool = True) -> Image.Image:
-    """A count: the number at 60 % of a value's height beside a small card (what it counts: a dark
-    back under a white card), white in a dark outline: a label, never read as a card's value.
+    """A count: the number at 60 % of a value's height beside two small fanned cards (what it
+    counts), white in a dark outline: a label, never read as a card's value.
     Without ``icon``, a short note in the same style (Diabolo's doubler)."""
     digits = _small_mask(s)
     pad, icon_w, gap = 5 * SS, (15 * SS if icon else 0), (5 * SS if icon else 0)
@@ -389,12 +389,11 @@ def _chip_rgb(s: str, icon: bool = True) -> Image.Image:
     d.rounded_rectangle((0, 0, w - 1, h - 1), h // 2 - SS, fill=WHITE, outline=DARK, width=2 * SS)
     shape_mask = Image.new("L", (w, h), 0)
     ImageDraw.Draw(shape_mask).rounded_rectangle((0, 0, w - 1, h - 1), h // 2 - SS, fill=255)
-    if icon:
-        x0, y0 = pad + 2 * SS, pad - SS
+    if icon:  # two cards fanned, solid, so the icon never reads as a digit
+        x0, y0 = pad + SS, pad - SS
         card_w, card_h = 9 * SS, digits.height + 2 * SS
-        d.rounded_rectangle((x0 + 5 * SS, y0, x0 + 5 * SS + card_w, y0 + card_h - 3 * SS), 2 * SS, fill=DARK)
-        d.rounded_rectangle((x0, y0 + 3 * SS, x0 + card_w, y0 + card_h), 2 * SS, fill=WHITE, outline=DARK,
-                            width=2 * SS)
+        d.rounded_rectangle((x0 + 5 * SS, y0, x0 + 5 * SS + card_w, y0 + card_h - 3 * SS), 2 * SS, fill=SLOT)
+        d.rounded_rectangle((x0, y0 + 3 * SS, x0 + card_w, y0 + card_h), 2 * SS, fill=DARK)
     x = pad + icon_w + gap + (0 if icon else 2 * SS)
     img.paste(DARK, (x, pad, x + digits.width, pad + digits.height), digits)
     img.putalpha(shape_mask)  # pasted onto a card, only the chip covers it
