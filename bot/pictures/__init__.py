@@ -3,7 +3,8 @@
 A game's ``Pictures`` (in its table package, ``bot/tables/<key>/picture.py``) lays its public view
 out as a table and its cards as a hand: equal views give byte-equal PNGs, so the host can hash and
 skip unchanged uploads, and a picture can never show a card its view hides. Pictures use no words,
-only digits, letters and symbols, so they are the same in every language.
+only digits, letters and symbols (and Mü's role names Chef and Vize, the same in both languages), so
+they are the same in every language.
 
 Calcory has no pictures: its 60-slot grid *is* its buttons (each slot is clicked), and it has no
 hand; a picture beside it would repeat the buttons.
