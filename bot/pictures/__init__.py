@@ -3,7 +3,8 @@
 A game's ``Pictures`` (in its table package, ``bot/tables/<key>/picture.py``) lays its public view
 out as a table and its cards as a hand: equal views give byte-equal PNGs, so the host can hash and
 skip unchanged uploads, and a picture can never show a card its view hides. Pictures use no words,
-only digits, letters and symbols, so they are the same in every language.
+only digits, letters and symbols (and Mü's role names Chef and Vize, the same in both languages), so
+they are the same in every language.
 
 Calcory has no pictures: its 60-slot grid *is* its buttons (each slot is clicked), and it has no
 hand; a picture beside it would repeat the buttons.
@@ -12,7 +13,7 @@ hand; a picture beside it would repeat the buttons.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.pictures.layouts import hand
@@ -25,6 +26,11 @@ def held(view: Any) -> tuple[str, ...]:
     return tuple(getattr(view, "hand", None) or ())
 
 
+def unmarked(view: Any) -> frozenset[str]:
+    """No card of a hand carries a trump's mark (every game but Mü)."""
+    return frozenset()
+
+
 @dataclass(frozen=True, slots=True)
 class Pictures:
     """One game's pictures: its table's layout, its cards' faces and which cards its hands hold."""
@@ -35,6 +41,12 @@ class Pictures:
     #: (so a picture cache keyed on them repaints a hand only when its cards or their standing change,
     #: not whenever something public in the view did).
     hand_cards: Callable[[Any], tuple[str, ...]] = held
+    #: The cards of a hand view that carry the trumps' mark (Mü): a picture cache keys on them too.
+    trumps: Callable[[Any], frozenset[str]] = unmarked
+
+    def hand_key(self, view: Any) -> tuple:
+        """All a hand picture of ``view`` depends on, besides which cards are playable."""
+        return self.hand_cards(view), self.trumps(view)
 
     def table_plan(self, view: Any) -> Plan | None:
         """The table before the bands it does not share with a table drawn lately are compressed
@@ -49,5 +61,8 @@ class Pictures:
 
     def hand_png(self, view: Any, playable: frozenset[str]) -> bytes | None:
         """The owner's cards as a PNG, the ``playable`` ones standing up; None without cards to show."""
-        sheet = hand(self.face, self.hand_cards(view), playable)
+        trumps = self.trumps(view)
+        face = self.face if not trumps else (lambda c: replace(self.face(c), trump=True) if c in trumps
+                                             else self.face(c))
+        sheet = hand(face, self.hand_cards(view), playable)
         return None if sheet is None else sheet.png()

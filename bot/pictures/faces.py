@@ -5,25 +5,14 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.pictures.palette import INKS, JOKER, RGB
+from bot.pictures.palette import INKS, JOKER, RGB, contrast
 from bot.pictures.sprites import DARK, WHITE, Face
 from games import deck as mu_deck
 
 
-def _luminance(rgb: RGB) -> float:
-    def channel(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(v) for v in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def writing(fill: RGB) -> RGB:
     """Dark writing on light cards, white on dark ones: whichever contrasts more (WCAG ratio)."""
-    lum = _luminance(fill)
-    on_dark = (lum + 0.05) / (_luminance(DARK) + 0.05)
-    on_white = 1.05 / (lum + 0.05)
-    return DARK if on_dark > on_white else WHITE
+    return DARK if contrast(fill, DARK) > contrast(fill, WHITE) else WHITE
 
 
 def coloured(label: str, colour: str, triangles: int = 0) -> Face:

@@ -57,6 +57,26 @@ DECKS: dict[str, tuple[RGB, ...]] = {
 }
 
 
+def luminance(rgb: RGB) -> float:
+    """WCAG relative luminance of a colour."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def mix(a: RGB, b: RGB, share: float) -> RGB:
+    """``a`` moved ``share`` of the way to ``b``."""
+    return tuple(round(x + (y - x) * share) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
 def emoji(name: str) -> str:
     """The button symbol of a colour name (``green`` → ``☘️``)."""
     return INKS[name].emoji

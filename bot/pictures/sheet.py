@@ -141,6 +141,10 @@ class Sheet:
                 y += height + GAP
         return placed, y - GAP + MARGIN
 
+    def height(self) -> int:
+        """The picture's height once laid out (a layout that must fit a screen tries a smaller one)."""
+        return self._layout()[1]
+
     def render(self, pad: int = 0) -> Image.Image:
         """The picture; ``pad`` blank columns (the table colour) on its left, see ``png``."""
         placed, height = self._layout()

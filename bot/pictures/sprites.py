@@ -10,21 +10,28 @@ so every machine draws the same picture.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.pictures.palette import INKS, JOKER, PAPER, RGB
+from bot.pictures.palette import INKS, JOKER, PAPER, RGB, contrast, mix
 
 SS = 3  # supersampling factor
 #: Font size of every number in a picture: its digits are 45 px high, so 25 px once a 640 px wide
 #: picture is shown 360 px wide (the phone-width rule is 24 px).
 TEXT_SIZE = 62
+#: Font size of a count chip's and a pile label's digits and letters: 27 px high, 60 % of a value's.
+SMALL_SIZE = 30
 CARD = (80, 112)  # full card, width × height
+#: A card on a crowded table (build-pile and Kapado tables): the number on top and the symbol under
+#: it, without the room a full card leaves at its foot, so seven seats fit a phone's screen.
+LOW_CARD = (80, 88)
 MINI_ROW = (46, 66)  # a Diabolo row card: the row shows its colour and symbol once
 OUT_CARD = (54, 76)  # a Mü colour out of the hand, beside the trumps' hexagons
 BADGE = 64
+#: Diabolo's devil and angel heads: 48 px wide faces, 27 px on a phone.
+HEAD = 92
 
 BG: RGB = (0xE9, 0xE5, 0xDC)  # the table
 DARK: RGB = (0x22, 0x22, 0x22)  # outlines and text
@@ -32,7 +39,22 @@ WHITE: RGB = (0xFF, 0xFF, 0xFF)
 SLOT: RGB = (0xB4, 0xAE, 0xA2)  # an empty place
 BACK: RGB = (0x3A, 0x4A, 0x6B)  # card backs
 BACK_LINE: RGB = (0x55, 0x68, 0x8E)
-DIM = 0.6  # how far a card that may not be played now fades into the table
+#: How far a card that may not be played now fades into the table: its colour only, its number and
+#: symbol keep a contrast of at least ``DIM_CONTRAST`` on it (see ``dimmed``).
+DIM = 0.5
+DIM_INK = 0.15  # how far its writing fades, while that keeps the contrast
+DIM_CONTRAST = 3.2
+
+
+def dimmed(face: Face) -> Face:
+    """A card that may not be played now: its colour half faded into the table, so it still reads as
+    its own colour (a faded black stays the darkest card, not a grey sixth suit), and its writing
+    faded a little, or turned dark or white where a faded ink would not stand out (≥ 3:1)."""
+    fill = mix(face.fill, BG, DIM)
+    ink = mix(face.ink, BG, DIM_INK)
+    if contrast(ink, fill) < DIM_CONTRAST:
+        ink = DARK if contrast(fill, DARK) > contrast(fill, WHITE) else WHITE
+    return replace(face, fill=fill, ink=ink)
 
 
 def _base_colours() -> list[RGB]:
@@ -41,20 +63,21 @@ def _base_colours() -> list[RGB]:
     return list(dict.fromkeys(out))
 
 
-def _mix(a: RGB, b: RGB, share: float) -> RGB:
-    return tuple(round(x + (y - x) * share) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
 def _palette() -> Image.Image:
     """Every base colour, its blends with the table, white and dark (anti-aliased edges), and its
-    faded version: about 200 entries, one palette for every picture."""
+    faded version with the blends of its writing: about 240 entries, one palette for every picture."""
     colours = _base_colours()
     entries = list(colours)
     for c in colours:
         for other in (BG, WHITE, DARK):
-            entries += [_mix(c, other, s) for s in (0.25, 0.5, 0.75)]
-        entries.append(_mix(c, BG, DIM))
-    entries = list(dict.fromkeys(entries))[:256]
+            entries += [mix(c, other, s) for s in (0.25, 0.5, 0.75)]
+    for c in colours:
+        faded = mix(c, BG, DIM)
+        entries.append(faded)
+        for other in (WHITE, DARK, mix(WHITE, BG, DIM_INK), mix(DARK, BG, DIM_INK)):
+            entries.append(mix(faded, other, 0.5))
+    entries = list(dict.fromkeys(entries))
+    assert len(entries) <= 256, len(entries)
     image = Image.new("P", (1, 1))
     flat = [v for rgb in entries for v in rgb]
     image.putpalette(flat + [0] * (768 - len(flat)))
@@ -141,6 +164,8 @@ class Face:
     triangles: int = 0  # Mü's scoring triangles
     slash: bool = False  # a ban card: the number crossed out
     back: bool = False  # face down: the label is a count drawn on the back
+    pips: int = 0  # a plain number card (Da Capo!): its value as dots under the number
+    trump: bool = False  # Mü: a trump, marked by a small hexagon
 
 
 #: The room a card leaves its number on each side, so two digits never touch the card's edges.
@@ -190,12 +215,51 @@ def _blank(fill: RGB, size: tuple[int, int], back: bool) -> Image.Image:
     return img
 
 
-def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
+#: A symbol's radius under a number: 34 px tall, 19 px on a phone (the rule is 14 px).
+SYMBOL_R = 17
+#: Mü's scoring triangles: 16 px tall, 9 px on a phone (the rule is 8 px).
+TRIANGLE = (18, 16)
+
+
+def _symbol_place(face: Face, w: int, h: int, foot: int = 0) -> tuple[float, float]:
+    """Where a card's symbol goes (centre y, radius): under the number, above the triangles and the
+    ``foot`` a count chip covers."""
+    full = h > 80 * SS
+    if not face.label:
+        return (30 * SS, 24 * SS) if full and face.pips else (h / 2, w * 0.36)
+    if not full:
+        return h / 2, 15 * SS
+    top, bottom = 55 * SS, h - foot - (TRIANGLE[1] + 12 if face.triangles else 3 if foot else 7) * SS
+    return (top + bottom) / 2, min(SYMBOL_R * SS, (bottom - top) / 2)
+
+
+def _pips(d: ImageDraw.ImageDraw, n: int, w: int, h: int, ink: RGB) -> None:
+    """A number card's value as dots under its number, five to a row, as on a domino."""
+    rows = [min(5, n), n - 5] if n > 5 else [n]
+    top, bottom = 58 * SS, h - 8 * SS
+    r = min(5 * SS, (bottom - top) / (2 * len(rows)) - SS)
+    for i, count in enumerate(rows):
+        cy = top + (bottom - top) * (2 * i + 1) / (2 * len(rows))
+        for j in range(count):
+            _circle(d, w / 2 + (j - (count - 1) / 2) * 13 * SS, cy, r, ink)
+
+
+def _trump_mark(d: ImageDraw.ImageDraw, w: int) -> None:
+    """Mü: a trump card carries the trumps' hexagon, white in a dark outline, in its top right corner."""
+    cx, cy, r = w - 12 * SS, 13 * SS, 10 * SS
+    corners = [(cx + r * math.cos(math.pi / 6 + i * math.pi / 3), cy + r * math.sin(math.pi / 6 + i * math.pi / 3))
+               for i in range(6)]
+    d.polygon(corners, fill=WHITE, outline=DARK, width=3 * SS)
+
+
+def _card_rgb(face: Face, size: tuple[int, int], foot: int = 0) -> Image.Image:
+    """The card drawn supersampled; ``foot`` pixels at its bottom are kept free (a count chip covers them)."""
     w, h = size[0] * SS, size[1] * SS
     if face.back:
         img = _blank(BACK, size, True).copy()
         if face.label:
-            _label(img, face.label, WHITE, w / 2, h / 2, "middle")
+            label = _chip_rgb(face.label)
+            img.paste(label, ((w - label.width) // 2, (h - label.height) // 2), label)
         return img
     img = _blank(face.fill, size, False).copy()
     d = ImageDraw.Draw(img)
@@ -206,37 +270,158 @@ def _card_rgb(face: Face, size: tuple[int, int]) -> Image.Image:
         d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=WHITE, width=11 * SS)
         d.line((10 * SS, 60 * SS, w - 10 * SS, 8 * SS), fill=INKS["red"].rgb, width=7 * SS)
     if face.mark:
-        if face.label:
-            cy, r = h * 0.6, 15 * SS
-        elif full:
-            cy, r = 30 * SS, 24 * SS
-        else:
-            cy, r = h / 2, w * 0.36
+        cy, r = _symbol_place(face, w, h, foot * SS)
         shape(d, face.mark, w / 2, cy, r, face.ink, face.fill)
+    elif face.pips and full:
+        _pips(d, face.pips, w, h - foot * SS, face.ink)
+    tw, th = TRIANGLE
     for i in range(face.triangles):
-        x = w / 2 + (i - (face.triangles - 1) / 2) * 18 * SS
-        y = h - 8 * SS
-        d.polygon([(x - 7 * SS, y), (x + 7 * SS, y), (x, y - 12 * SS)], fill=face.ink)
+        x = w / 2 + (i - (face.triangles - 1) / 2) * (tw + 4) * SS
+        y = h - 7 * SS
+        d.polygon([(x - tw / 2 * SS, y), (x + tw / 2 * SS, y), (x, y - th * SS)], fill=face.ink)
+    if face.trump:
+        _trump_mark(d, w)
     return img
 
 
 def card(face: Face, size: tuple[int, int] = CARD, state: str = "plain") -> Image.Image:
-    """A card sprite; ``state`` "dim" fades it into the table (not playable now)."""
+    """A card sprite; ``state`` "dim" fades it into the table (not playable now, out of play), "last"
+    frames it (the last move placed or took it)."""
     return _card(face, size, state)  # one cache key however the arguments were passed
+
+
+#: The frame of a card the last move placed or took: a band of dark and white stripes along its
+#: edge, like a marking tape, which stands out on the table and on a card of any colour.
+FRAME = 7
 
 
 @cache
 def _card(face: Face, size: tuple[int, int], state: str) -> Image.Image:
+    if state == "dim" and not face.back:
+        return to_palette(_card_shown(dimmed(face), size))
     rgb = _card_shown(face, size)
-    if state == "dim":
+    if state == "dim":  # a face-down card has no writing: its back fades as a whole
         rgb = Image.blend(rgb, Image.new("RGB", size, BG), DIM)
+    elif state == "last":
+        rgb = _framed(rgb)
     return to_palette(rgb)
+
+
+def _framed(rgb: Image.Image) -> Image.Image:
+    w, h = rgb.size[0] * SS, rgb.size[1] * SS
+    frame = FRAME if rgb.size[0] >= CARD[0] else FRAME * 4 // 7  # a small card keeps room for its number
+    framed = rgb.resize((w, h), Image.Resampling.NEAREST)
+    stripes = Image.new("RGB", (w, h), WHITE)
+    d = ImageDraw.Draw(stripes)
+    for x in range(-h, w, 12 * SS):
+        d.line((x, h, x + h, 0), fill=DARK, width=6 * SS)
+    band = Image.new("L", (w, h), 0)
+    md = ImageDraw.Draw(band)
+    md.rounded_rectangle((0, 0, w - 1, h - 1), 9 * SS, fill=255)
+    md.rounded_rectangle((frame * SS, frame * SS, w - 1 - frame * SS, h - 1 - frame * SS), 4 * SS, fill=0)
+    framed.paste(stripes, (0, 0), band)
+    line = ImageDraw.Draw(framed)
+    line.rounded_rectangle((0, 0, w - 1, h - 1), 9 * SS, outline=DARK, width=2 * SS)
+    line.rounded_rectangle((frame * SS, frame * SS, w - 1 - frame * SS, h - 1 - frame * SS), 4 * SS, outline=DARK,
+                           width=SS)
+    return shrink(framed, rgb.size)
 
 
 @cache
 def _card_shown(face: Face, size: tuple[int, int]) -> Image.Image:
-    """The card at its shown size in full colour: its plain and faded sprites are both made from it."""
+    """The card at its shown size in full colour: its plain and framed sprites are made from it."""
     return shrink(_card_rgb(face, size), size)
+
+
+#: How far a count chip under a card reaches below it (the rest of the chip covers the card's foot).
+CHIP_BELOW = 16
+#: A locked or dead Kapado stack: a padlock on its top, or its top faded and crossed out.
+STACK_MARKS = ("open", "locked", "dead")
+
+
+def counted(face: Face, size: tuple[int, int], n: int, mark: str = "open", state: str = "plain") -> Image.Image:
+    """A pile's top with how many cards lie there: its count chip straddles the card's foot, so a
+    crowded table spends no row on it. ``mark`` "locked" puts a padlock on it, "dead" fades it and
+    crosses it out; ``state`` "last" frames it."""
+    return _counted(face, size, n, mark, state)  # one cache key however the arguments were passed
+
+
+@cache
+def _counted(face: Face, size: tuple[int, int], n: int, mark: str, state: str) -> Image.Image:
+    w, h = size[0] * SS, size[1] * SS
+    chip_rgb = _chip_rgb(str(n))
+    foot = chip_rgb.height // SS - CHIP_BELOW
+    shown = dimmed(face) if mark == "dead" and not face.back else face
+    body = _card_rgb(shown, size, foot + 2)
+    if mark == "dead" and face.back:
+        body = Image.blend(body, Image.new("RGB", body.size, BG), DIM)
+    if state == "last":
+        body = _framed(shrink(body, size)).resize((w, h), Image.Resampling.NEAREST)
+    img = Image.new("RGB", (w, h + CHIP_BELOW * SS), BG)
+    img.paste(body, (0, 0))
+    if mark != "open":
+        sign = _lock_rgb(mark)
+        img.paste(sign, ((w - sign.width) // 2, round((55 * SS + h - foot * SS) / 2 - sign.height / 2)), sign)
+    img.paste(chip_rgb, ((w - chip_rgb.width) // 2, img.height - chip_rgb.height), chip_rgb)
+    return to_palette(shrink(img, (size[0], size[1] + CHIP_BELOW)))
+
+
+def _small_mask(s: str) -> Image.Image:
+    """``s`` at the small size (count chips, pile labels), supersampled, as an ink mask."""
+    f = font(SMALL_SIZE * SS)
+    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor="ls")
+    box = mask.getbbox()
+    return mask.crop(box) if box else mask
+
+
+def _chip_rgb(s: str, icon: bool = True) -> Image.Image:
+    """A count: the number at 60 % of a value's height beside two small fanned cards (what it
+    counts), white in a dark outline: a label, never read as a card's value.
+    Without ``icon``, a short note in the same style (Diabolo's doubler)."""
+    digits = _small_mask(s)
+    pad, icon_w, gap = 5 * SS, (15 * SS if icon else 0), (5 * SS if icon else 0)
+    h = digits.height + 2 * pad
+    w = pad + icon_w + gap + digits.width + pad + (0 if icon else 3 * SS)
+    img = Image.new("RGB", (w, h), BG)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), h // 2 - SS, fill=WHITE, outline=DARK, width=2 * SS)
+    shape_mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(shape_mask).rounded_rectangle((0, 0, w - 1, h - 1), h // 2 - SS, fill=255)
+    if icon:  # two cards fanned, solid, so the icon never reads as a digit
+        x0, y0 = pad + SS, pad - SS
+        card_w, card_h = 9 * SS, digits.height + 2 * SS
+        d.rounded_rectangle((x0 + 5 * SS, y0, x0 + 5 * SS + card_w, y0 + card_h - 3 * SS), 2 * SS, fill=SLOT)
+        d.rounded_rectangle((x0, y0 + 3 * SS, x0 + card_w, y0 + card_h), 2 * SS, fill=DARK)
+    x = pad + icon_w + gap + (0 if icon else 2 * SS)
+    img.paste(DARK, (x, pad, x + digits.width, pad + digits.height), digits)
+    img.putalpha(shape_mask)  # pasted onto a card, only the chip covers it
+    return img
+
+
+@cache
+def chip(s: str, icon: bool = True) -> Image.Image:
+    """How many cards lie somewhere, as a small labelled chip (see ``_chip_rgb``)."""
+    img = Image.new("RGB", (rgba := _chip_rgb(s, icon)).size, BG)
+    img.paste(rgba, (0, 0), rgba)
+    return to_palette(shrink(img, (round(img.width / SS), round(img.height / SS))))
+
+
+@cache
+def tag(s: str, width: int = 0) -> Image.Image:
+    """A pile's letter (``bot.ui.labels.pile_label``): white on a dark square, at the small size;
+    centred in ``width`` pixels of table when given (a letter over a column of cards)."""
+    letters = _small_mask(s)
+    pad = 6 * SS
+    side = letters.height + 2 * pad
+    w = max(side, letters.width + 2 * pad)
+    img = Image.new("RGB", (max(w, width * SS), side), BG)
+    x = (img.width - w) // 2
+    ImageDraw.Draw(img).rounded_rectangle((x, 0, x + w - 1, side - 1), 6 * SS, fill=DARK)
+    img.paste(WHITE, (x + (w - letters.width) // 2, pad, x + (w - letters.width) // 2 + letters.width,
+                      pad + letters.height), letters)
+    return to_palette(shrink(img, (round(img.width / SS), round(img.height / SS))))
 
 
 @cache
@@ -284,21 +469,39 @@ def arrow(width: int = 34) -> Image.Image:
     return to_palette(shrink(img, (width, 30)))
 
 
-@cache
-def lock_mark(kind: str) -> Image.Image:
-    """Under a Kapado stack: a padlock when locked, a cross when dead."""
-    s = 40 * SS
+def _lock_rgb(kind: str, side: int = 30) -> Image.Image:
+    """A padlock (a locked stack) or a cross (a dead one) on a white disc, supersampled."""
+    s = side * SS
     img = Image.new("RGB", (s, s), BG)
     d = ImageDraw.Draw(img)
+    d.ellipse((0, 0, s - 1, s - 1), fill=WHITE, outline=DARK, width=2 * SS)
     if kind == "locked":
-        d.arc((s * 0.25, s * 0.05, s * 0.75, s * 0.6), 180, 360, fill=DARK, width=5 * SS)
-        d.line((s * 0.25, s * 0.33, s * 0.25, s * 0.45), fill=DARK, width=5 * SS)
-        d.line((s * 0.75, s * 0.33, s * 0.75, s * 0.45), fill=DARK, width=5 * SS)
-        d.rounded_rectangle((s * 0.12, s * 0.42, s * 0.88, s * 0.95), 4 * SS, fill=DARK)
+        d.arc((s * 0.33, s * 0.18, s * 0.67, s * 0.58), 180, 360, fill=DARK, width=3 * SS)
+        d.line((s * 0.33, s * 0.38, s * 0.33, s * 0.48), fill=DARK, width=3 * SS)
+        d.line((s * 0.67, s * 0.38, s * 0.67, s * 0.48), fill=DARK, width=3 * SS)
+        d.rounded_rectangle((s * 0.26, s * 0.45, s * 0.74, s * 0.8), 2 * SS, fill=DARK)
     else:
-        d.line((s * 0.12, s * 0.12, s * 0.88, s * 0.88), fill=DARK, width=7 * SS)
-        d.line((s * 0.12, s * 0.88, s * 0.88, s * 0.12), fill=DARK, width=7 * SS)
-    return to_palette(shrink(img, (40, 40)))
+        d.line((s * 0.28, s * 0.28, s * 0.72, s * 0.72), fill=DARK, width=4 * SS)
+        d.line((s * 0.28, s * 0.72, s * 0.72, s * 0.28), fill=DARK, width=4 * SS)
+    disc = Image.new("L", (s, s), 0)
+    ImageDraw.Draw(disc).ellipse((0, 0, s - 1, s - 1), fill=255)
+    img.putalpha(disc)  # pasted onto a card, only the disc covers it
+    return img
+
+
+@cache
+def sealed(face: Face, size: tuple[int, int]) -> Image.Image:
+    """A card with a padlock over its middle (a closed Diabolo row's colour)."""
+    img = _card_rgb(face, size)
+    sign = _lock_rgb("locked", min(size) * 2 // 3)
+    img.paste(sign, ((img.width - sign.width) // 2, (img.height - sign.height) // 2), sign)
+    return to_palette(shrink(img, size))
+
+
+@cache
+def lock_mark(kind: str) -> Image.Image:
+    """A padlock (locked) or a cross (dead) on its own, as a Kapado stack carries it."""
+    return to_palette(shrink(_lock_rgb(kind).convert("RGB"), (30, 30)))
 
 
 @cache
@@ -336,7 +539,7 @@ def token(face: Face) -> Image.Image:
 def side_mark(side: str) -> Image.Image:
     """Diabolo's two sides, drawn rather than written: a horned head for the devils, a haloed head
     for the angels."""
-    size = 56
+    size = HEAD
     s = size * SS
     img = Image.new("RGB", (s, s), BG)
     d = ImageDraw.Draw(img)
@@ -377,5 +580,6 @@ def crossed(face: Face) -> Image.Image:
 
 def forget() -> None:
     """Drop every cached sprite (the benchmark measures a cold start with it)."""
-    for cached in (_card, _card_shown, _label_mask, _blank, slot, text, badge, arrow, lock_mark, pill, token, side_mark, crossed):
+    for cached in (_card, _card_shown, _label_mask, _blank, slot, text, badge, arrow, lock_mark, pill, token, side_mark,
+                   crossed, chip, tag, _counted, sealed):
         cached.cache_clear()

@@ -118,7 +118,7 @@ def hand_picture(pictures: Pictures, session, view, lang: str, playable: Iterabl
     playable = frozenset(order)
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
-    key = (lang, tuple(sorted(playable)), pictures.hand_cards(view))
+    key = (lang, tuple(sorted(playable)), pictures.hand_key(view))
     return media.draw(session, lambda: _hand_png(session, key, lambda: pictures.hand_png(view, playable)),
                       plain("\n".join(said)), "hand")
 

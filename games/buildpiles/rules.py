@@ -123,6 +123,7 @@ class BuildPileGame(Game[Table, TableView]):
         table.built = table.moved = False
         table.quiet = 0
         table.aceless = 0
+        table.last = ()
         events.append(Event("deal", None, {"game": table.game_no, "dealer": table.dealer,
                                            "first": table.current}))
         self.before_first_turn(table, events)

@@ -57,13 +57,16 @@ class Table:
     #: Skippo: bit ``j`` is set while everybody knows seat j's hand holds no ace (it had to put its
     #: aces out while a build pile stayed free, and has drawn nothing since). ``resample`` keeps it.
     aceless: int = 0
+    #: The cards the last action put somewhere everyone sees (a build pile, a helper pile, set aside):
+    #: the table picture marks them.
+    last: tuple[str, ...] = ()
 
     def copy(self) -> Table:
         return Table(
             self.options, self.players, self.seed, self.shuffles, self.dealer, self.current,
             [s.copy() for s in self.seats], [b[:] for b in self.build], self.draw[:], self.set_aside[:],
             self.box[:], self.game_no, self.scores[:] if self.scores is not None else None, self.history,
-            self.winners, self.built, self.moved, self.quiet, self.over, self.aceless,
+            self.winners, self.built, self.moved, self.quiet, self.over, self.aceless, self.last,
         )
 
     def free_slot(self) -> int:
@@ -106,6 +109,7 @@ class TableView:
     over: bool
     hand: tuple[str, ...] = ()
     winners: tuple[int | None, ...] = ()  # per finished game: its winner, None when it stalled
+    last: tuple[str, ...] = ()  # the cards the last action put where everyone sees them
 
 
 def view(table: Table, seat: int | None) -> TableView:
@@ -118,7 +122,7 @@ def view(table: Table, seat: int | None) -> TableView:
         seat, None if table.over else table.current, table.dealer, table.game_no,
         tuple(tuple(b) for b in table.build), len(table.draw), len(table.set_aside), seats,
         tuple(table.scores or ()), table.history, table.quiet, table.over,
-        tuple(table.seats[seat].hand) if seat is not None else (), table.winners,
+        tuple(table.seats[seat].hand) if seat is not None else (), table.winners, table.last,
     )
 
 

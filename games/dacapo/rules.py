@@ -166,12 +166,14 @@ class DaCapo(BuildPileGame):
         plan = self._plan(state, seat, action)
         kind = plan[0]
         events: list[Event] = []
+        state.last = ()
         if kind == "play":
             _, card, source, zone, slot = plan
             self.take(state, zone, events)
             value = len(state.build[slot]) + 1
             events.append(Event("play", seat, {"card": card, "from": source, "to": _BUILD[slot], "value": value}))
             push_build(state, slot, card, TOP, events)
+            state.last = (card,)
             owner = zone[1]
             if zone[0] == PILE and not state.seats[owner].pile:
                 events.append(Event("pile_empty", owner, {"by": seat}))
@@ -181,6 +183,7 @@ class DaCapo(BuildPileGame):
             me = state.seats[seat]
             me.hand.remove(card)
             me.helpers[index].append(card)
+            state.last = (card,)
             state.moved = True
             events.append(Event("discard", seat, {"card": card, "to": _HELPER[index]}))
             self.end_turn(state, events)

@@ -82,7 +82,7 @@ class Diabolo(Game[DiaboloState, DiaboloView]):
         state.devil, state.angel, state.closed = [()] * 5, [()] * 5, [False] * 5
         state.removed, state.known = [], [frozenset()] * n
         state.doublers, state.choices, state.waiting = [True] * n, [None] * n, frozenset()
-        state.colour, state.lines = 0, []
+        state.colour, state.lines, state.last = 0, [], None
         state.current = (state.dealer + 1) % n
         events.append(Event("deal", None, {"round": state.round_no + 1, "dealer": state.dealer}))
         self._begin_turn(state, events)
@@ -175,6 +175,7 @@ class Diabolo(Game[DiaboloState, DiaboloView]):
         state.hands[seat].remove(card)
         if card in state.known[seat]:
             state.known[seat] = state.known[seat] - {card}
+        state.last = None if kind == "discard" else card
         if kind == "discard":
             state.removed.append(card)
             events.append(Event("discard", seat, {"card": card}))
@@ -308,6 +309,7 @@ class Diabolo(Game[DiaboloState, DiaboloView]):
             history=tuple(state.history),
             hand=tuple(sort_cards(state.hands[seat])) if seat is not None else (),
             my_choice=state.choices[seat] if deciding and seat is not None else None,
+            last=state.last,
         )
 
     def resample(self, state: DiaboloState, seat: int, rng: random.Random) -> DiaboloState:

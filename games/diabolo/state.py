@@ -77,6 +77,7 @@ class DiaboloState:
     lines: list[ScoreLine]  # this round's scoring so far
     totals: list[int]
     history: list[HandScore]
+    last: str | None = None  # the card the last move laid in a row (the table picture marks it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +113,12 @@ class DiaboloView:
     history: tuple[HandScore, ...]
     hand: tuple[str, ...] = ()  # the viewer's own hand
     my_choice: str | None = None  # the viewer's own doubler choice for ``deciding``
+    last: str | None = None  # the card the last move laid in a row
 
 
 def clone_state(s: DiaboloState) -> DiaboloState:
     return DiaboloState(
         s.players, s.options, s.seed, s.shuffles, s.round_no, s.dealer, s.current, s.phase, s.pile[:],
         [hand[:] for hand in s.hands], s.devil[:], s.angel[:], s.closed[:], s.removed[:], s.known[:],
-        s.doublers[:], s.colour, s.choices[:], s.waiting, s.lines[:], s.totals[:], s.history[:],
+        s.doublers[:], s.colour, s.choices[:], s.waiting, s.lines[:], s.totals[:], s.history[:], s.last,
     )

@@ -95,6 +95,7 @@ class Kapado(Game[KapadoState, KapadoView]):
         state.pile = shuffled(state.seed, state.shuffles + 1, deck + aside)
         state.shuffles += 2
         state.stacks = stacks
+        state.last = None
         state.locks = [OPEN] * (n * per)
         state.face_down = set()
         state.middle = []
@@ -226,6 +227,7 @@ class Kapado(Game[KapadoState, KapadoView]):
         self.check(state, seat, action)
         events: list[Event] = []
         kind = action.kind
+        state.last = None
         if kind == "draw":
             events.append(Event("extra_draw", seat))
             self._draw(state, events)
@@ -242,6 +244,7 @@ class Kapado(Game[KapadoState, KapadoView]):
             k = seat * state.per_seat + i
             card, stack = state.drawn, state.stacks[k]
             state.drawn, state.from_wish = None, False
+            state.last = action.arg
             if kind == "up":
                 how = SINGLE if not stack else fit(card, stack[-1], state.banned, state.options.ban_multiples)
                 state.stacks[k] = (*stack, card)
@@ -373,6 +376,7 @@ class Kapado(Game[KapadoState, KapadoView]):
             drawn_from_wish=state.from_wish,
             totals=tuple(state.totals),
             history=tuple(state.history),
+            last=state.last,
         )
 
     def resample(self, state: KapadoState, seat: int, rng: random.Random) -> KapadoState:

@@ -66,6 +66,7 @@ class KapadoState:
     wishes: list[tuple[str, ...]]  # kept wish cards per seat
     totals: list[int]
     history: list[HandScore]
+    last: str | None = None  # the stack the last action put a card on (the table picture marks it)
 
     @property
     def per_seat(self) -> int:
@@ -125,6 +126,7 @@ class KapadoView:
     drawn_from_wish: bool
     totals: tuple[int, ...]
     history: tuple[HandScore, ...]
+    last: str | None = None  # the stack the last action put a card on, face up or down
 
 
 def card_counts(state: KapadoState) -> list[int]:
@@ -137,5 +139,5 @@ def clone_state(s: KapadoState) -> KapadoState:
     return KapadoState(
         s.players, s.options, s.seed, s.shuffles, s.game_no, s.dealer, s.current, s.phase, s.drawn,
         s.from_wish, s.pile[:], s.middle[:], s.banned, s.stacks[:], s.locks[:], set(s.face_down),
-        s.wishes[:], s.totals[:], s.history[:],
+        s.wishes[:], s.totals[:], s.history[:], s.last,
     )

@@ -35,6 +35,7 @@ def bid(s: MuState, seat: int, cards: list[str]) -> list[Event]:
     cards = sort_cards(cards)
     s.hidden[seat] = tuple(c for c in s.hidden[seat] if c not in cards)
     s.shown[seat] = s.shown[seat] + tuple(cards)
+    s.last = tuple(cards)
     s.bids[seat] += len(cards)
     s.bid_times[seat] = s.clock
     s.clock += 1

@@ -111,6 +111,7 @@ class Mu(Game[MuState, MuView]):
     def apply(self, state: MuState, seat: int, action: Action) -> list[Event]:
         arg = self._check(state, seat, action)
         kind = action.kind
+        state.last = (arg,) if kind == "play" else ()  # type: ignore[assignment]
         if kind == "play":
             return tricks.play(state, seat, arg)  # type: ignore[arg-type]
         if kind == "bid":

@@ -80,6 +80,7 @@ class MuState:
     last_winner: int
     scores: list[int]
     history: list[HandScore]
+    last: tuple[str, ...] = ()  # the cards the last action laid out or played (the table picture marks them)
 
 
 def clone(s: MuState) -> MuState:
@@ -89,7 +90,7 @@ def clone(s: MuState) -> MuState:
         s.shown.copy(), s.bids.copy(), s.bid_times.copy(), s.clock, s.passes, s.removed, s.removed_colours,
         s.chef, s.vize, s.vize_trump, s.chef_trump, s.partner, s.ranks, s.leader, s.trick.copy(),
         s.won.copy(), s.tricks_won.copy(), s.voids.copy(), s.last_trick, s.last_winner, s.scores.copy(),
-        s.history.copy(),
+        s.history.copy(), s.last,
     )
 
 
@@ -115,6 +116,7 @@ def reset_hand(s: MuState, hands: list[tuple[str, ...]], removed_colours: tuple[
     s.ranks = PLAIN
     s.trick, s.won, s.tricks_won, s.voids = [], [()] * n, [0] * n, [frozenset()] * n
     s.last_trick = ()
+    s.last = ()
 
 
 def deal(s: MuState) -> None:

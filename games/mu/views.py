@@ -46,6 +46,7 @@ class MuView:
     playable: tuple[str, ...] = ()  # cards it may play to the trick (tricks)
     trump_options: tuple[str, ...] = ()  # what it may name: colours, digits, "none" (Vize/Chef trump)
     partner_options: tuple[int, ...] = ()  # seats it may choose as partner (Chef)
+    last: tuple[str, ...] = ()  # the cards the last action laid out or played
 
 
 def _opt(value: int) -> int | None:
@@ -102,4 +103,5 @@ def view(s: MuState, seat: int | None) -> MuView:
         playable=cards,
         trump_options=trumps,
         partner_options=partners,
+        last=s.last,
     )

@@ -103,6 +103,7 @@ class Rummu(Game[RummuState, RummuView]):
         state.generation = 0
         state.combos = []
         state.next_id = 1
+        state.last = ()
         events = [Event("deal", dealer, {"hand": state.hand_no, "discard": state.discard[-1]})]
         events += [Event("hand", s, {"cards": state.hands[s]}, to=frozenset({s})) for s in range(n)]
         return events + self._start_turn(state, (dealer + 1) % n)
@@ -273,6 +274,7 @@ class Rummu(Game[RummuState, RummuView]):
     def apply(self, state: RummuState, seat: int, action: Action) -> list[Event]:
         plan = self._plan(state, seat, action)
         kind = action.kind
+        state.last = ()
         if kind == "take":
             card = state.stock.pop()
             self._give(state, seat, (card,), seen=False)
@@ -291,6 +293,7 @@ class Rummu(Game[RummuState, RummuView]):
             (card,) = plan
             self._take_from_hand(state, seat, (card,))
             state.discard.append(card)
+            state.last = (card,)
             events = [Event("discard", seat, {"card": card})]
             if not state.hands[seat]:
                 return events + self._end_hand(state, seat)
@@ -303,6 +306,7 @@ class Rummu(Game[RummuState, RummuView]):
                 state.combos.append(combo)
                 self._take_from_hand(state, seat, combo.cards)
                 laid.append((combo.name, combo.cards))
+            state.last = tuple(c for _, cards in laid for c in cards)
             return [Event("meld", seat, {"combos": tuple(laid)})]
         combo, cards = plan[0], plan[1]
         index = state.combos.index(combo)
@@ -310,10 +314,12 @@ class Rummu(Game[RummuState, RummuView]):
         if kind == "add":
             added = tuple(c for c in cards if c not in combo.cards)
             self._take_from_hand(state, seat, added)
+            state.last = added
             return [Event("add", seat, {"combo": combo.name, "cards": added})]
         joker, card = plan[2], plan[3]
         self._take_from_hand(state, seat, (card,))
         self._give(state, seat, (joker,), seen=True)
+        state.last = (card,)
         return [Event("swap", seat, {"combo": combo.name, "card": card, "joker": joker})]
 
     def _end_hand(self, state: RummuState, out: int | None) -> list[Event]:
@@ -347,7 +353,7 @@ class Rummu(Game[RummuState, RummuView]):
             minimum=tuple(self.minimum(state, s) for s in range(state.players)),
             turn=None if state.over else state.turn, phase=state.phase, dealer=state.dealer,
             hand_no=state.hand_no, totals=tuple(state.totals[self.side(state, s)] for s in range(state.players)),
-            history=tuple(state.history), over=state.over,
+            history=tuple(state.history), over=state.over, last=state.last,
         )
 
     def resample(self, state: RummuState, seat: int, rng: random.Random) -> RummuState:
@@ -396,7 +402,7 @@ class Rummu(Game[RummuState, RummuView]):
             state.players, state.options, state.seed, state.draws, state.sides, state.hand_no, state.dealer,
             state.turn, state.phase, list(state.stock), list(state.discard), list(state.hands),
             list(state.known), dict(state.origin), state.generation, list(state.combos), state.next_id,
-            list(state.totals), list(state.history), state.over,
+            list(state.totals), list(state.history), state.over, state.last,
         )
 
 

@@ -64,6 +64,7 @@ class RummuState:
     totals: list[int]  # per side
     history: list[HandScore]
     over: bool
+    last: tuple[str, ...] = ()  # the cards the last move laid on a display or the discard pile
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +94,4 @@ class RummuView:
     totals: tuple[int, ...]  # per seat (a team's total for both partners)
     history: tuple[HandScore, ...]
     over: bool
+    last: tuple[str, ...] = ()  # the cards the last move laid on a display or the discard pile

@@ -69,6 +69,7 @@ class Safaru(Game[SafaruState, SafaruView]):
         state.draws += 1
         state.table = ()
         state.piles = [() for _ in range(state.sides)]
+        state.last, state.last_side = (), None
         return self._deal(state, dealer)
 
     def _deal(self, state: SafaruState, dealer: int) -> list[Event]:
@@ -128,6 +129,8 @@ class Safaru(Game[SafaruState, SafaruView]):
             caught = catch.taken
             table += (catch.card,)  # the played card goes free
         state.table = table
+        state.last = (catch.card, *(c for c in caught if c != catch.card))
+        state.last_side = self.side(state, seat) if caught else None
         if caught:
             side = self.side(state, seat)
             state.piles[side] += caught
@@ -174,6 +177,7 @@ class Safaru(Game[SafaruState, SafaruView]):
             piles=tuple(visible(side) for side in range(state.sides)),
             turn=None if state.over else state.turn, dealer=state.dealer, deal_no=state.deal_no,
             game_no=state.game_no, totals=tuple(state.totals), history=tuple(state.history), over=state.over,
+            last=state.last, last_side=state.last_side,
         )
 
     def resample(self, state: SafaruState, seat: int, rng: random.Random) -> SafaruState:
@@ -207,7 +211,8 @@ class Safaru(Game[SafaruState, SafaruView]):
         return SafaruState(
             state.players, state.options, state.seed, state.draws, state.sides, state.game_no,
             state.first_dealer, state.dealer, state.deal_no, state.turn, list(state.deck), list(state.hands),
-            state.table, list(state.piles), list(state.totals), list(state.history), state.over,
+            state.table, list(state.piles), list(state.totals), list(state.history), state.over, state.last,
+            state.last_side,
         )
 
 

@@ -43,6 +43,10 @@ class SafaruState:
     totals: list[int]  # per side, over the match
     history: list[HandScore]
     over: bool
+    #: The last play: the card played, then the cards it caught, and the side whose pile took them
+    #: (None when it caught nothing); the table picture shows them.
+    last: tuple[str, ...] = ()
+    last_side: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +67,5 @@ class SafaruView:
     totals: tuple[int, ...]
     history: tuple[HandScore, ...]
     over: bool
+    last: tuple[str, ...] = ()  # the card last played, then the cards it caught
+    last_side: int | None = None  # the side whose pile took them, None when nothing was caught

@@ -297,6 +297,7 @@ class Skippo(BuildPileGame):
         plan = self._plan(state, seat, action)
         kind = plan[0]
         events: list[Event] = []
+        state.last = ()
         me = state.seats[seat]
         if kind in ("play", "run"):
             _, _, source, steps, slot = plan
@@ -313,16 +314,19 @@ class Skippo(BuildPileGame):
                 where = source if kind == "play" else _SOURCE[zone] or _HELPER[index]
                 events.append(Event("play", seat, {"card": card, "from": where, "to": _BUILD[slot], "value": value}))
                 push_build(state, slot, card, TOP, events)
+            state.last = tuple(card for card, _, _ in steps)
             self._after_build(state, seat, events)
         elif kind == "aside":
             state.moved = True
             me.reserve.append(me.pile.pop())
+            state.last = (me.reserve[-1],)
             events.append(Event("aside", seat, {"card": me.reserve[-1]}))
             events.append(Event("reveal", seat, {"card": me.pile[-1]}))
         elif kind == "discard":
             _, card, index = plan
             me.hand.remove(card)
             me.helpers[index].append(card)
+            state.last = (card,)
             state.moved = True
             events.append(Event("discard", seat, {"card": card, "to": _HELPER[index]}))
             self.end_turn(state, events)

@@ -15,6 +15,9 @@ from bot.pictures.sheet import LIFT, WIDTH, Plan, Sheet
 from bot.preview import playable, positions
 from bot.registry import pictures, with_pictures
 from bot.tables.dacapo import picture as dacapo_picture
+from bot.tables.diabolo import picture as diabolo_picture
+from bot.tables.kapado import picture as kapado_picture
+from bot.tables.mu import picture as mu_picture
 from bot.tables.skippo import picture as skippo_picture
 from games.kapado import cards as kapado_cards
 
@@ -106,15 +109,18 @@ def test_mu_shows_the_trick_in_play_order_and_the_last_trick_faded_but_its_winne
     game, state = _mu_in_tricks()
     view = game.view(state, None)
     shown = _sprites(pictures("mu").table(view))
+
+    def drawn(cid: str, plain: str = "plain"):
+        return sprites.card(mu_picture._face(view, cid), sprites.CARD, "last" if cid in view.last else plain)
+
     for _, cid in view.trick:
-        assert sprites.card(faces.mu(cid)) in shown
+        assert drawn(cid) in shown
     for seat, cid in view.last_trick:
-        state_of = "plain" if seat == view.last_winner else "dim"
-        assert sprites.card(faces.mu(cid), sprites.CARD, state_of) in shown
+        assert drawn(cid, "plain" if seat == view.last_winner else "dim") in shown
     trick_row = next(pieces for pieces, _, _ in pictures("mu").table(view).rows
-                     if sprites.card(faces.mu(view.trick[0][1])) in pieces[0].images)
+                     if drawn(view.trick[0][1]) in pieces[0].images)
     played = [p.images[0] for p in trick_row if len(p.images) == 2]
-    assert played == [*(sprites.card(faces.mu(cid)) for _, cid in view.trick), sprites.slot()], "cards in play order"
+    assert played == [*(drawn(cid) for _, cid in view.trick), sprites.slot()], "cards in play order"
     assert trick_row[-1].images[1] is sprites.badge(view.to_act, True), "the seat to play next"
 
 
@@ -154,17 +160,15 @@ def test_kapado_shows_each_stack_top_count_and_lock() -> None:
     game = games.REGISTRY["kapado"]
     for pos in positions("kapado", 3, count=5):
         view = game.view(pos.state, None)
-        sheet = pictures("kapado").table(view)
+        shown = _sprites(pictures("kapado").table(view))
         for seat, stacks in enumerate(view.stacks):
-            row = sheet.rows[seat + 1][0]
-            assert row[0].images == (sprites.badge(seat, seat == view.current),)
-            for stack, p in zip(stacks, row[1:], strict=True):
+            assert sprites.badge(seat, seat == view.current) in shown
+            for stack in stacks:
                 if not stack.cards:
                     continue
-                assert p.images[1] is sprites.text(str(stack.count))
-                assert (sprites.lock_mark(stack.lock) in p.images) == (stack.lock != "open")
-                if stack.top is not None and stack.lock == "open":
-                    assert p.images[0] is sprites.card(pictures("kapado").face(stack.top))
+                top = pictures("kapado").face(stack.top) if stack.top is not None else faces.back()
+                state = "last" if stack.id == view.last else "plain"
+                assert sprites.counted(top, kapado_picture.STACK_CARD, stack.count, stack.lock, state) in shown
 
 
 def test_kapado_hand_is_the_drawn_card_and_the_wishes_or_nothing() -> None:
@@ -190,10 +194,11 @@ def test_diabolo_rows_show_each_side_and_its_sum() -> None:
     view = max((game.view(pos.state, None) for pos in positions("diabolo", 3, count=6)),
                key=lambda v: sum(len(r.devil) + len(r.angel) for r in v.rows))
     sheet = pictures("diabolo").table(view)
-    assert len(sheet.rows) == 1 + len(view.rows), "the sides' header, then one row per colour"
-    for (pieces, _, _), row in zip(sheet.rows[1:], view.rows, strict=True):
+    assert len(sheet.rows) == 2 + len(view.rows), "the sides' header, one row per colour, the seats"
+    for (pieces, _, _), row in zip(sheet.rows[1:-1], view.rows, strict=True):
         images = pieces[0].images
-        assert sprites.pill(str(row.devil_sum)) in images and sprites.pill(str(row.angel_sum)) in images
+        assert diabolo_picture._sum(row.devil_sum, row.closed) in images
+        assert diabolo_picture._sum(row.angel_sum, row.closed) in images
         assert len(images) == 3 + len(row.devil) + len(row.angel)
     assert any(row.devil or row.angel for row in view.rows)
 
@@ -228,7 +233,6 @@ def _two_digit_faces():
     yield pytest.param(dacapo_picture.build_top("Xc", 10), id="dacapo-joker-10")
     yield pytest.param(faces.Face("10", PAPER, sprites.DARK), id="dacapo-10")
     yield pytest.param(pictures("skippo").face("10ha"), id="skippo-10")
-    yield pytest.param(faces.back(108), id="draw-pile-108")
 
 
 @pytest.mark.parametrize("face", list(_two_digit_faces()))

@@ -4,28 +4,69 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.pictures.faces import back
-from bot.pictures.layouts import WIDE_GAP, cards, count, seat_badge
-from bot.pictures.sheet import Sheet, cascade, piece
-from bot.pictures.sprites import Face, card, slot
+from PIL import Image
 
-CASCADE = 56  # how much of each card under a helper pile's top shows: its number
-SHOWN_UNDER = 4  # cards of a helper pile shown under its top
+from bot.pictures.faces import back
+from bot.pictures.layouts import WIDE_GAP
+from bot.pictures.sheet import GAP, Piece, Sheet, cascade, piece
+from bot.pictures.sprites import LOW_CARD, Face, badge, card, counted, slot, tag
+from bot.ui.labels import pile_label
+
+#: How much of each card under a helper pile's top shows: its number, not a sliver of its symbol.
+CASCADE = 54
+SHOWN_UNDER = 4  # cards of a helper pile shown under its top, where the picture has room
+#: The tallest table: a phone shows it whole at 640 px wide (the Hand button stays in sight).
+TALLEST = 900
+SEAT_GAP = 8  # between two seats' rows
+
+
+def _state(cid: str | None, last: frozenset[str]) -> str:
+    return "last" if cid in last else "plain"
 
 
 def buildpiles_table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v) -> Sheet:
-    """The draw pile and the build piles (their tops; a joker shows the number it stands for), then per
-    player their pile's top over its size, the helper piles (the top whole, the cards beneath
-    showing their numbers) and Skippo's jokers set aside."""
+    """The draw pile with its count and the build piles (their tops, a joker showing the number it
+    stands for) over their letters A, B, ... (``bot.ui.labels.pile_label``: build pile 1 is A), then
+    per player the seat's badge, the pile's top over its count, the helper piles (the top whole, the
+    cards beneath showing their numbers where there is room) and Skippo's jokers set aside (one card,
+    with their count when there are several). The cards the last move put down are framed; the
+    picture stays at most ``TALLEST`` pixels tall, showing fewer cards under the helper piles' tops."""
+    for under in range(SHOWN_UNDER, 0, -1):
+        sheet = _table(face_of, build_top, v, under)
+        if sheet.height() <= TALLEST:
+            return sheet
+    return _table(face_of, build_top, v, 0)
+
+
+def _table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v, under: int) -> Sheet:
     sheet = Sheet()
-    builds = [piece(card(build_top(pile[-1], len(pile)))) if pile else piece(slot()) for pile in v.build]
-    sheet.row([piece(card(back(v.draw_size)), gap_after=WIDE_GAP), *builds])
+    last = frozenset(v.last)
+    head = [piece(card(back(v.draw_size), LOW_CARD), gap_after=WIDE_GAP)]
+    for i, pile in enumerate(v.build):
+        top = card(build_top(pile[-1], len(pile)), LOW_CARD, _state(pile[-1], last)) if pile else slot(LOW_CARD)
+        head.append(piece(top, tag(pile_label(i), LOW_CARD[0])))
+    sheet.row(head)
     for seat, sv in enumerate(v.seats):
-        top = card(face_of(sv.pile_top)) if sv.pile_top else slot()
-        pieces = [seat_badge(seat, v.current), piece(top, count(sv.pile_size), gap_after=WIDE_GAP)]
+        pieces = [Piece((badge(seat, seat == v.current),), gap_after=GAP, lead=True)]
+        if sv.pile_top:
+            pieces.append(piece(counted(face_of(sv.pile_top), LOW_CARD, sv.pile_size, "open",
+                                        _state(sv.pile_top, last)), gap_after=WIDE_GAP))
+        else:
+            pieces.append(piece(slot(LOW_CARD), gap_after=WIDE_GAP))
         for helper in sv.helpers:
-            shown = helper[-(SHOWN_UNDER + 1):]
-            pieces.append(cascade([card(face_of(c)) for c in shown], CASCADE) if shown else piece(slot()))
-        pieces += cards(face_of, sv.reserve)
-        sheet.row(pieces)
+            shown = helper[-(under + 1):]
+            pieces.append(cascade([card(face_of(c), LOW_CARD, _state(c, last)) for c in shown], CASCADE)
+                          if shown else piece(slot(LOW_CARD)))
+        if sv.reserve:
+            pieces.append(piece(_reserve(face_of, sv.reserve, last)))
+        sheet.row(pieces, gap=SEAT_GAP)
     return sheet
+
+
+def _reserve(face_of: Callable[[str], Face], reserve: tuple[str, ...], last: frozenset[str]) -> Image.Image:
+    """Jokers set aside: the newest one, with how many lie there when more than one does."""
+    state = _state(reserve[-1], last)
+    if len(reserve) == 1:
+        return card(face_of(reserve[-1]), LOW_CARD, state)
+    return counted(face_of(reserve[-1]), LOW_CARD, len(reserve), "open", state)
+

@@ -1,4 +1,5 @@
-"""Da Capo!'s cards (numbers on paper, jokers as stars) on the shared build-pile table."""
+"""Da Capo!'s cards (numbers on paper with their value in dots, jokers as stars) on the shared
+build-pile table."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from games.dacapo import cards as dacapo_cards
 
 @cache
 def face(cid: str) -> Face:
-    return joker() if dacapo_cards.is_joker(cid) else Face(dacapo_cards.face(cid), PAPER, DARK)
-
-
+    """A number card: its number on top and as many dots under it, so it reads as a card."""
+    if dacapo_cards.is_joker(cid):
+        return joker()
+    return Face(dacapo_cards.face(cid), PAPER, DARK, pips=dacapo_cards.VALUE[cid])
 
 
 def build_top(cid: str, value: int) -> Face:

@@ -1,4 +1,4 @@
-"""Diabolo's cards and table picture: the five colour rows, devils left and angels right."""
+"""Diabolo's cards and table picture: the five colour rows, devils left and angels right, and the seats."""
 
 from __future__ import annotations
 
@@ -9,16 +9,19 @@ from PIL import Image
 
 from bot.pictures import Pictures
 from bot.pictures.faces import coloured
-from bot.pictures.palette import DIABOLO
-from bot.pictures.sheet import MARGIN, WIDTH, Sheet
-from bot.pictures.sprites import MINI_ROW, Face, card, pill, side_mark
+from bot.pictures.palette import DIABOLO, mix
+from bot.pictures.sheet import MARGIN, WIDTH, Sheet, piece
+from bot.pictures.sprites import BG, DARK, MINI_ROW, Face, badge, card, chip, sealed, side_mark, text
 from games.diabolo import cards as diabolo_cards
+
+#: A closed row's sums: greyed like its cards, still 5:1 on the table.
+CLOSED_INK = mix(DARK, BG, 0.25)
+DOUBLER = "x2"  # a seat's doubler, while it still has it this round
 
 
 @cache
 def face(cid: str) -> Face:
     return coloured(str(diabolo_cards.VALUE[cid]), DIABOLO[diabolo_cards.COLOUR[cid]])
-
 
 
 @cache
@@ -28,10 +31,17 @@ def _row_face(cid: str) -> Face:
     return replace(face(cid), mark=None)
 
 
+def _sum(total: int, closed: bool) -> Image.Image:
+    """A side's sum as "=12" on the table, no card's frame around it: it never reads as a card."""
+    return text(f"={total}", CLOSED_INK if closed else DARK)
+
+
 def diabolo_table(v) -> Sheet:
     """The five colour rows: devils' cards and sum left of the colour's symbol, angels' sum and cards
-    right of it, as around the real table, under a horned head (devils) and a haloed one (angels);
-    a closed row fades."""
+    right of it, as around the real table, under a horned head (devils) and a haloed one (angels); a
+    closed row greys and its colour carries a padlock; the card laid last is framed. Under the rows
+    each seat: its badge (filled for the seat to act), its hand's count and its doubler while it
+    still has one."""
     sheet = Sheet()
     width = WIDTH - 2 * MARGIN
     centre = MARGIN + width // 2
@@ -41,11 +51,12 @@ def diabolo_table(v) -> Sheet:
     for row in v.rows:
         name = DIABOLO[row.colour]
         state = "dim" if row.closed else "plain"
-        chip = card(coloured("", name), MINI_ROW)
-        items: list[tuple[Image.Image, int, int]] = [(chip, centre - mini_w // 2, 0)]
+        colour = coloured("", name)
+        chip_card = sealed(colour, MINI_ROW) if row.closed else card(colour, MINI_ROW)
+        items: list[tuple[Image.Image, int, int]] = [(chip_card, centre - mini_w // 2, 0)]
         for side, cids, total in (("devil", row.devil, row.devil_sum), ("angel", row.angel, row.angel_sum)):
             sign = -1 if side == "devil" else 1
-            number = pill(str(total))
+            number = _sum(total, row.closed)
             near = centre + sign * (mini_w // 2 + 10)
             x_num = near - number.width if sign < 0 else near
             items.append((number, x_num, (mini_h - number.height) // 2))
@@ -54,11 +65,19 @@ def diabolo_table(v) -> Sheet:
             step = min(mini_w + 10, (room - mini_w) // max(1, len(cids) - 1)) if len(cids) > 1 else 0
             # the card laid last lies nearest the middle
             for i, cid in enumerate(reversed(cids)):
-                sprite = card(_row_face(cid), MINI_ROW, state)
+                sprite = card(_row_face(cid), MINI_ROW, "last" if cid == v.last else state)
                 x = edge - mini_w - i * step if sign < 0 else edge + i * step
                 items.append((sprite, x, 0))
         sheet.place(items)
+    seats = []
+    for seat, count in enumerate(v.hand_counts):
+        marks = [badge(seat, seat == v.current), chip(str(count))]
+        if v.doublers[seat]:
+            marks.append(chip(DOUBLER, icon=False))
+        seats.append(piece(*marks))
+    sheet.row(seats, centre=True)
     return sheet
 
 
 PICTURES = Pictures(table=diabolo_table, face=face)
+

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.pictures import Pictures, faces
 from bot.pictures.faces import coloured
-from bot.pictures.layouts import WIDE_GAP, cards, seat_badge
+from bot.pictures.layouts import WIDE_GAP, seat_badge
 from bot.pictures.palette import INKS, PAPER
 from bot.pictures.sheet import Piece, Sheet, piece
-from bot.pictures.sprites import CARD, DARK, Face, arrow, badge, card, crossed, slot, token
+from bot.pictures.sprites import CARD, DARK, Face, arrow, badge, card, chip, crossed, slot, token
+from games.mu.cards import matches
+
+#: Under each named trump's hexagon, who named it: the role's name is the same in every language.
+ROLES = ("Chef", "Vize")
+ARROW = 16
 
 
 def _trump(name: str) -> Face:
@@ -16,42 +23,61 @@ def _trump(name: str) -> Face:
     return Face(name, PAPER, DARK)
 
 
+def trumps(v) -> frozenset[str]:
+    """The cards of a view's hand that are trumps (the named colours and digits)."""
+    named = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
+    return frozenset(c for c in v.hand if any(matches(t, c) for t in named)) if named else frozenset()
+
+
+def _face(v, cid: str) -> Face:
+    named = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
+    shown = faces.mu(cid)
+    return replace(shown, trump=True) if any(matches(t, cid) for t in named) else shown
+
+
 def mu_table(v) -> Sheet:
-    """Trumps named so far (hexagons, the Chef's first) and the colours out of this hand (struck out),
-    each seat's face-up bid cards (before the tricks every seat, its badge alone when it shows none), the trick in
-    play order with its players' badges and an empty place for the seat to play next, and the last
-    trick faded with the winner's card in full colour."""
+    """Trumps named so far (hexagons over "Chef" and "Vize") and the colours out of this hand (struck
+    out, over a count of 0), each seat's face-up bid cards (before the tricks every seat, its badge
+    alone when it shows none), the trick in play order with its players' badges and an empty place
+    for the seat to play next, and the last trick faded with the winner's card in full colour. Trump
+    cards carry the trumps' small hexagon; the cards the last action laid out or played are framed."""
     sheet = Sheet()
-    trumps = [piece(token(_trump(t))) for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
-    if trumps:
-        trumps[-1].gap_after = WIDE_GAP
-    out = [piece(crossed(coloured("", c))) for c in v.removed_colours]  # three players: out of this hand
-    sheet.row(trumps + out, gap=0)
+    last = frozenset(v.last)
+    head = [piece(token(_trump(t)), chip(role, icon=False))
+            for t, role in ((v.chef_trump, ROLES[0]), (v.vize_trump, ROLES[1])) if t and t != "none"]
+    if head:
+        head[-1].gap_after = WIDE_GAP
+    head += [piece(crossed(coloured("", c)), chip("0")) for c in v.removed_colours]  # three players
+    sheet.row(head, gap=0)
     for seat, shown in enumerate(v.shown):  # before the tricks every seat, so the one to act shows
         if shown or v.phase != "tricks":
-            sheet.row([seat_badge(seat, v.to_act), *cards(faces.mu, shown)])
+            sheet.row([seat_badge(seat, v.to_act),
+                       *(piece(card(_face(v, c), CARD, "last" if c in last else "plain")) for c in shown)])
     if v.phase == "tricks":
-        trick = _played(v.trick, None)
+        trick = _played(v, v.trick, None, last)
         if v.to_act is not None:  # an empty place over the filled badge of the seat to play next
-            trick += [Piece((arrow(),), (CARD[1] // 2 - 15,))] if trick else []
+            trick += [_arrow()] if trick else []
             trick.append(piece(slot(), badge(v.to_act, True)))
         sheet.row(trick, gap=WIDE_GAP)
     if v.last_trick:
-        sheet.row(_played(v.last_trick, v.last_winner), gap=WIDE_GAP)
+        sheet.row(_played(v, v.last_trick, v.last_winner, last), gap=WIDE_GAP)
     return sheet
 
 
-def _played(trick, winner: int | None) -> list[Piece]:
+def _played(v, trick, winner: int | None, last: frozenset[str]) -> list[Piece]:
     """Cards in play order, each over its player's badge; with a winner, the others' cards fade."""
     out: list[Piece] = []
     for i, (seat, cid) in enumerate(trick):
-        state = "dim" if winner is not None and seat != winner else "plain"
-        out.append(piece(card(faces.mu(cid), CARD, state), badge(seat)))
+        state = "last" if cid in last else "dim" if winner is not None and seat != winner else "plain"
+        out.append(piece(card(_face(v, cid), CARD, state), badge(seat), gap_after=3))
         if i < len(trick) - 1:
-            out.append(Piece((arrow(),), (CARD[1] // 2 - 15,)))
+            out.append(_arrow())
     return out
 
 
+def _arrow() -> Piece:
+    """A narrow arrow to the next card played, so six players' trick fits one line."""
+    return Piece((arrow(ARROW),), (CARD[1] // 2 - 15,), gap_after=3)
 
 
-PICTURES = Pictures(table=mu_table, face=faces.mu)
+PICTURES = Pictures(table=mu_table, face=faces.mu, trumps=trumps)
