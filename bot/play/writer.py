@@ -674,8 +674,8 @@ class TableWriter:
 
     async def _summarise(self, session, table: _Table) -> None:
         """The closing message: the summary with each player's rating change (left out when the
-        database cannot say it now), the result picture and the Rematch button. A channel that takes
-        no files turns the pictures off, and the message goes again without its picture."""
+        database cannot say it now), the result picture and the Rematch button. Where the channel
+        takes no files (as the newest click says, or as Discord answers) it goes without its picture."""
         await self.bot.autoplay.ended(session)
         ratings = None
         if session.status == Status.FINISHED:
@@ -684,13 +684,17 @@ class TableWriter:
         message = closing(session, session.lang, find_presenter(session.game.key), ratings)
         if message is None:
             return
+        text, pictures = message.content or "", message.pictures
+        clicked = self._valid(table.token)
+        if clicked is not None and PICTURES in missing_permissions(
+                clicked.app_permissions, is_thread=isinstance(clicked.channel, discord.Thread)):
+            pictures = ()
         try:
-            sent, _ = await self._send(session, table, message.content or "", view=message.view,
-                                       pictures=message.pictures)
+            sent, _ = await self._send(session, table, text, view=message.view, pictures=pictures)
         except discord.Forbidden as exc:
-            if message.pictures and self._files_refused_by(session.channel_id, exc):
-                raise FilesRefused() from exc
-            raise
+            if not (pictures and self._files_refused_by(session.channel_id, exc)):
+                raise
+            sent, _ = await self._send(session, table, text, view=message.view)
         await self.bot.sessions.set_messages(session, summary=sent)
 
     # -- Discord calls -----------------------------------------------------------------------

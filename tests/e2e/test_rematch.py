@@ -13,7 +13,10 @@ from PIL import Image
 from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.labels import seat_badge
+from games.base import Action
+from tests.double import payloads as P
 from tests.e2e.game_driver import GameDriver
+from tests.ui import kit
 
 
 async def finish(drive: GameDriver, rng: random.Random) -> None:
@@ -129,3 +132,28 @@ async def test_no_rematch_while_another_table_is_open_and_one_after_a_restart(en
     assert again.status == Status.LOBBY and again.host_id == int(env.ann.id) and not again.pictures
     assert opened.message is not None and again.messages["lobby"] == int(opened.message.id)
     assert [seat.level for seat in again.seats] == [None, next(seat.level for seat in old.seats if seat.level)]
+
+
+async def test_a_channel_that_takes_no_files_gets_the_closing_message_without_its_picture(env):
+    """Attach Files is taken away just before the last move: the table had its pictures to the end, the
+    closing message goes without its picture, and no upload is tried (the last click said so)."""
+    drive = GameDriver(env, "safaru")
+    old = await drive.start(["ann", "cem"])
+    rng = random.Random(3)
+    while old.status == "playing":
+        (seat,) = old.to_act()
+        key = rng.choice(old.game.legal_actions(old.state, seat)).key
+        after = old.game.clone(old.state)
+        old.game.apply(after, seat, Action.parse(key))
+        if not old.game.is_over(after):
+            await drive.play(seat, key)
+            continue
+        # the last move, clicked in the hand the writer kept current: no other click comes between
+        assert env.table_messages()[0].shown
+        await env.double.set_overwrite(env.channel, env.guild, deny=P.ATTACH_FILES)
+        await drive.attempt(seat, kit.hand_path(old, seat, key), fresh=False)
+    await env.settle()
+    closing = closing_message(env, old)
+    assert closing.shown == [] and closing.has_component(ids.rematch(old.id))
+    assert closing.text.startswith("🏁 **Safarü** is over.")
+    assert [r for r in env.double.requests if r.status == 403] == []
