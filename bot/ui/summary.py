@@ -169,7 +169,7 @@ def merged_lines(hand: HandScore, names: list[str], lang: str, room: int) -> lis
         for seat, count in who.items():
             by_seat.setdefault(seat, []).append(
                 _times(t(lang, "table.end.step", text=text, points=f"{points:+d}"), count, lang))
-    out = [t(lang, "table.end.joined", name=names[seat], steps=" · ".join(parts)) for seat, parts in by_seat.items()]
+    out = [t(lang, "table.end.joined", name=names[seat], steps=" · ".join(by_seat[seat])) for seat in sorted(by_seat)]
     if len(out) <= room:
         return out
     kept = max(room - 1, 0)
