@@ -85,6 +85,8 @@ class Clicks:
         #: Lobby clicks run one at a time per lobby, answer included, so the lobby message Discord
         #: shows last is always the newest rendering.
         self._lobby_turns: dict[int, asyncio.Lock] = {}
+        #: Rematch clicks run one at a time (the first opens the lobby the others join).
+        self._rematch_turn = asyncio.Lock()
         self._in_flight = 0
         #: Set while no click is being handled: tests wait for it before waiting for the tables.
         self.quiet = asyncio.Event()
@@ -118,6 +120,9 @@ class Clicks:
         refusal = _misplaced(interaction.message, custom_id, click)
         if refusal is not None:
             await reply.notice(refusal)
+            return
+        if click.kind == "t" and click.arg == ids.REMATCH:     # a finished match's button, not a live table's
+            await self._rematch(reply, click.session)
             return
         session = self.sessions.get(click.session)
         if session is None or not session.is_live:
@@ -267,6 +272,57 @@ class Clicks:
         await answer(reply, reply.notice("table.rejoined"))
         await self.bot.autoplay.after_change(session)
         self.bot.tables.changed(session)
+
+    async def _rematch(self, reply: Reply, match_id: int) -> None:
+        """The Rematch button under a finished match: the first of its players to click opens a lobby
+        like it (posted as the answer), each later one is seated there (told privately). Rematch
+        clicks run one at a time, so two first clicks never open two lobbies."""
+        interaction = reply.interaction
+        try:
+            old = await self.sessions.finished_match(match_id)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        if old is None:
+            await reply.notice("table.session_gone")
+            return
+        if old.channel_id != interaction.channel_id:
+            await reply.notice("table.other_channel")
+            return
+        user = interaction.user
+        async with self._rematch_turn:
+            live = self.sessions.by_channel(old.channel_id)
+            turn = (self._lobby_turns.setdefault(live.id, asyncio.Lock()) if live is not None
+                    and live.status == Status.LOBBY else contextlib.nullcontext())
+            async with turn:
+                try:
+                    session, opened = await self.sessions.rematch(old, user.id, user.display_name,
+                                                                  lobby_ttl=self.bot.settings.lobby_timeout_minutes * 60)
+                except Refusal as refusal:
+                    await reply.notice(refusal.key, **refusal.params)
+                    return
+                rendered = lobby_ui.render(session, self.bot.lobby_expiry(session))
+                if opened:
+                    await self._post_lobby(reply, session, rendered)
+                    return
+                lobby = session.messages.get("lobby")
+                link = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}" + (f"/{lobby}" if lobby else "")
+                await answer(reply, reply.notice("table.end.rematch_joined", link=link))
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.tables.redraw_lobby(session)
+
+    async def _post_lobby(self, reply: Reply, session, rendered) -> None:
+        """Post a lobby the click opened as the click's answer, and remember its message."""
+        sent: dict | None = None
+
+        async def post() -> None:
+            nonlocal sent
+            answered = await webhooks.send_message(reply.interaction, rendered.content, view=rendered.view)
+            sent = ((answered or {}).get("resource") or {}).get("message")
+
+        if await answer(reply, post()) and sent:
+            with contextlib.suppress(Refusal):      # unremembered, the lobby still answers its clicks
+                await self.sessions.set_messages(session, lobby=int(sent["id"]))
 
     async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)

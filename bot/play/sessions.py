@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 games_log = logging.getLogger("spieltisch.games")
 
 LOBBY_EXPIRY = "lobby_expiry"
+#: In a rematch lobby's messages: the id of the finished match it repeats.
+REMATCH_OF = "rematch_of"
 
 
 def _logged(key: str) -> Action:
@@ -235,28 +237,31 @@ class SessionManager:
     # -- lobby -----------------------------------------------------------------------------------
     async def open_lobby(
         self, guild_id: int, channel_id: int, game_key: str, host_id: int, host_name: str, lang: str,
-        *, lobby_ttl: float | None,
+        *, lobby_ttl: float | None, like: Session | None = None,
     ) -> Session:
+        """A lobby with its host seated; ``like``: set as that finished match (a rematch), with its
+        computer players, house rules, clock and pictures, in one write."""
         game = self.games.get(game_key)
         if game is None:
             raise Refusal("core.unknown_game", game=game_key)
         if channel_id in self._by_channel:
             raise Refusal("core.channel_busy")
         now = self.clock.now()
-        seats = (human(host_id, host_name),)
-        options = game.default_options()
+        seats, options, pace, pictures, messages = _lobby_like(like, human(host_id, host_name), game)
         expiry = None if lobby_ttl is None else (LOBBY_EXPIRY, now + lobby_ttl)
         try:
             session_id = await self.storage.create_session(
                 guild_id=guild_id, channel_id=channel_id, game=game.key, host_id=host_id, lang=lang,
                 options=options.model_dump(mode="json"), seats=[s.to_json() for s in seats],
-                rules_version=game.rules_version, created_at=now, timer=expiry,
+                rules_version=game.rules_version, created_at=now, timer=expiry, messages=messages, pace=pace,
+                pictures=pictures,
             )
         except ChannelBusy:
             raise Refusal("core.channel_busy") from None
         except StorageFault as fault:
             raise NotSaved() from fault
-        session = Session(session_id, guild_id, channel_id, game, host_id, lang, Status.LOBBY, options, seats, now)
+        session = Session(session_id, guild_id, channel_id, game, host_id, lang, Status.LOBBY, options, seats, now,
+                          messages=messages, pace=pace, pictures=pictures)
         self._by_id[session_id] = session
         self._by_channel[channel_id] = session
         if expiry is not None:
@@ -490,6 +495,50 @@ class SessionManager:
             await self._end(session, Status.EXPIRED, "expired")
             return True
 
+    # -- rematch ---------------------------------------------------------------------------------
+    async def finished_match(self, session_id: int) -> Session | None:
+        """A finished match as its Rematch button needs it (seats, house rules, language, clock,
+        pictures): from memory while it is kept there, else from the database. None for anything
+        that is not a finished match of a game still offered."""
+        session = self.get(session_id)
+        if session is not None:
+            return session if session.status is Status.FINISHED else None
+        try:
+            row = await self.storage.session(session_id)
+        except StorageFault as fault:
+            raise NotSaved() from fault
+        game = self.games.get(row.game) if row is not None else None
+        if row is None or game is None or row.status != Status.FINISHED:
+            return None
+        try:
+            options = game.parse_options(row.options)
+        except ValidationError:
+            options = game.default_options()        # house rules of an older version of the game
+        return Session(row.id, row.guild_id, row.channel_id, game, row.host_id, row.lang, Status.FINISHED, options,
+                       tuple(Seat.from_json(raw) for raw in row.seats), row.created_at, messages=row.messages,
+                       pace=row.pace, pictures=row.pictures, started_at=row.started_at)
+
+    async def rematch(self, old: Session, user_id: int, name: str, *, lobby_ttl: float | None) -> tuple[Session, bool]:
+        """Seat a player of the finished match ``old`` for a rematch: the first click opens a lobby like
+        ``old`` (its computer players, house rules, language, clock and pictures) hosted by the clicker
+        (``True``), each later one joins it (``False``). Refused to anyone who did not play ``old``, to
+        someone seated there already, and while the channel holds another table (or the rematch
+        started)."""
+        if user_id not in players(old):
+            raise Refusal("table.end.rematch_not_player")
+        live = self.by_channel(old.channel_id)
+        if live is None:
+            return await self.open_lobby(old.guild_id, old.channel_id, old.game.key, user_id, name, old.lang,
+                                         lobby_ttl=lobby_ttl, like=old), True
+        if live.messages.get(REMATCH_OF) != old.id:
+            raise Refusal("table.end.rematch_busy")
+        if live.status is not Status.LOBBY:
+            raise Refusal("table.end.rematch_started")
+        if live.seat_of(user_id) is not None:
+            raise Refusal("table.end.rematch_seated")
+        await self.join(live, user_id, name)
+        return live, False
+
     # -- the click path --------------------------------------------------------------------------
     async def act(self, session: Session, user_id: int, counter: int, action_key: str) -> list[Event]:
         """A player's move: checked, applied to a copy, logged and committed, then swapped in."""
@@ -722,6 +771,24 @@ def _forget_old_events(history: list[tuple[int, Action, list[Event] | None]], si
         seat, action, events = history[index]
         if events is not None:
             history[index] = (seat, action, None)
+
+
+def players(session: Session) -> set[int]:
+    """The people who played a match: every seat's person, and whoever a computer player replaced."""
+    return ({seat.user_id for seat in session.seats if seat.user_id and seat.kind is not SeatKind.COMPUTER}
+            | {seat.replaced for seat in session.seats if seat.replaced})
+
+
+def _lobby_like(like: Session | None, host: Seat, game: Game) -> tuple[tuple[Seat, ...], BaseModel, str, bool, dict]:
+    """A new lobby's seats, house rules, clock, pictures and messages: the host alone with the game's
+    defaults, or for a rematch of ``like`` the host and ``like``'s own computer players (not those that
+    replaced a person, who may come back) with its settings, marked as its rematch."""
+    if like is None:
+        return (host,), game.default_options(), "none", True, {}
+    computers = [computer(seat.name, seat.level) for seat in like.seats
+                 if seat.kind is SeatKind.COMPUTER and seat.replaced is None and seat.level]
+    seats = (host, *computers)[:game.max_players]
+    return seats, like.options, like.pace, like.pictures, {REMATCH_OF: like.id}
 
 
 def _seats_json(seats: tuple[Seat, ...]) -> list[dict[str, Any]]:

@@ -46,7 +46,7 @@ from bot.ui import pictured
 from bot.ui.autoplay import deadline_line
 from bot.ui.base import Rendered, StaticView, hand_button, relative_time, row, unfollowed_hand
 from bot.ui.movelog import MoveLog
-from bot.ui.summary import render_summary
+from bot.ui.summary import closing
 from games.base import Event
 
 log = logging.getLogger("spieltisch.tables")
@@ -675,11 +675,28 @@ class TableWriter:
         return f"{base}/{first}" if first else base
 
     async def _summarise(self, session, table: _Table) -> None:
+        """The closing message: the summary with each player's rating change (left out when the
+        database cannot say it now), the result picture and the Rematch button. Where the channel
+        takes no files (as the newest click says, or as Discord answers) it goes without its picture."""
         await self.bot.autoplay.ended(session)
-        text = render_summary(session, session.lang, find_presenter(session.game.key))
-        if text is None:
+        ratings = None
+        if session.status == Status.FINISHED:
+            with contextlib.suppress(StorageFault):
+                ratings = await self.bot.storage.rating_changes(session.id)
+        message = closing(session, session.lang, find_presenter(session.game.key), ratings)
+        if message is None:
             return
-        sent, _ = await self._send(session, table, text)
+        text, pictures = message.content or "", message.pictures
+        clicked = self._valid(table.token)
+        if clicked is not None and PICTURES in missing_permissions(
+                clicked.app_permissions, is_thread=isinstance(clicked.channel, discord.Thread)):
+            pictures = ()
+        try:
+            sent, _ = await self._send(session, table, text, view=message.view, pictures=pictures)
+        except discord.Forbidden as exc:
+            if not (pictures and self._files_refused_by(session.channel_id, exc)):
+                raise
+            sent, _ = await self._send(session, table, text, view=message.view)
         await self.bot.sessions.set_messages(session, summary=sent)
 
     # -- Discord calls -----------------------------------------------------------------------
@@ -690,8 +707,10 @@ class TableWriter:
         return token[0]
 
     async def _send(self, session, table: _Table, text: str, *, view: discord.ui.View | None = None,
-                    mentions: discord.AllowedMentions | None = None) -> tuple[int, tuple | None]:
-        """Post a public message; returns its id and the token it went through (or None).
+                    mentions: discord.AllowedMentions | None = None,
+                    pictures: tuple[media.Picture, ...] = ()) -> tuple[int, tuple | None]:
+        """Post a public message (with ``pictures`` below its text); returns its id and the token it
+        went through (or None).
 
         While a player's newest click in this session has a usable token, the message goes as a
         follow-up of that interaction: a webhook route, outside Discord's global limit of channel
@@ -699,18 +718,19 @@ class TableWriter:
         when Discord refuses the token, the channel route.
         """
         mentions = mentions or discord.AllowedMentions.none()
-        kwargs = {"view": view} if view is not None else {}
+        kwargs: dict = {"view": view} if view is not None else {}
         token = table.token
         interaction = self._valid(token)
         if interaction is not None:
             try:
-                sent = await webhooks.send_followup(interaction, content=text, allowed_mentions=mentions, **kwargs)
+                sent = await webhooks.send_followup(interaction, content=text, allowed_mentions=mentions, **kwargs,
+                                                    **_files(pictures))
                 return int(sent["id"]), token
             except discord.HTTPException as exc:
                 log.info("a follow-up in channel %s was refused, posting in the channel: %s", session.channel_id, exc)
                 table.token = None
         sent = await self.bot.get_partial_messageable(session.channel_id).send(text, allowed_mentions=mentions,
-                                                                              **kwargs)
+                                                                              **kwargs, **_files(pictures))
         return sent.id, None
 
     async def _say(self, channel_id: int, text: str) -> None:
@@ -798,3 +818,7 @@ class TableWriter:
         with contextlib.suppress(discord.NotFound):
             await partial.delete()
 
+
+def _files(pictures: tuple[media.Picture, ...]) -> dict:
+    """The ``files`` of a post showing ``pictures``: fresh uploads for each request (none without)."""
+    return {"files": [p.file() for p in pictures]} if pictures else {}

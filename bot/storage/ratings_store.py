@@ -223,6 +223,12 @@ async def trends(db: Run, guild_id: int, user_id: int) -> dict[str, RatingTrend]
             for game, ordinal, games, over, before in fetched}
 
 
+async def match_changes(db: Run, session_id: int) -> dict[int, tuple[float, float]]:
+    """Per seat of one rated match, its rating (ordinal) before and after the match."""
+    fetched = await db.fetchall("SELECT seat, before, after FROM rating_log WHERE session_id = ?", (session_id,))
+    return {seat: (before, after) for seat, before, after in fetched}
+
+
 async def forget_user(db: Run, user_id: int) -> int:
     """Delete a user's ratings and rating history in every guild (inside the caller's transaction)."""
     count = await db.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))

@@ -413,6 +413,7 @@ class Storage:
         self, *, guild_id: int, channel_id: int, game: str, host_id: int, lang: str,
         options: dict[str, Any], seats: list[dict[str, Any]], rules_version: int, created_at: float,
         messages: dict[str, Any] | None = None, timer: tuple[str, float] | None = None,
+        pace: str = "none", pictures: bool = True,
     ) -> int:
         """Insert a lobby (with its first timer ``(kind, due)``, in the same transaction) and return
         its id; ``ChannelBusy`` if the channel has a live session."""
@@ -420,9 +421,10 @@ class Storage:
             async with self._transaction() as db:
                 session_id = await db.insert(
                     "INSERT INTO sessions (guild_id, channel_id, game, host_id, lang, status, options, seats, "
-                    "rules_version, created_at, messages) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    "rules_version, created_at, messages, pace, pictures) "
+                    "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game, host_id, lang, _dump(options), _dump(seats), rules_version,
-                     created_at, _dump(messages or {})),
+                     created_at, _dump(messages or {}), pace, pictures),
                 )
                 if timer is not None:
                     await db.execute("INSERT INTO timers (session_id, kind, due, payload) VALUES (?, ?, ?, '{}')",
@@ -712,6 +714,11 @@ class Storage:
         """Per game: a player's rating and its change over their latest rated games."""
         async with self._read_faults(), self._sql.alone() as db:
             return await ratings_store.trends(db, guild_id, user_id)
+
+    async def rating_changes(self, session_id: int) -> dict[int, tuple[float, float]]:
+        """Per seat of a finished match, its rating before and after it (seats rated at all)."""
+        async with self._read_faults(), self._sql.alone() as db:
+            return await ratings_store.match_changes(db, session_id)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
         """Recompute every rating from the result rows in one transaction: (matches, ratings). It holds

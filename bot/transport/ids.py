@@ -4,7 +4,8 @@ Shapes (``st`` marks our components; every client can read a custom_id, so publi
 nothing hidden):
 
 - ``st:l:<session>:<op>``                       lobby buttons and selects (join, leave, start …)
-- ``st:t:<session>:<op>``                       table buttons anyone may press (hand, …)
+- ``st:t:<session>:<op>``                       table buttons anyone may press (hand, …); ``REMATCH``
+                                                names a finished match (the closing message's button)
 - ``st:m:<session>:<seat>:<counter>:<action>``  a move button: the seat's move counter when drawn
 - ``st:s:<session>:<seat>:<counter>:<prefix>``  a move select: action = prefix + chosen value; a
                                                 ``|<n>`` after the prefix only keeps ids unique
@@ -60,6 +61,14 @@ def lobby(session: int, op: str) -> str:
 
 def table(session: int, op: str) -> str:
     return _checked(f"{PREFIX}:t:{session}:{op}")
+
+
+#: The table op of the Rematch button: a new lobby for the players of the finished match ``session``.
+REMATCH = "rematch"
+
+
+def rematch(session: int) -> str:
+    return table(session, REMATCH)
 
 
 def move(session: int, seat: int, counter: int, action: str) -> str:

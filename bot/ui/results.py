@@ -34,7 +34,8 @@ def rating(value: float, lang: str) -> str:
     return format_decimal(round(value, 1), "0.0", locale=lang)
 
 
-def _change(value: float, lang: str) -> str:
+def change(value: float, lang: str) -> str:
+    """A rating's change with its sign (+1.2, −0.4)."""
     sign = "+" if round(value, 1) >= 0 else "−"
     return sign + rating(abs(value), lang)
 
@@ -86,7 +87,7 @@ def render_stats(rows, name: str, lang: str, ratings=None) -> str:
         trend = ratings.get(row.game)
         if trend is not None and trend.over:
             lines.append(t(lang, "results.stats_rating", rating=rating(trend.ordinal, lang),
-                           change=_change(trend.change, lang), over=trend.over))
+                           change=change(trend.change, lang), over=trend.over))
         elif trend is not None:
             lines.append(t(lang, "results.stats_rating_none", rating=rating(trend.ordinal, lang)))
     return "\n".join(lines)

@@ -3,6 +3,7 @@
 import asyncio
 import re
 
+from bot.ui.labels import seat_badge
 from tests.e2e.calcory_driver import CalcoryDriver, start_calcory
 
 
@@ -50,7 +51,7 @@ async def test_whole_game_three_players_then_leaderboard(env):
     assert session.status == "finished"
     names = [seat.name for seat in session.seats]
     summary = env.public()[-1]
-    assert f"Winner: **{names[first]}**" in summary.text
+    assert f"Winner: **{seat_badge(first)} {names[first]}**" in summary.text
     assert all(not m.custom_ids or all("flip" not in c for c in m.custom_ids if not m.component(c).get("disabled"))
                for m in env.table_messages())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from bot.ui.labels import seat_badge
 from tests.e2e.game_driver import GameDriver
 
 
@@ -55,9 +56,10 @@ async def test_a_whole_match_two_players_nothing_hidden_goes_public(env):
     assert len(scored) == 6 and "cards left in an opponent's pile" in scored[0]  # the 7th ends the match
     names = [seat.name for seat in session.seats]
     result = session.result()
-    winner = names[next(iter(result.winners))]
+    seat = next(iter(result.winners))
+    winner = names[seat]
     assert f"🏁 The match is over. Winner: **{winner}**" in env.table_messages()[0].text
     summary = env.public()[-1].text
-    assert summary.startswith(f"🏁 **Da Capo!** is over. Winner: **{winner}**")
+    assert summary.startswith(f"🏁 **Da Capo!** is over. Winner: **{seat_badge(seat)} {winner}**")
     board = (await env.double.slash(env.ann, env.channel, "leaderboard", game="dacapo")).message
     assert all(name in board.text for name in names)

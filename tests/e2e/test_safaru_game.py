@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.ui.labels import seat_badge
 from tests.e2e.game_driver import GameDriver
 
 
@@ -26,7 +27,7 @@ async def test_a_two_player_game_is_played_to_the_end_and_keeps_the_hands_secret
     summary = env.public()[-1].text
     assert summary.startswith("🏁 **Safarü** is over.")
     names = [seat.name for seat in session.seats]
-    assert all(f"• {name}: Triangles:" in summary for name in names)
+    assert "Triangles:" in summary and all(f"{seat_badge(seat)} {name}" in summary for seat, name in enumerate(names))
     board = (await env.double.slash(env.ann, env.channel, "leaderboard", game="safaru")).message
     assert all(name in board.text for name in names)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from bot.ui.labels import seat_badge
 from tests.e2e.game_driver import GameDriver
 
 
@@ -49,10 +50,12 @@ async def test_a_whole_game_two_players_nothing_hidden_goes_public(env):
     result = session.result()
     assert result.winners and len(session.history) > 80
     names = [seat.name for seat in session.seats]
-    winner = names[next(iter(result.winners))]
+    seat = next(iter(result.winners))
+    winner = names[seat]
     assert any(f"{winner}'s stock is empty." in text for text in drive.public_texts())
     summary = env.public()[-1].text
-    assert summary.startswith(f"🏁 **Skippo** is over. Winner: **{winner}**") and "emptied the stock first" in summary
+    assert summary.startswith(f"🏁 **Skippo** is over. Winner: **{seat_badge(seat)} {winner}**")
+    assert "emptied the stock first" in summary
     board = (await env.double.slash(env.ann, env.channel, "leaderboard", game="skippo")).message
     assert all(name in board.text for name in names)
 
