@@ -497,13 +497,15 @@ class Model:
         return legal[0]
 
     def shortlist(self, s: Sight, legal: list[Action], plays: int, ends: int, near: float) -> list[Action]:
-        """The moves worth comparing: the own pile top when it can be played (nothing beats it),
-        else the ``plays`` best first plays and the ``ends`` best ways to end the turn, among
-        those the plan values within ``near`` of its favourite."""
+        """The moves worth comparing: the own pile top when it can be played, alone or ending a
+        joker run (nothing beats it; the search adds the plan's favourite, which may reach it
+        with natural cards instead), else the ``plays`` best first plays and the ``ends`` best
+        ways to end the turn, among those the plan values within ``near`` of its favourite."""
         out, t = self.read(s)
-        own = [a for a in legal if a.kind == "play" and f"@{self.pile_name}>" in a.arg]
-        if own:
-            return own
+        own = [self.action(move, s, legal) for move in self.moves(out, t)
+               if move[0] in ("play", "run") and self.after(t, move).left < t.left]
+        if any(own):
+            return [a for a in own if a is not None]
         picked: list[Action] = []
         n_plays = n_ends = 0
         ranked = self.ranked(out, t)
