@@ -136,11 +136,11 @@ class Model:
     stuck: float = 0.12  # a helper card that cannot follow the card above it
     helper_pile: float = 0.05  # a helper slot in use
     draw_bonus: float = 0.25  # Da Capo: four fresh cards, beyond their chance to reach the top
-    #: Positions one plan may look at before it falls back to one step of look-ahead: for a move
-    #: of its own, and inside the strong player's playouts.
+    #: Positions one plan may look at before it falls back to one step of look-ahead (a move of
+    #: the strong player's own seat, in the search and its playouts).
     limit: int = 2000
-    quick: int = 100
-    #: The easy level looks only this far: a few steps of its turn, not every way to play it.
+    #: The easy level looks only this far: a few steps of its turn, not every way to play it (the
+    #: other seats in the strong player's playouts too).
     easy_limit: int = 30
     memo_size: int = 50_000
 
@@ -497,13 +497,15 @@ class Model:
         return legal[0]
 
     def shortlist(self, s: Sight, legal: list[Action], plays: int, ends: int, near: float) -> list[Action]:
-        """The moves worth comparing: the own pile top when it can be played (nothing beats it),
-        else the ``plays`` best first plays and the ``ends`` best ways to end the turn, among
-        those the plan values within ``near`` of its favourite."""
+        """The moves worth comparing: the own pile top when it can be played, alone or ending a
+        joker run (nothing beats it; the search adds the plan's favourite, which may reach it
+        with natural cards instead), else the ``plays`` best first plays and the ``ends`` best
+        ways to end the turn, among those the plan values within ``near`` of its favourite."""
         out, t = self.read(s)
-        own = [a for a in legal if a.kind == "play" and f"@{self.pile_name}>" in a.arg]
-        if own:
-            return own
+        own = [self.action(move, s, legal) for move in self.moves(out, t)
+               if move[0] in ("play", "run") and self.after(t, move).left < t.left]
+        if any(own):
+            return [a for a in own if a is not None]
         picked: list[Action] = []
         n_plays = n_ends = 0
         ranked = self.ranked(out, t)
@@ -602,8 +604,9 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
     win = 12.0
     #: Playouts stop at the start of the seat's next turn (2) or after it (3).
     passes = 2
-    #: Positions the playouts' plans may look at in all before the search decides.
-    positions = 16_000
+    #: Positions the playouts' plans may look at in all before the search decides (about half a
+    #: second on the 2-core benchmark machine: its slowest moves are those that reach it).
+    positions = 8_000
     #: The seat to act when a playout stops may play its pile top at once: its reach counts more.
     imminent = 0.8
 
@@ -631,8 +634,10 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
     def policy(self, game: BuildPileGame, state: Table, seat: int, rng: random.Random) -> Action:
         """Every seat follows its plan. The searching seat's own plan is the same in every
         redealt world (until a card turns up), so it is worth planning fully; the others' plans
-        change with their redealt hands and stay quick."""
-        limit = self.model.limit if seat == getattr(self.searching, "seat", None) else self.model.quick
+        change with their redealt hands, so they look as far as the easy level: a longer look
+        mostly ran out of positions and fell back to one step anyway, and spent nine tenths of
+        a slow move's time."""
+        limit = self.model.limit if seat == getattr(self.searching, "seat", None) else self.model.easy_limit
         return self.model.choose(self.sight(game, state, seat), game.legal_actions(state, seat), limit)
 
     def mark(self, game: BuildPileGame, state: Table) -> Horizon:

@@ -1,6 +1,6 @@
 """Mü: bid as far as the hand's best trump carries, name that trump, then play tricks plainly.
 
-``strength`` rates a trump for a hand (how many of its cards it holds, and how high), ``target``
+``strengths`` rates every trump for a hand (how many of its cards it holds, and how high), ``target``
 turns that into the cards worth laying out. In tricks a seat wins as cheaply as it can, lets a
 winning partner have points, and otherwise throws its least valuable card. The strong player
 compares whole hands: several bid sizes at once (so it can jump ahead), every trump and partner,
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from games.base import Action
 from games.computer.brain import Brain
-from games.deck import COLOURS, digit, triangles
+from games.deck import COLOURS, colour, digit, triangles
 from games.mu.auction import bid_limit
 from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking
 from games.mu.rules import Mu, bid_action
@@ -25,23 +25,31 @@ Ranks = dict[str, tuple[str, int]]
 
 
 # -- the auction and the trumps ---------------------------------------------------------------------
-def strength(hand: Sequence[str], trump: str) -> float:
-    """How well ``hand`` plays with ``trump`` named: its trumps (the high ones more) and its plain
-    nines and eights, which win tricks of their colour."""
-    score = 0.0
+#: A hand's worth for a trump in twentieths, so sums are exact and equal hands tie: a trump card
+#: 20, a high one (7 to 9) 30; a plain 9 12 and a plain 8 5 (they win tricks of their colour).
+_TRUMP_CARD, _HIGH_TRUMP, _PLAIN = 20, 30, {9: 12, 8: 5}
+TRUMP_NAMES: tuple[str, ...] = (*COLOURS, *DIGITS)
+
+
+def strengths(hand: Sequence[str]) -> dict[str, float]:
+    """How well ``hand`` plays with each trump it holds a card of named (colours, then digits):
+    its trumps (the high ones more) and its plain nines and eights. One pass over the hand for
+    every trump at once: the strong player's playouts ask at every bid."""
+    plain = 0
+    gain: dict[str, int] = {}  # what naming the trump adds to its cards' plain worth
     for c in hand:
         d = digit(c)
-        if matches(trump, c):
-            score += 1.0 + (0.5 if d >= 7 else 0.0)
-        elif d == 9:
-            score += 0.6
-        elif d == 8:
-            score += 0.25
-    return score
+        p = _PLAIN.get(d, 0)
+        plain += p
+        extra = (_HIGH_TRUMP if d >= 7 else _TRUMP_CARD) - p
+        for name in (colour(c), DIGITS[d]):
+            gain[name] = gain.get(name, 0) + extra
+    return {name: (plain + gain.get(name, 0)) / 20 for name in TRUMP_NAMES}
 
 
 def best_trump(hand: Sequence[str], options: Sequence[str]) -> tuple[str, float]:
-    scored = [(strength(hand, t), -i, t) for i, t in enumerate(options) if t != NO_TRUMP]
+    scores = strengths(hand)
+    scored = [(scores[t], -i, t) for i, t in enumerate(options) if t != NO_TRUMP]
     if not scored:
         return NO_TRUMP, 0.0
     score, _, trump = max(scored)
@@ -61,18 +69,19 @@ def show_order(hidden: Sequence[str], trump: str) -> list[str]:
     return trumps + rest
 
 
-def candidate_trumps(hand: Sequence[str], shown: Sequence[str]) -> list[str]:
-    """Trumps the seat may hope to name: its colours and digits, best first."""
-    names = [*COLOURS, *DIGITS]
-    ranked = sorted(names, key=lambda t: (-strength(hand, t), names.index(t)))
-    return [t for t in ranked if any(matches(t, c) for c in hand)]
+def candidate_trumps(hand: Sequence[str]) -> list[tuple[str, float]]:
+    """Trumps the seat may hope to name, with their ``strengths``: its colours and digits, best
+    first (colours before digits, then in order, on ties)."""
+    held = {colour(c) for c in hand} | {DIGITS[digit(c)] for c in hand}
+    scores = strengths(hand)
+    return sorted(((t, scores[t]) for t in TRUMP_NAMES if t in held), key=lambda ts: -ts[1])
 
 
 def bid_move(players: int, hand: Sequence[str], hidden: Sequence[str], shown: Sequence[str],
              bids: Sequence[int], seat: int, limit: int) -> Action:
     """Pass, or lay out cards towards the hand's target, one more than the leader when behind."""
-    trump = candidate_trumps(hand, shown)[0]
-    want = target(players, strength(hand, trump))
+    trump, score = candidate_trumps(hand)[0]
+    want = target(players, score)
     mine, top = bids[seat], max(bids)
     if mine >= want or limit <= 0 or (mine >= top and mine > 0 and bids.count(top) == 1):
         return Action("pass")
@@ -174,7 +183,7 @@ class MuBrain(Brain[Mu, MuState]):
         limit = bid_limit(state, seat)
         hand = state.hidden[seat] + state.shown[seat]
         out = [Action("pass")]
-        for trump in candidate_trumps(hand, state.shown[seat])[:2]:
+        for trump, _ in candidate_trumps(hand)[:2]:
             order = show_order(state.hidden[seat], trump)
             for k in range(1, min(limit, 4) + 1):
                 action = bid_action(order[:k])

@@ -124,3 +124,14 @@ def test_dacapo_never_plays_an_opponents_last_card():
                 hands={0: ["6", "6", "7", "8"]})
     for level in ("easy", "strong"):
         assert "pile:seat1" not in choose(DACAPO, state, 0, level, random.Random(3)).arg
+
+
+def test_skippo_strong_plays_its_stock_top_through_a_joker_run():
+    """No 4 in hand for the 5 on the stock: the joker is worth spending on it. A run that ends on
+    the stock top is never weighed against a discard by a few noisy playouts."""
+    state = rig(SKIPPO, piles={0: ["?", "?", "5"], 1: ["?", "?", "Q"]}, build=[3, 9],
+                hands={0: ["X", "K", "Q", "J", "9"], 1: ["3", "3", "3", "3", "3"]})
+    joker = next(c for c in state.seats[0].hand if SKIPPO.face(c) == "X")
+    top = state.seats[0].pile[-1]
+    for seed in range(3):
+        assert choose(SKIPPO, state, 0, "strong", random.Random(seed)).key == f"run:{joker}+{top}>b1"
