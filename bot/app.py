@@ -18,9 +18,12 @@ from discord.ext import commands
 from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
+from bot.play.clicks import Clicks
 from bot.play.clock import Clock, SystemClock, Timers, sleep_until
 from bot.play.computers import ComputerPool
-from bot.play.sessions import SessionManager
+from bot.play.forget import Forget
+from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
@@ -110,9 +113,14 @@ class Spieltisch(compat.LightClient, commands.Bot):
         #: started from ``computer_processes`` in ``setup_hook`` and closed with the bot.
         self.computers: ComputerPool | None = computers
         self._own_computers = False
+        #: The services, built in this order by ``setup_hook`` (each gets the ones before it it needs).
         self.sessions: SessionManager
         self.timers: Timers
-        self.tables = TableWriter(self)
+        self.changes: Changes
+        self.autoplay: Autoplay
+        self.tables: TableWriter
+        self.forget: Forget
+        self.clicks: Clicks
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
         #: ``setup_hook`` has begun: login reached Discord, and what fails from here is not retried.
@@ -151,8 +159,19 @@ class Spieltisch(compat.LightClient, commands.Bot):
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
-        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds,
+        self.changes = Changes()
+        self.autoplay = Autoplay(self.sessions, self.timers, self.clock, self.changes, self,
+                                 delay=self.settings.computer_delay_seconds,
                                  show_delay=self.settings.computer_show_seconds, computers=self.computers)
+        lobby_timeout = self.settings.lobby_timeout_minutes * 60.0
+        self.tables = TableWriter(self, self.sessions, self.autoplay, self.changes, self.clock,
+                                  lobby_timeout=lobby_timeout)
+        # After every change: the timers first (the table shows the deadline they set), then the table.
+        self.changes.follow(self.autoplay.follow)
+        self.changes.follow(self.tables.follow)
+        self.forget = Forget(self.storage, self.sessions.games)
+        self.clicks = Clicks(self.sessions, self.tables, self.autoplay, self.forget, self.clock,
+                             lobby_timeout=lobby_timeout)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()
@@ -223,18 +242,15 @@ class Spieltisch(compat.LightClient, commands.Bot):
         log.info("logged in as %s (id %s) in %s%s; %s", self.user, self.user.id if self.user else "?",
                  servers, shards, self.synced)
 
-    def lobby_expiry(self, session) -> float:
-        """When an unstarted lobby closes by itself."""
-        return session.created_at + self.settings.lobby_timeout_minutes * 60
-
-    async def _session_event(self, what: str, session) -> None:
+    async def _session_event(self, what: str, session: Session) -> None:
         if what == "lobby_expired":
-            await self.tables.redraw_lobby(session)
+            await self.changes.tell(Change(session))
 
     async def close(self) -> None:
         try:
             await self.metrics.stop()
-            await self.tables.close()
+            if getattr(self, "tables", None) is not None:
+                await self.tables.close()
             if getattr(self, "autoplay", None) is not None:
                 self.autoplay.close()
             if getattr(self, "timers", None) is not None:

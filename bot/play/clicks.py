@@ -18,9 +18,12 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import t
-from bot.play import forget
+from bot.play.autoplay import Autoplay
+from bot.play.clock import Clock
+from bot.play.forget import Forget
 from bot.play.seats import SeatKind
-from bot.play.sessions import Refusal
+from bot.play.sessions import Refusal, SessionManager
+from bot.play.writer import TableWriter
 from bot.registry import presenter
 from bot.storage.status import Status
 from bot.transport import ids, media, webhooks
@@ -79,8 +82,17 @@ def can_manage(interaction: discord.Interaction) -> bool:
 
 
 class Clicks:
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    """Every click of the bot, over the services it changes and tells."""
+
+    def __init__(self, sessions: SessionManager, tables: TableWriter, autoplay: Autoplay, forget: Forget,
+                 clock: Clock, *, lobby_timeout: float) -> None:
+        self.sessions = sessions
+        self.tables = tables
+        self.autoplay = autoplay
+        self.forget = forget
+        self.clock = clock
+        #: Seconds an unstarted lobby stays open (its message says until when).
+        self.lobby_timeout = lobby_timeout
         #: Lobby clicks run one at a time per lobby, answer included, so the lobby message Discord
         #: shows last is always the newest rendering.
         self._lobby_turns: dict[int, asyncio.Lock] = {}
@@ -89,12 +101,8 @@ class Clicks:
         self.quiet = asyncio.Event()
         self.quiet.set()
 
-    @property
-    def sessions(self):
-        return self.bot.sessions
-
     async def handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
-        webhooks.received(interaction, self.bot.clock.now())     # its token's 15 minutes count from here
+        webhooks.received(interaction, self.clock.now())     # its token's 15 minutes count from here
         self._in_flight += 1
         self.quiet.clear()
         try:
@@ -108,7 +116,7 @@ class Clicks:
         reply = Reply(interaction)
         mine = ids.parse_user(custom_id)
         if mine is not None:            # a button about the user's own data, not a table's
-            await forget.confirmed(self.bot, reply, custom_id, *mine)
+            await self.forget.confirmed(reply, custom_id, *mine)
             return
         click = ids.parse(custom_id)
         if click is None:
@@ -184,13 +192,13 @@ class Clicks:
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        answered = await answer(reply, reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session))))
+        answered = await answer(reply, reply.update(lobby_ui.render(session, self.lobby_timeout)))
         if session.status == Status.PLAYING:
-            await self.bot.autoplay.after_change(session)
-            self.bot.tables.started(session, interaction)
+            await self.autoplay.after_change(session)
+            self.tables.started(session, interaction)
         if not answered:        # the lobby message still shows what it showed before the click
             with contextlib.suppress(discord.HTTPException):
-                await self.bot.tables.redraw_lobby(session)
+                await self.tables.redraw_lobby(session)
 
     async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
         """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
@@ -206,7 +214,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, name)))
-        await self.bot.tables.redraw_lobby(session)
+        await self.tables.redraw_lobby(session)
 
     async def _set_pictures(self, reply: Reply, session, value: str) -> None:
         """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
@@ -216,7 +224,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES)))
-        await self.bot.tables.redraw_lobby(session)
+        await self.tables.redraw_lobby(session)
 
     # -- table buttons anyone may press --------------------------------------------------------
     async def _table(self, reply: Reply, session, op: str) -> None:
@@ -230,7 +238,7 @@ class Clicks:
         if seat is None:
             return
         rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
-        tables = self.bot.tables
+        tables = self.tables
         index = tables.index_of(session, reply.interaction.message.id if reply.interaction.message else None)
         if index is None or reply.interaction.response.is_done():
             followup = reply.interaction.response.is_done()     # then edited by its id, not as @original
@@ -260,8 +268,8 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.notice("table.rejoined"))
-        await self.bot.autoplay.after_change(session)
-        self.bot.tables.changed(session)
+        await self.autoplay.after_change(session)
+        self.tables.changed(session)
 
     async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)
@@ -278,7 +286,7 @@ class Clicks:
         async with self._hand_turn(session, seat):
             rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
             await reply.update(rendered)
-            self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
+            self.tables.hand_shown(session, seat, reply, ui, rendered)
 
     async def _player(self, reply: Reply, session) -> int | None:
         """The clicking user's seat in a running game, or None after saying why there is none."""
@@ -320,7 +328,7 @@ class Clicks:
                 await reply.notice(refusal.key, **refusal.params)
             return
         # Committed: from here on everything happens whether or not the answer reaches Discord.
-        tables = self.bot.tables
+        tables = self.tables
         if in_hand:
             async with self._hand_turn(session, seat):
                 # with its new cards' picture: the hand changes once, and the writer finds it drawn
@@ -336,8 +344,8 @@ class Clicks:
                 if await answer(reply, reply.update(rendered)):
                     tables.drawn(session, index, rendered, reply.updated)
                     tables.table_clicked(session, index, interaction)
-        await self.bot.autoplay.moved_by_person(session, seat)
-        await self.bot.autoplay.after_change(session)
+        await self.autoplay.moved_by_person(session, seat)
+        await self.autoplay.after_change(session)
         tables.moved(session, events, interaction)
 
     @staticmethod
@@ -352,7 +360,7 @@ class Clicks:
         """Answer in the seat's hand while the table writer is not editing it (the two edits of one
         message could cross on the way, and the older would stay), but after ``LOCK_PATIENCE`` at the
         latest: a writer's edit retrying a 429 or a 5xx must not cost the click its 3 s."""
-        lock = self.bot.tables.hand_turn(session, seat)
+        lock = self.tables.hand_turn(session, seat)
         held = True
         if not lock.locked():
             await lock.acquire()

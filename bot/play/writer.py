@@ -35,7 +35,10 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.i18n import t
-from bot.play.sessions import Refusal
+from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
+from bot.play.clock import Clock
+from bot.play.sessions import Refusal, SessionManager
 from bot.registry import find_presenter, hand_summary, pictures, presenter
 from bot.storage.status import Status
 from bot.storage.store import StorageFault
@@ -126,9 +129,28 @@ class _Table:
         self.forbidden = False
 
 
+def move_log(session, log: MoveLog | None = None) -> str | None:
+    """The last moves of the game, newest last (before the first move, what happened at the deal),
+    drawn from the history, so it reads the same after a restart; ``log`` remembers the lines
+    already described."""
+    show = presenter(session.game.key)
+    lines = (log or MoveLog()).lines(session, session.lang, lambda events: show.describe(session, events, session.lang))
+    return "\n".join(lines) or None
+
+
 class TableWriter:
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    """Draws every table of this process on Discord (``client``), after the changes it follows
+    (``follow``); reads the deadline a table shows from ``autoplay``."""
+
+    def __init__(self, client: discord.Client, sessions: SessionManager, autoplay: Autoplay, changes: Changes,
+                 clock: Clock, *, lobby_timeout: float) -> None:
+        self.client = client
+        self.sessions = sessions
+        self.autoplay = autoplay
+        self.changes = changes
+        self.clock = clock
+        #: Seconds an unstarted lobby stays open (its message says until when).
+        self.lobby_timeout = lobby_timeout
         self._tables: dict[int, _Table] = {}
         #: The pictures each table message shows, by message id: an unchanged picture is not uploaded
         #: again. Stored with the session's message ids too (``shown``), so it outlives a restart.
@@ -150,23 +172,16 @@ class TableWriter:
         """What the table shows under the game: the move log, and at a table with a clock the
         current turn's deadline."""
         log = self.move_log(session)
-        due = self.bot.autoplay.deadline(session) if session.status == Status.PLAYING else None
+        due = self.autoplay.deadline(session) if session.status == Status.PLAYING else None
         if due is None:
             return log
         clock = deadline_line(session.lang, due)
         return f"{log}\n{clock}" if log else clock
 
-    def describe(self, session, events: list[Event]) -> str | None:
-        return presenter(session.game.key).describe(session, events, session.lang)
-
     def move_log(self, session) -> str | None:
-        """The last moves of the game, newest last (before the first move, what happened at the
-        deal). Drawn from the history, described once per move while the writer keeps the table,
-        so it reads the same after a restart."""
+        """``move_log``, each move described once while the writer keeps the table."""
         table = self._tables.get(session.id)
-        log = table.log if table is not None else MoveLog()
-        lines = log.lines(session, session.lang, lambda events: self.describe(session, events))
-        return "\n".join(lines) or None
+        return move_log(session, table.log if table is not None else None)
 
     def summary(self, session, events: list[Event]) -> str | None:
         return hand_summary(session.game.key, session, events, session.lang)
@@ -210,7 +225,7 @@ class TableWriter:
             if session.is_live and self._tables.get(session.id) is table:
                 self._wake(session, table)
 
-        table.farewells[seat] = self.bot.clock.call_at(token[1] + webhooks.TOKEN_USABLE, wake)
+        table.farewells[seat] = self.clock.call_at(token[1] + webhooks.TOKEN_USABLE, wake)
 
     def hand_turn(self, session, seat: int) -> asyncio.Lock:
         """Held while the seat's open hand is being redrawn (``_refresh_hands``) or answered (a click)."""
@@ -236,7 +251,24 @@ class TableWriter:
 
     def _token(self, interaction: discord.Interaction) -> tuple[discord.Interaction, float]:
         """The interaction with the moment the bot received it: its token's age counts from there."""
-        return interaction, webhooks.received(interaction, self.bot.clock.now())
+        return interaction, webhooks.received(interaction, self.clock.now())
+
+    async def follow(self, change: Change) -> None:
+        """Draw what a change owes the channel: the table of a game that started, a redraw with what
+        a move announces, the lobby a click's answer does not show, nothing more where the channel is
+        gone."""
+        session = change.session
+        if change.gone:
+            self.forget(session)
+            return
+        if change.started:
+            self.started(session, change.interaction)
+        elif change.moved:
+            self.moved(session, change.events, change.interaction)
+        elif session.state is not None:
+            self.changed(session)
+        if (change.started or session.state is None) and not change.shown:
+            await self.redraw_lobby(session)
 
     def moved(self, session, events: list[Event], interaction: discord.Interaction | None = None) -> None:
         """A move was made (by a click, or by a computer without ``interaction``): redraw (the log
@@ -265,7 +297,7 @@ class TableWriter:
         if session.seat_of(user_id) is None and user_id != session.host_id:
             raise Refusal("table.repost_players_only")
         table = self._table(session)
-        now = self.bot.clock.now()
+        now = self.clock.now()
         if table.reposted is not None and now < table.reposted + REPOST_EVERY:
             raise Refusal("table.repost_wait", link=self._link(session),
                           when=relative_time(table.reposted + REPOST_EVERY))
@@ -285,10 +317,10 @@ class TableWriter:
         if session.status == Status.PLAYING:
             self.changed(session)
         elif session.status == Status.LOBBY:
-            self.bot.loop.create_task(self._redraw_lobby_quietly(session))
+            self.client.loop.create_task(self._redraw_lobby_quietly(session))
 
     def ended_on_restore(self, ended) -> None:
-        self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
+        self.client.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
 
     async def _redraw_lobby_quietly(self, session) -> None:
         try:
@@ -299,7 +331,7 @@ class TableWriter:
     async def redraw_lobby(self, session) -> None:
         lobby_id = session.messages.get("lobby")
         if lobby_id:
-            await self._edit(session.channel_id, lobby_id, lobby_ui.render(session, self.bot.lobby_expiry(session)))
+            await self._edit(session.channel_id, lobby_id, lobby_ui.render(session, self.lobby_timeout))
 
     async def flush(self) -> None:
         """Wait until every table shows the latest state (tests and shutdown)."""
@@ -312,9 +344,8 @@ class TableWriter:
     async def end_gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
         """A channel, thread or server is gone for the bot: its games end without a result, their
         timers with them, and nothing more is drawn there."""
-        for session in await self.bot.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
-            self.forget(session)
-            await self.bot.autoplay.after_change(session)
+        for session in await self.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
+            await self.changes.tell(Change(session, gone=True))
 
     def forget(self, session) -> None:
         """The table's channel is gone (deleted, or the bot left its server): nothing more to draw."""
@@ -360,7 +391,7 @@ class TableWriter:
             table.task = asyncio.create_task(self._run(session, table), name=f"table-writer-{session.id}")
 
     async def _run(self, session, table: _Table) -> None:
-        await self.bot.wait_until_ready()     # after a restart: redraw once connected, not during start-up
+        await self.client.wait_until_ready()     # after a restart: redraw once connected, not during start-up
         while table.dirty.is_set():
             table.dirty.clear()
             try:
@@ -436,7 +467,7 @@ class TableWriter:
     def _missing(self, channel_id: int) -> list[str]:
         """The permissions the bot lacks in the channel as discord.py computes them from what the
         gateway sent (none known for a channel it has not cached)."""
-        channel = self.bot.get_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return []
         return missing_permissions(channel.permissions_for(channel.guild.me),
@@ -451,7 +482,7 @@ class TableWriter:
         table.forbidden = True
         log.warning("Discord refused the table of session %s in channel %s (%s %s): a permission is missing; "
                     "it is drawn again with the next move", session.id, session.channel_id, exc.status, exc.code)
-        thread = isinstance(self.bot.get_channel(session.channel_id), discord.Thread)
+        thread = isinstance(self.client.get_channel(session.channel_id), discord.Thread)
         names = ", ".join(t(session.lang, f"permissions.{name}") for name in needed(is_thread=thread) if name != PICTURES)
         with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
             await self._send(session, table, t(session.lang, "table.forbidden", names=names))
@@ -460,7 +491,7 @@ class TableWriter:
         """Wake the writer again after the backoff (on the injectable clock: tests advance it)."""
         if table.retry is not None:
             table.retry.cancel()
-        due = self.bot.clock.now() + table.backoff
+        due = self.clock.now() + table.backoff
         table.backoff = min(table.backoff * 2, RETRY_LONGEST)
 
         def wake() -> None:
@@ -468,7 +499,7 @@ class TableWriter:
             if session.is_live and self._tables.get(session.id) is table:
                 self._wake(session, table)
 
-        table.retry = self.bot.clock.call_at(due, wake)
+        table.retry = self.clock.call_at(due, wake)
 
     def _needs_post(self, session, table: _Table, rendered: list[Rendered]) -> bool:
         """``/table`` asked for it, or a running game has no complete table: never posted (a kill
@@ -526,7 +557,7 @@ class TableWriter:
     async def _keep_pictures(self, session, table: _Table) -> None:
         """Store what the table messages show, unless the ping's write just did."""
         if unsaved := self._unsaved_pictures(session):
-            await self.bot.sessions.set_messages(session, **unsaved)
+            await self.sessions.set_messages(session, **unsaved)
 
     async def _close(self, session, table: _Table) -> None:
         if not session.is_live and not session.messages.get("summary"):
@@ -536,7 +567,7 @@ class TableWriter:
         """Post the whole table anew; the old messages go once the new ids are stored."""
         old = list(session.messages.get("table", []))
         if not session.messages.get("posting"):
-            await self.bot.sessions.set_messages(session, posting=True)
+            await self.sessions.set_messages(session, posting=True)
         new = []
         try:
             for message in rendered:
@@ -554,7 +585,7 @@ class TableWriter:
                 with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
                     await self._delete(session.channel_id, message_id)
             raise
-        await self.bot.sessions.set_messages(session, table=new, posting=False)
+        await self.sessions.set_messages(session, table=new, posting=False)
         table.drawn = {index: message.fingerprint() for index, message in enumerate(rendered)}
         table.editors.clear()
         for message_id in old:
@@ -578,7 +609,7 @@ class TableWriter:
                 if hand is None:
                     continue
                 token, lang, ui, drawn, shown = hand.token, hand.lang, hand.ui, hand.drawn, hand.shown
-                interaction, age = token[0], self.bot.clock.now() - token[1]
+                interaction, age = token[0], self.clock.now() - token[1]
                 if age > webhooks.TOKEN_LIFETIME or session.seat_of(interaction.user.id) != seat:
                     # Too late for any edit, or the seat's player is no longer the one who opened the
                     # hand (replaced by a computer): it stops following the seat's cards.
@@ -625,7 +656,7 @@ class TableWriter:
         newest = table.hands.get(seat)
         if newest is not None and newest.message == hand.message:
             return
-        if self.bot.clock.now() - hand.token[1] > webhooks.TOKEN_LIFETIME:
+        if self.clock.now() - hand.token[1] > webhooks.TOKEN_LIFETIME:
             return          # too late for any edit
         rendered = unfollowed_hand(session, seat, hand.lang, "hand_superseded")
         with contextlib.suppress(discord.HTTPException):        # dismissed by the player: nothing to tell
@@ -641,7 +672,7 @@ class TableWriter:
         button (one tap from the notification to the hand); the previous ping goes away."""
         waiting = session.to_act() if session.status == Status.PLAYING else frozenset()
         waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
-        due = self.bot.autoplay.deadline(session) if waiting else None
+        due = self.autoplay.deadline(session) if waiting else None
         link = self._link(session)
         if (waiting, due, link) == table.pinged:      # a table posted anew is linked by a fresh ping
             return
@@ -661,7 +692,7 @@ class TableWriter:
                 mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
         table.pinged = (waiting, due, link)     # only once sent: a refused ping is sent again next time
         table.ping_via = via
-        await self.bot.sessions.set_messages(session, ping=new, **self._unsaved_pictures(session))
+        await self.sessions.set_messages(session, ping=new, **self._unsaved_pictures(session))
         if old:
             await self._delete(session.channel_id, old, self._valid(old_via))
 
@@ -673,17 +704,17 @@ class TableWriter:
         return f"{base}/{first}" if first else base
 
     async def _summarise(self, session, table: _Table) -> None:
-        await self.bot.autoplay.ended(session)
+        await self.autoplay.ended(session)
         text = render_summary(session, session.lang, find_presenter(session.game.key))
         if text is None:
             return
         sent, _ = await self._send(session, table, text)
-        await self.bot.sessions.set_messages(session, summary=sent)
+        await self.sessions.set_messages(session, summary=sent)
 
     # -- Discord calls -----------------------------------------------------------------------
     def _valid(self, token: tuple[discord.Interaction, float] | None) -> discord.Interaction | None:
         """The interaction of ``token`` while the bot may still use it (a minute before Discord's 15)."""
-        if token is None or self.bot.clock.now() - token[1] >= webhooks.TOKEN_USABLE:
+        if token is None or self.clock.now() - token[1] >= webhooks.TOKEN_USABLE:
             return None
         return token[0]
 
@@ -707,13 +738,13 @@ class TableWriter:
             except discord.HTTPException as exc:
                 log.info("a follow-up in channel %s was refused, posting in the channel: %s", session.channel_id, exc)
                 table.token = None
-        sent = await self.bot.get_partial_messageable(session.channel_id).send(text, allowed_mentions=mentions,
+        sent = await self.client.get_partial_messageable(session.channel_id).send(text, allowed_mentions=mentions,
                                                                               **kwargs)
         return sent.id, None
 
     async def _say(self, channel_id: int, text: str) -> None:
         with contextlib.suppress(discord.HTTPException):
-            await self.bot.get_partial_messageable(channel_id).send(text)
+            await self.client.get_partial_messageable(channel_id).send(text)
 
     async def _send_table(self, channel_id: int, message: Rendered) -> dict:
         """Post a table message straight to the HTTP route (as ``_edit`` edits): the answer is read
@@ -721,8 +752,8 @@ class TableWriter:
         content = message.content if message.content is not None else discord.utils.MISSING
         files = [p.file() for p in message.pictures] or discord.utils.MISSING
         with handle_message_parameters(content=content, view=message.view, files=files,
-                                       previous_allowed_mentions=self.bot.allowed_mentions) as params:
-            return await self.bot.http.send_message(channel_id, params=params)
+                                       previous_allowed_mentions=self.client.allowed_mentions) as params:
+            return await self.client.http.send_message(channel_id, params=params)
 
     async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> bool:
         """Straight to the HTTP route: ``PartialMessage.edit`` would parse the answer into a
@@ -731,13 +762,13 @@ class TableWriter:
 
         ``False`` when the message can no longer be edited (gone, archived, edited too often)."""
         content = message.content if message.content is not None else discord.utils.MISSING
-        previous = self.bot.allowed_mentions if message.content is not None else None
+        previous = self.client.allowed_mentions if message.content is not None else None
         attachments = media.edit_attachments(message.pictures, self._pictures.get(message_id))
         try:
             with handle_message_parameters(content=content, view=message.view, previous_allowed_mentions=previous,
                                            attachments=discord.utils.MISSING if attachments is None
                                            else attachments) as params:
-                edited = await self.bot.http.edit_message(channel_id, message_id, params=params)
+                edited = await self.client.http.edit_message(channel_id, message_id, params=params)
             if message.pictures or message_id in self._pictures:
                 self._pictures[message_id] = media.shown_on(edited)
         except discord.HTTPException as exc:
@@ -792,7 +823,7 @@ class TableWriter:
             except discord.HTTPException as exc:
                 log.info("deleting follow-up %s through its token was refused, using the channel: %s",
                          message_id, exc)
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         with contextlib.suppress(discord.NotFound):
             await partial.delete()
 

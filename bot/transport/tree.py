@@ -24,6 +24,14 @@ _EXPLAINED: tuple[tuple[type[app_commands.AppCommandError], str], ...] = (
 )
 
 
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server of a ``guild_only`` command (Discord sends those from servers only; one that came
+    from elsewhere is answered as discord.py answers a guild-only command in a private message)."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
+
+
 class Tree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         key = next((key for kind, key in _EXPLAINED if isinstance(error, kind)), None)

@@ -8,7 +8,7 @@ import random
 
 import games
 from bot import i18n
-from bot.play.writer import TableWriter
+from bot.play.writer import move_log
 from bot.registry import presenter
 from bot.tables.buildpiles import presenter as buildpiles
 from bot.transport import ids
@@ -317,7 +317,7 @@ def test_aces_that_go_out_at_the_deal_are_the_first_line_on_the_table():
         3, games.REGISTRY["skippo"].parse_options(options), f"aces{n}")[1] if e.kind == "ace_out"}) > 1)
     session = kit.make_session("skippo", 3, seed, options)
     outs = [e for e in session.opening if e.kind == "ace_out"]
-    line = TableWriter(None).move_log(session)
+    line = move_log(session)
     first = session.seats[session.state.current].name
     assert line.startswith(f"🂠 Game 1 is dealt; {first} begins.")
     for e in outs:
