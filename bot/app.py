@@ -170,7 +170,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
         self.changes.follow(self.autoplay.follow)
         self.changes.follow(self.tables.follow)
         self.forget = Forget(self.storage, self.sessions.games)
-        self.clicks = Clicks(self.sessions, self.tables, self.autoplay, self.forget, self.clock,
+        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
                              lobby_timeout=lobby_timeout)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()

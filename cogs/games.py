@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app import Spieltisch
 from bot.i18n import language, t
-from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
 from bot.play.clicks import answer, can_manage
 from bot.play.sessions import LEVELS, NotSaved, Refusal, SessionManager, computers_offered
 from bot.play.writer import TableWriter
@@ -34,12 +34,13 @@ def level_choices() -> list[app_commands.Choice[str]]:
 
 
 class Games(commands.Cog):
-    def __init__(self, client: discord.Client, sessions: SessionManager, autoplay: Autoplay, tables: TableWriter,
+    def __init__(self, client: discord.Client, sessions: SessionManager, changes: Changes, tables: TableWriter,
                  *, lobby_timeout: float) -> None:
         #: Asked whether a table's thread still exists when its parent channel is deleted.
         self.client = client
         self.sessions = sessions
-        self.autoplay = autoplay
+        self.changes = changes
+        #: Posts a table again (``/table``), and ends the tables of a channel that is gone.
         self.tables = tables
         #: Seconds an unstarted lobby stays open.
         self.lobby_timeout = lobby_timeout
@@ -128,13 +129,8 @@ class Games(commands.Cog):
             text = t(session.lang, "table.vote", name=name, votes=votes, needed=needed)
         else:
             text = t(session.lang, "table.voted_out", game=session.game.name)
-        if not was_lobby:
-            await self.autoplay.after_change(session)
         await answer(reply, interaction.response.send_message(text))
-        if was_lobby:
-            await self.tables.redraw_lobby(session)
-        else:
-            self.tables.changed(session)
+        await self.changes.tell(Change(session))
 
     @app_commands.command(name=cmd("table.name"), description=cmd("table.description"))
     @app_commands.guild_only()
@@ -197,5 +193,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: Spieltisch) -> None:
-    await bot.add_cog(Games(bot, bot.sessions, bot.autoplay, bot.tables,
+    await bot.add_cog(Games(bot, bot.sessions, bot.changes, bot.tables,
                             lobby_timeout=bot.settings.lobby_timeout_minutes * 60.0))

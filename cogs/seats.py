@@ -8,10 +8,9 @@ from discord.ext import commands
 
 from bot.app import Spieltisch
 from bot.i18n import t
-from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
 from bot.play.clicks import answer
 from bot.play.sessions import LEVELS, Refusal, SessionManager
-from bot.play.writer import TableWriter
 from bot.storage.status import Status
 from bot.transport.commands_i18n import cmd
 from bot.transport.reply import Reply
@@ -20,10 +19,9 @@ from cogs.games import level_choices
 
 
 class Seats(commands.Cog):
-    def __init__(self, sessions: SessionManager, autoplay: Autoplay, tables: TableWriter) -> None:
+    def __init__(self, sessions: SessionManager, changes: Changes) -> None:
         self.sessions = sessions
-        self.autoplay = autoplay
-        self.tables = tables
+        self.changes = changes
 
     @app_commands.command(name=cmd("replace.name"), description=cmd("replace.description"))
     @app_commands.rename(player=cmd("replace.player.name"), level=cmd("replace.level.name"))
@@ -47,11 +45,10 @@ class Seats(commands.Cog):
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await self.autoplay.after_change(session)
         await answer(reply, interaction.response.send_message(
             t(session.lang, "table.replaced", name=player.display_name, level=t(session.lang, f"lobby.level_{seat.level}"))))
-        self.tables.changed(session)
+        await self.changes.tell(Change(session))
 
 
 async def setup(bot: Spieltisch) -> None:
-    await bot.add_cog(Seats(bot.sessions, bot.autoplay, bot.tables))
+    await bot.add_cog(Seats(bot.sessions, bot.changes))

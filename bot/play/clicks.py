@@ -18,7 +18,7 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import t
-from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
 from bot.play.clock import Clock
 from bot.play.forget import Forget
 from bot.play.seats import SeatKind
@@ -84,11 +84,13 @@ def can_manage(interaction: discord.Interaction) -> bool:
 class Clicks:
     """Every click of the bot, over the services it changes and tells."""
 
-    def __init__(self, sessions: SessionManager, tables: TableWriter, autoplay: Autoplay, forget: Forget,
+    def __init__(self, sessions: SessionManager, tables: TableWriter, changes: Changes, forget: Forget,
                  clock: Clock, *, lobby_timeout: float) -> None:
         self.sessions = sessions
+        #: Told what each click's answer drew (a hand, a table message), so it is not drawn twice.
         self.tables = tables
-        self.autoplay = autoplay
+        #: Told every change a click made, once it was answered.
+        self.changes = changes
         self.forget = forget
         self.clock = clock
         #: Seconds an unstarted lobby stays open (its message says until when).
@@ -193,12 +195,9 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         answered = await answer(reply, reply.update(lobby_ui.render(session, self.lobby_timeout)))
-        if session.status == Status.PLAYING:
-            await self.autoplay.after_change(session)
-            self.tables.started(session, interaction)
-        if not answered:        # the lobby message still shows what it showed before the click
-            with contextlib.suppress(discord.HTTPException):
-                await self.tables.redraw_lobby(session)
+        change = Change(session, interaction=interaction, started=session.status == Status.PLAYING, shown=answered)
+        with contextlib.suppress(discord.HTTPException):    # a lobby message left as it was: the next click draws it
+            await self.changes.tell(change)
 
     async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
         """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
@@ -214,7 +213,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, name)))
-        await self.tables.redraw_lobby(session)
+        await self.changes.tell(Change(session))
 
     async def _set_pictures(self, reply: Reply, session, value: str) -> None:
         """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
@@ -224,7 +223,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES)))
-        await self.tables.redraw_lobby(session)
+        await self.changes.tell(Change(session))
 
     # -- table buttons anyone may press --------------------------------------------------------
     async def _table(self, reply: Reply, session, op: str) -> None:
@@ -268,8 +267,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.notice("table.rejoined"))
-        await self.autoplay.after_change(session)
-        self.tables.changed(session)
+        await self.changes.tell(Change(session))
 
     async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)
@@ -344,9 +342,7 @@ class Clicks:
                 if await answer(reply, reply.update(rendered)):
                     tables.drawn(session, index, rendered, reply.updated)
                     tables.table_clicked(session, index, interaction)
-        await self.autoplay.moved_by_person(session, seat)
-        await self.autoplay.after_change(session)
-        tables.moved(session, events, interaction)
+        await self.changes.tell(Change(session, events, seat=seat, person=True, interaction=interaction))
 
     @staticmethod
     def _replaced(session, message) -> bool:
