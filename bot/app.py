@@ -6,8 +6,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
@@ -79,13 +81,13 @@ class Spieltisch(compat.LightClient, commands.Bot):
     #: Our clicks are built lightly (``bot.transport.clicked``).
     light_for = staticmethod(clicked.light_for)
 
-    def __new__(cls, settings: Settings, *args, **kwargs) -> Spieltisch:
+    def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> Spieltisch:
         if cls is Spieltisch and settings.sharded:
             cls = ShardedSpieltisch
         return super().__new__(cls)
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None,
-                 storage: Storage | None = None, computers: ComputerPool | None = None, **options) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source: Callable[[], str] | None = None,
+                 storage: Storage | None = None, computers: ComputerPool | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
@@ -106,7 +108,8 @@ class Spieltisch(compat.LightClient, commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self._seed_source = seed_source or testing_seeds(settings.testing.seed)
+        #: Where each game's secret seed comes from.
+        self._seed_source = seed_source or testing_seeds(settings.testing.seed) or secrets.token_hex
         #: Opened by ``python -m bot`` before connecting, so a bad database stops it at once.
         self.storage: Storage | None = storage
         #: Where strong computer moves are made: given (and then closed by whoever gave it), or
@@ -150,12 +153,12 @@ class Spieltisch(compat.LightClient, commands.Bot):
 
     async def setup_hook(self) -> None:
         self._set_up = True
-        if self.storage is None:
-            self.storage = await Storage.open(self.settings.database_url)
+        storage = self.storage
+        if storage is None:
+            storage = self.storage = await Storage.open(self.settings.database_url)
         if self.settings.metrics_port is not None:
             await self.metrics.start(self.settings.metrics_host, self.settings.metrics_port)
-        kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
-        self.sessions = SessionManager(self.storage, self.clock, shards=self.settings.shards, **kwargs)
+        self.sessions = SessionManager(storage, self.clock, shards=self.settings.shards, seed_source=self._seed_source)
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
@@ -169,7 +172,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
         # After every change: the timers first (the table shows the deadline they set), then the table.
         self.changes.follow(self.autoplay.follow)
         self.changes.follow(self.tables.follow)
-        self.forget = Forget(self.storage, self.sessions.games)
+        self.forget = Forget(storage, self.sessions.games)
         self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
                              lobby_timeout=lobby_timeout)
         self.sessions.add_listener(self._session_event)
@@ -184,19 +187,19 @@ class Spieltisch(compat.LightClient, commands.Bot):
         self.timers.start()
         for session in self.sessions.live():
             self.tables.restored(session)
-        for session in ended:
-            self.tables.ended_on_restore(session)
+        for gone in ended:
+            self.tables.ended_on_restore(gone)
         if self.settings.sync_commands:
-            await self._sync_commands()
+            await self._sync_commands(storage)
         if self.computers is not None:
             self.computers.start()      # after the rebuild and the sync, which people wait for
 
-    async def _sync_commands(self) -> None:
+    async def _sync_commands(self, storage: Storage) -> None:
         """Register the commands in their scope, and remove the copies a change of scope left behind
         (the global ones when a test server is set, the old server's when it changes or is unset)."""
         guild_id = self.settings.command_guild_id
         scope = "global" if guild_id is None else str(guild_id)
-        before = await self.storage.remembered(COMMAND_SCOPE)
+        before = await storage.remembered(COMMAND_SCOPE)
         if guild_id is None:
             synced = await self.tree.sync()
         else:
@@ -211,7 +214,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
                 stale.append(int(before))
         removed = [where for where in [await self._remove_commands(where) for where in stale] if where]
         with contextlib.suppress(StorageFault):     # logged by the storage; next start tries again
-            await self.storage.remember(COMMAND_SCOPE, scope)
+            await storage.remember(COMMAND_SCOPE, scope)
         self.synced = f"{len(synced)} commands registered {self.settings.command_scope}"
         if removed:
             self.synced += f", stale copies removed ({', '.join(removed)})"

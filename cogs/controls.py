@@ -11,6 +11,7 @@ clicked message parsed: the interaction carries what the click path reads of it 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -30,7 +31,7 @@ class Controls(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
+        data: Any = interaction.data or {}      # a component's: its custom_id and, for a select, values
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(f"{ids.PREFIX}:"):
             return

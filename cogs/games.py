@@ -20,6 +20,7 @@ from bot.storage.status import Status
 from bot.transport.commands_i18n import cmd
 from bot.transport.permissions import PICTURES, missing_permissions
 from bot.transport.reply import Reply
+from bot.transport.tree import guild_of
 from bot.ui import lobby as lobby_ui
 
 
@@ -75,7 +76,7 @@ class Games(commands.Cog):
             return
         try:
             session = await self.sessions.open_lobby(
-                interaction.guild_id, channel.id, game.value, interaction.user.id,
+                guild_of(interaction), channel.id, game.value, interaction.user.id,
                 interaction.user.display_name, language(str(interaction.locale)),
                 lobby_ttl=self.lobby_timeout,
             )
@@ -93,6 +94,7 @@ class Games(commands.Cog):
         except NotSaved as refusal:
             unsaved = refusal       # the lobby is open; the host can seat the rest from it
         rendered = lobby_ui.render(session, self.lobby_timeout)
+        assert isinstance(rendered.view, discord.ui.View)       # the lobby is text with buttons, not a layout
         response = await interaction.response.send_message(rendered.content, view=rendered.view)
         with contextlib.suppress(NotSaved):     # unremembered, the lobby still answers its clicks
             await self.sessions.set_messages(session, lobby=response.message_id)

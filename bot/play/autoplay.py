@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -265,7 +266,8 @@ class Autoplay:
         due = payload.get("due")
         if session is None or due is None or due <= self.clock.now():
             return      # a reminder for a deadline already past says nothing useful (after a restart)
-        people = [session.seats[s].user_id for s in sorted(session.to_act()) if session.seats[s].is_human]
+        people = [user for s in sorted(session.to_act())
+                  if session.seats[s].is_human and (user := session.seats[s].user_id) is not None]
         if people:
             text = reminder(session, people, due)
             await self._post(session, (text, None), mentions=people)
@@ -312,12 +314,12 @@ class Autoplay:
         if notices:
             await self.sessions.set_messages(session, away=[])
 
-    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: list[int] = ()) -> int | None:
+    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: Sequence[int] = ()) -> int | None:
         text, view = message
         channel = self.client.get_partial_messageable(session.channel_id)
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions]) if mentions \
             else discord.AllowedMentions.none()
-        kwargs = {"allowed_mentions": allowed}
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed}
         if view is not None:
             kwargs["view"] = view
         try:

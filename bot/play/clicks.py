@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import replace
 
 import discord
@@ -22,12 +22,12 @@ from bot.play.changes import Change, Changes
 from bot.play.clock import Clock
 from bot.play.forget import Forget
 from bot.play.seats import SeatKind
-from bot.play.sessions import Refusal, SessionManager
+from bot.play.sessions import Refusal, Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.registry import presenter
 from bot.storage.status import Status
 from bot.transport import ids, media, webhooks
-from bot.transport.clicked import ClickedMessage
+from bot.transport.clicked import ClickedMessage, clicked_message
 from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
 from bot.ui import options as options_ui
@@ -58,7 +58,7 @@ def _misplaced(message: ClickedMessage | None, custom_id: str, click: ids.ClickI
     return None
 
 
-async def answer(reply: Reply, sending: Awaitable[None]) -> bool:
+async def answer(reply: Reply, sending: Awaitable[object]) -> bool:
     """Send the answer to a click whose change is already stored; ``False`` if it failed.
 
     The change stands either way (the commit came first), so what follows it (the table redraw,
@@ -124,7 +124,7 @@ class Clicks:
         if click is None:
             await reply.notice("table.unknown_button")
             return
-        refusal = _misplaced(interaction.message, custom_id, click)
+        refusal = _misplaced(clicked_message(interaction), custom_id, click)
         if refusal is not None:
             await reply.notice(refusal)
             return
@@ -151,7 +151,7 @@ class Clicks:
             await self._move(reply, session, click, action)
 
     # -- lobby -----------------------------------------------------------------------------
-    async def _lobby(self, reply: Reply, session, op: str, values: list[str]) -> None:
+    async def _lobby(self, reply: Reply, session: Session, op: str, values: list[str]) -> None:
         interaction = reply.interaction
         if session.status != Status.LOBBY:
             await reply.notice("lobby.already_started")
@@ -199,7 +199,7 @@ class Clicks:
         with contextlib.suppress(discord.HTTPException):    # a lobby message left as it was: the next click draws it
             await self.changes.tell(change)
 
-    async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
+    async def _set_option(self, reply: Reply, session: Session, op: str, values: list[str]) -> None:
         """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
         _, name, *rest = op.split(":", 2)
         value = rest[0] if rest else (values[0] if values else "")
@@ -215,7 +215,7 @@ class Clicks:
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, name)))
         await self.changes.tell(Change(session))
 
-    async def _set_pictures(self, reply: Reply, session, value: str) -> None:
+    async def _set_pictures(self, reply: Reply, session: Session, value: str) -> None:
         """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
         try:
             await self.sessions.set_pictures(session, reply.interaction.user.id, value)
@@ -226,7 +226,7 @@ class Clicks:
         await self.changes.tell(Change(session))
 
     # -- table buttons anyone may press --------------------------------------------------------
-    async def _table(self, reply: Reply, session, op: str) -> None:
+    async def _table(self, reply: Reply, session: Session, op: str) -> None:
         if op == "rejoin":
             await self._rejoin(reply, session)
             return
@@ -248,11 +248,12 @@ class Clicks:
         # ephemeral follow-up. The click's token then edits this table message through the
         # interaction's webhook route for 15 minutes, outside Discord's global limit.
         await reply.defer()
-        sent = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
-        tables.hand_shown(session, seat, reply, "", rendered, message_id=int(sent["id"]), opened=int(sent["id"]))
+        followed = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
+        message_id = int(followed["id"])
+        tables.hand_shown(session, seat, reply, "", rendered, message_id=message_id, opened=message_id)
         tables.table_clicked(session, index, reply.interaction)
 
-    async def _rejoin(self, reply: Reply, session) -> None:
+    async def _rejoin(self, reply: Reply, session: Session) -> None:
         """An away player takes their seat back from the computer."""
         seat = await self._player(reply, session)
         if seat is None:
@@ -269,7 +270,7 @@ class Clicks:
         await answer(reply, reply.notice("table.rejoined"))
         await self.changes.tell(Change(session))
 
-    async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
+    async def _hand_step(self, reply: Reply, session: Session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)
         if seat is None or seat != click.seat:
             await reply.notice("table.not_your_button")
@@ -286,7 +287,7 @@ class Clicks:
             await reply.update(rendered)
             self.tables.hand_shown(session, seat, reply, ui, rendered)
 
-    async def _player(self, reply: Reply, session) -> int | None:
+    async def _player(self, reply: Reply, session: Session) -> int | None:
         """The clicking user's seat in a running game, or None after saying why there is none."""
         seat = session.seat_of(reply.interaction.user.id)
         if seat is None:
@@ -297,7 +298,7 @@ class Clicks:
         return seat
 
     # -- moves --------------------------------------------------------------------------------
-    async def _move(self, reply: Reply, session, click: ids.ClickId, action: str) -> None:
+    async def _move(self, reply: Reply, session: Session, click: ids.ClickId, action: str) -> None:
         interaction = reply.interaction
         user_id = interaction.user.id
         in_hand = bool(interaction.message and interaction.message.flags.ephemeral)
@@ -311,12 +312,13 @@ class Clicks:
         if session.seats[seat].kind is SeatKind.AWAY:
             await reply.notice("table.away_first")
             return
-        if not in_hand and self._replaced(session, interaction.message):
+        if not in_hand and self._replaced(session, clicked_message(interaction)):
             await reply.notice("table.old_message")
             return
         await self._wait_for(session, reply)
         try:
-            events = await self.sessions.act(session, user_id, click.counter, action)
+            counter = -1 if click.counter is None else click.counter      # none: refused as an old button
+            events = await self.sessions.act(session, user_id, counter, action)
         except Refusal as refusal:
             if in_hand and session.status == Status.PLAYING:
                 notice = t(reply.lang, refusal.key, **refusal.params)
@@ -345,14 +347,14 @@ class Clicks:
         await self.changes.tell(Change(session, events, seat=seat, person=True, interaction=interaction))
 
     @staticmethod
-    def _replaced(session, message) -> bool:
+    def _replaced(session: Session, message: ClickedMessage | None) -> bool:
         """A public message older than the current table: ``/table`` replaced it (its deletion may
         not have reached the user yet). Newer unknown messages are a table still being posted."""
         current = session.messages.get("table") or []
         return message is not None and bool(current) and message.id not in current and message.id < min(current)
 
     @contextlib.asynccontextmanager
-    async def _hand_turn(self, session, seat: int):
+    async def _hand_turn(self, session: Session, seat: int) -> AsyncIterator[None]:
         """Answer in the seat's hand while the table writer is not editing it (the two edits of one
         message could cross on the way, and the older would stay), but after ``LOCK_PATIENCE`` at the
         latest: a writer's edit retrying a 429 or a 5xx must not cost the click its 3 s."""
@@ -371,7 +373,7 @@ class Clicks:
             if held:
                 lock.release()
 
-    async def _wait_for(self, session, reply: Reply) -> None:
+    async def _wait_for(self, session: Session, reply: Reply) -> None:
         """Defer the answer when another click holds the session for longer than a moment."""
         if not session.lock.locked():
             return

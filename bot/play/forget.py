@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from bot.i18n import t
 from bot.storage.store import Seated, StillSeated, Storage, StorageFault
 from bot.transport import ids
+from bot.transport.clicked import clicked_message
 from bot.transport.reply import Reply
 from bot.ui.base import Rendered, StaticView, Style, button, row
 from games.base import Game
@@ -59,7 +60,7 @@ class Forget:
 
     async def confirmed(self, reply: Reply, custom_id: str, user_id: int, op: str) -> None:
         """The button: only its owner, only on the private message that carries it."""
-        message = reply.interaction.message
+        message = clicked_message(reply.interaction)
         if op != OP:
             await reply.notice("table.unknown_button")
         elif message is None or not message.carries(custom_id):

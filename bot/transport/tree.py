@@ -7,6 +7,7 @@ Discord did not resolve) left the user with "The application did not respond".
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -55,7 +56,7 @@ class ResolvedUser(app_commands.Transformer):
     def type(self) -> discord.AppCommandOptionType:
         return discord.AppCommandOptionType.user
 
-    async def transform(self, interaction: discord.Interaction, value, /) -> discord.User | discord.Member:
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> discord.User | discord.Member:
         if not isinstance(value, discord.User | discord.Member):
             raise app_commands.TransformerError(value, self.type, self)
         return value

@@ -19,7 +19,6 @@ from bot.play.computers import ComputerPool
 from tests.double import DiscordDouble
 from tests.double import payloads as P
 
-
 #: The name discord.py gives the task that runs one slash command (``CommandTree._from_interaction``).
 COMMAND_TASK = "CommandTree-invoker"
 
