@@ -6,8 +6,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
@@ -18,9 +20,12 @@ from discord.ext import commands
 from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
+from bot.play.clicks import Clicks
 from bot.play.clock import Clock, SystemClock, Timers, sleep_until
 from bot.play.computers import ComputerPool
-from bot.play.sessions import SessionManager
+from bot.play.forget import Forget
+from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
@@ -76,13 +81,13 @@ class Spieltisch(compat.LightClient, commands.Bot):
     #: Our clicks are built lightly (``bot.transport.clicked``).
     light_for = staticmethod(clicked.light_for)
 
-    def __new__(cls, settings: Settings, *args, **kwargs) -> Spieltisch:
+    def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> Spieltisch:
         if cls is Spieltisch and settings.sharded:
             cls = ShardedSpieltisch
         return super().__new__(cls)
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source=None,
-                 storage: Storage | None = None, computers: ComputerPool | None = None, **options) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, seed_source: Callable[[], str] | None = None,
+                 storage: Storage | None = None, computers: ComputerPool | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
@@ -103,16 +108,22 @@ class Spieltisch(compat.LightClient, commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self._seed_source = seed_source or testing_seeds(settings.testing.seed)
+        #: Where each game's secret seed comes from.
+        self._seed_source = seed_source or testing_seeds(settings.testing.seed) or secrets.token_hex
         #: Opened by ``python -m bot`` before connecting, so a bad database stops it at once.
         self.storage: Storage | None = storage
         #: Where strong computer moves are made: given (and then closed by whoever gave it), or
         #: started from ``computer_processes`` in ``setup_hook`` and closed with the bot.
         self.computers: ComputerPool | None = computers
         self._own_computers = False
+        #: The services, built in this order by ``setup_hook`` (each gets the ones before it it needs).
         self.sessions: SessionManager
         self.timers: Timers
-        self.tables = TableWriter(self)
+        self.changes: Changes
+        self.autoplay: Autoplay
+        self.tables: TableWriter
+        self.forget: Forget
+        self.clicks: Clicks
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
         #: ``setup_hook`` has begun: login reached Discord, and what fails from here is not retried.
@@ -142,17 +153,28 @@ class Spieltisch(compat.LightClient, commands.Bot):
 
     async def setup_hook(self) -> None:
         self._set_up = True
-        if self.storage is None:
-            self.storage = await Storage.open(self.settings.database_url)
+        storage = self.storage
+        if storage is None:
+            storage = self.storage = await Storage.open(self.settings.database_url)
         if self.settings.metrics_port is not None:
             await self.metrics.start(self.settings.metrics_host, self.settings.metrics_port)
-        kwargs = {"seed_source": self._seed_source} if self._seed_source else {}
-        self.sessions = SessionManager(self.storage, self.clock, shards=self.settings.shards, **kwargs)
+        self.sessions = SessionManager(storage, self.clock, shards=self.settings.shards, seed_source=self._seed_source)
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
-        self.autoplay = Autoplay(self, delay=self.settings.computer_delay_seconds,
+        self.changes = Changes()
+        self.autoplay = Autoplay(self.sessions, self.timers, self.clock, self.changes, self,
+                                 delay=self.settings.computer_delay_seconds,
                                  show_delay=self.settings.computer_show_seconds, computers=self.computers)
+        lobby_timeout = self.settings.lobby_timeout_minutes * 60.0
+        self.tables = TableWriter(self, self.sessions, self.autoplay, self.changes, self.clock,
+                                  lobby_timeout=lobby_timeout)
+        # After every change: the timers first (the table shows the deadline they set), then the table.
+        self.changes.follow(self.autoplay.follow)
+        self.changes.follow(self.tables.follow)
+        self.forget = Forget(storage, self.sessions.games)
+        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
+                             lobby_timeout=lobby_timeout)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()
@@ -165,19 +187,19 @@ class Spieltisch(compat.LightClient, commands.Bot):
         self.timers.start()
         for session in self.sessions.live():
             self.tables.restored(session)
-        for session in ended:
-            self.tables.ended_on_restore(session)
+        for gone in ended:
+            self.tables.ended_on_restore(gone)
         if self.settings.sync_commands:
-            await self._sync_commands()
+            await self._sync_commands(storage)
         if self.computers is not None:
             self.computers.start()      # after the rebuild and the sync, which people wait for
 
-    async def _sync_commands(self) -> None:
+    async def _sync_commands(self, storage: Storage) -> None:
         """Register the commands in their scope, and remove the copies a change of scope left behind
         (the global ones when a test server is set, the old server's when it changes or is unset)."""
         guild_id = self.settings.command_guild_id
         scope = "global" if guild_id is None else str(guild_id)
-        before = await self.storage.remembered(COMMAND_SCOPE)
+        before = await storage.remembered(COMMAND_SCOPE)
         if guild_id is None:
             synced = await self.tree.sync()
         else:
@@ -192,7 +214,7 @@ class Spieltisch(compat.LightClient, commands.Bot):
                 stale.append(int(before))
         removed = [where for where in [await self._remove_commands(where) for where in stale] if where]
         with contextlib.suppress(StorageFault):     # logged by the storage; next start tries again
-            await self.storage.remember(COMMAND_SCOPE, scope)
+            await storage.remember(COMMAND_SCOPE, scope)
         self.synced = f"{len(synced)} commands registered {self.settings.command_scope}"
         if removed:
             self.synced += f", stale copies removed ({', '.join(removed)})"
@@ -223,18 +245,15 @@ class Spieltisch(compat.LightClient, commands.Bot):
         log.info("logged in as %s (id %s) in %s%s; %s", self.user, self.user.id if self.user else "?",
                  servers, shards, self.synced)
 
-    def lobby_expiry(self, session) -> float:
-        """When an unstarted lobby closes by itself."""
-        return session.created_at + self.settings.lobby_timeout_minutes * 60
-
-    async def _session_event(self, what: str, session) -> None:
+    async def _session_event(self, what: str, session: Session) -> None:
         if what == "lobby_expired":
-            await self.tables.redraw_lobby(session)
+            await self.changes.tell(Change(session))
 
     async def close(self) -> None:
         try:
             await self.metrics.stop()
-            await self.tables.close()
+            if getattr(self, "tables", None) is not None:
+                await self.tables.close()
             if getattr(self, "autoplay", None) is not None:
                 self.autoplay.close()
             if getattr(self, "timers", None) is not None:

@@ -11,34 +11,35 @@ clicked message parsed: the interaction carries what the click path reads of it 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.app import Spieltisch
+from bot.ops.metrics import Metrics
 from bot.play.clicks import Clicks
 from bot.transport import ids
 
 
 class Controls(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.clicks = Clicks(self.bot)
+    def __init__(self, clicks: Clicks, metrics: Metrics) -> None:
+        self.clicks = clicks
+        self.metrics = metrics
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
+        data: Any = interaction.data or {}      # a component's: its custom_id and, for a select, values
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(f"{ids.PREFIX}:"):
             return
         values = [str(value) for value in data.get("values", [])]
         began = time.perf_counter()
-        await self.bot.clicks.handle(interaction, custom_id, values)
-        self.bot.metrics.clicks.observe(time.perf_counter() - began)
+        await self.clicks.handle(interaction, custom_id, values)
+        self.metrics.clicks.observe(time.perf_counter() - began)
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Controls(bot))
+async def setup(bot: Spieltisch) -> None:
+    await bot.add_cog(Controls(bot.clicks, bot.metrics))

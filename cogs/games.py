@@ -9,14 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import Spieltisch
 from bot.i18n import language, t
+from bot.play.changes import Change, Changes
 from bot.play.clicks import answer, can_manage
-from bot.play.sessions import LEVELS, NotSaved, Refusal, computers_offered
+from bot.play.sessions import LEVELS, NotSaved, Refusal, SessionManager, computers_offered
+from bot.play.writer import TableWriter
 from bot.registry import playable
 from bot.storage.status import Status
 from bot.transport.commands_i18n import cmd
 from bot.transport.permissions import PICTURES, missing_permissions
 from bot.transport.reply import Reply
+from bot.transport.tree import guild_of
 from bot.ui import lobby as lobby_ui
 
 
@@ -31,8 +35,16 @@ def level_choices() -> list[app_commands.Choice[str]]:
 
 
 class Games(commands.Cog):
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, sessions: SessionManager, changes: Changes, tables: TableWriter,
+                 *, lobby_timeout: float) -> None:
+        #: Asked whether a table's thread still exists when its parent channel is deleted.
+        self.client = client
+        self.sessions = sessions
+        self.changes = changes
+        #: Posts a table again (``/table``), and ends the tables of a channel that is gone.
+        self.tables = tables
+        #: Seconds an unstarted lobby stays open.
+        self.lobby_timeout = lobby_timeout
         #: Threads whose THREAD_DELETE is being handled (a deleted channel need not look them up).
         self._reported: set[int] = set()
 
@@ -60,13 +72,13 @@ class Games(commands.Cog):
             await reply.notice("table.missing_permissions", names=names)
             return
         if computers and not computers_offered(game.value):
-            await reply.notice("core.no_computers", game=self.bot.sessions.games[game.value].name)
+            await reply.notice("core.no_computers", game=self.sessions.games[game.value].name)
             return
         try:
-            session = await self.bot.sessions.open_lobby(
-                interaction.guild_id, channel.id, game.value, interaction.user.id,
+            session = await self.sessions.open_lobby(
+                guild_of(interaction), channel.id, game.value, interaction.user.id,
                 interaction.user.display_name, language(str(interaction.locale)),
-                lobby_ttl=self.bot.settings.lobby_timeout_minutes * 60,
+                lobby_ttl=self.lobby_timeout,
             )
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
@@ -75,16 +87,17 @@ class Games(commands.Cog):
         unsaved = None
         try:
             if missing:
-                await self.bot.sessions.set_pictures(session, interaction.user.id, "off")
+                await self.sessions.set_pictures(session, interaction.user.id, "off")
             for _ in range(min(computers, session.game.max_players - 1)):
-                await self.bot.sessions.add_computer(
+                await self.sessions.add_computer(
                     session, interaction.user.id, lobby_ui.computer_name(session), strength)
         except NotSaved as refusal:
             unsaved = refusal       # the lobby is open; the host can seat the rest from it
-        rendered = lobby_ui.render(session, self.bot.lobby_expiry(session))
+        rendered = lobby_ui.render(session, self.lobby_timeout)
+        assert isinstance(rendered.view, discord.ui.View)       # the lobby is text with buttons, not a layout
         response = await interaction.response.send_message(rendered.content, view=rendered.view)
         with contextlib.suppress(NotSaved):     # unremembered, the lobby still answers its clicks
-            await self.bot.sessions.set_messages(session, lobby=response.message_id)
+            await self.sessions.set_messages(session, lobby=response.message_id)
         if missing:
             await reply.notice("table.pictures_not_permitted", name=t(reply.lang, f"permissions.{PICTURES}"))
         if unsaved is not None:
@@ -94,7 +107,7 @@ class Games(commands.Cog):
     @app_commands.guild_only()
     async def stop(self, interaction: discord.Interaction) -> None:
         reply = Reply(interaction)
-        session = self.bot.sessions.by_channel(interaction.channel_id)
+        session = self.sessions.by_channel(interaction.channel_id)
         if session is None:
             await reply.notice("table.no_game_here")
             return
@@ -103,11 +116,11 @@ class Games(commands.Cog):
         in_charge = user_id == session.host_id or can_manage(interaction)
         try:
             if was_lobby:
-                await self.bot.sessions.cancel(session, user_id, can_manage=can_manage(interaction))
+                await self.sessions.cancel(session, user_id, can_manage=can_manage(interaction))
             elif in_charge:
-                await self.bot.sessions.stop(session, user_id, can_manage=True)
+                await self.sessions.stop(session, user_id, can_manage=True)
             else:
-                votes, needed = await self.bot.sessions.vote_to_end(session, user_id)
+                votes, needed = await self.sessions.vote_to_end(session, user_id)
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
@@ -118,29 +131,24 @@ class Games(commands.Cog):
             text = t(session.lang, "table.vote", name=name, votes=votes, needed=needed)
         else:
             text = t(session.lang, "table.voted_out", game=session.game.name)
-        if not was_lobby:
-            await self.bot.autoplay.after_change(session)
         await answer(reply, interaction.response.send_message(text))
-        if was_lobby:
-            await self.bot.tables.redraw_lobby(session)
-        else:
-            self.bot.tables.changed(session)
+        await self.changes.tell(Change(session))
 
     @app_commands.command(name=cmd("table.name"), description=cmd("table.description"))
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         reply = Reply(interaction)
-        session = self.bot.sessions.by_channel(interaction.channel_id)
+        session = self.sessions.by_channel(interaction.channel_id)
         if session is None or session.status != Status.PLAYING:
             await reply.notice("table.no_game_here")
             return
         try:
-            self.bot.tables.claim_repost(session, interaction.user.id)
+            self.tables.claim_repost(session, interaction.user.id)
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
         await reply.notice("table.reposting")
-        self.bot.tables.repost(session)
+        self.tables.repost(session)
 
     @app_commands.command(name=cmd("rules.name"), description=cmd("rules.description"))
     @app_commands.rename(game=cmd("rules.game.name"))
@@ -164,11 +172,11 @@ class Games(commands.Cog):
         await self._gone(channel_id=channel.id, reason="deleted")
         # Its threads went with it; discord.py reports only those it knew (archived ones are not
         # synced), so a table in a thread nobody reported is looked up once.
-        for session in self.bot.sessions.live():
+        for session in self.sessions.live():
             if (session.guild_id == channel.guild.id and session.channel_id not in self._reported
                     and channel.guild.get_channel_or_thread(session.channel_id) is None):
                 try:
-                    await self.bot.fetch_channel(session.channel_id)
+                    await self.client.fetch_channel(session.channel_id)
                 except discord.NotFound:
                     await self._gone(channel_id=session.channel_id, reason="deleted")
                 except discord.HTTPException:
@@ -183,8 +191,9 @@ class Games(commands.Cog):
             self._reported.discard(payload.thread_id)
 
     async def _gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
-        await self.bot.tables.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason)
+        await self.tables.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason)
 
 
-async def setup(bot) -> None:
-    await bot.add_cog(Games(bot))
+async def setup(bot: Spieltisch) -> None:
+    await bot.add_cog(Games(bot, bot.sessions, bot.changes, bot.tables,
+                            lobby_timeout=bot.settings.lobby_timeout_minutes * 60.0))

@@ -7,9 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from bot.app import Spieltisch
 from bot.i18n import language, t
+from bot.storage.store import Storage
 from bot.transport.commands_i18n import cmd
-from bot.transport.tree import ResolvedUser
+from bot.transport.tree import ResolvedUser, guild_of
 from bot.ui.results import render_leaderboard, render_rating_board, render_stats
 from cogs.games import game_choices
 
@@ -17,8 +19,8 @@ BY = ("rating", "wins")
 
 
 class Results(commands.Cog):
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
 
     @app_commands.command(name=cmd("leaderboard.name"), description=cmd("leaderboard.description"))
     @app_commands.rename(game=cmd("leaderboard.game.name"), computers=cmd("leaderboard.computers.name"),
@@ -33,18 +35,19 @@ class Results(commands.Cog):
         computers: bool = False, by: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = language(str(interaction.locale))
-        storage = self.bot.storage
-        key = game.value if game else await storage.most_played_game(interaction.guild_id)
+        guild_id = guild_of(interaction)
+        storage = self.storage
+        key = game.value if game else await storage.most_played_game(guild_id)
         if key is None or key not in games.REGISTRY:
             await interaction.response.send_message(t(lang, "results.no_results"), ephemeral=True)
             return
         name = games.REGISTRY[key].name
         if by is not None and by.value == "wins":
-            board = await storage.leaderboard(interaction.guild_id, key, include_computer_matches=computers,
+            board = await storage.leaderboard(guild_id, key, include_computer_matches=computers,
                                               user_id=interaction.user.id)
             text = render_leaderboard(board, name, lang, computers)
         else:
-            ratings = await storage.rating_board(interaction.guild_id, key, include_computers=computers,
+            ratings = await storage.rating_board(guild_id, key, include_computers=computers,
                                                  user_id=interaction.user.id)
             text = render_rating_board(ratings, name, lang, computers)
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
@@ -57,11 +60,13 @@ class Results(commands.Cog):
                     user: app_commands.Transform[discord.User, ResolvedUser] | None = None) -> None:
         lang = language(str(interaction.locale))
         who = user or interaction.user
-        rows = await self.bot.storage.stats(interaction.guild_id, who.id)
-        ratings = await self.bot.storage.rating_trends(interaction.guild_id, who.id)
+        guild_id = guild_of(interaction)
+        rows = await self.storage.stats(guild_id, who.id)
+        ratings = await self.storage.rating_trends(guild_id, who.id)
         text = render_stats(rows, who.display_name, lang, ratings)
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
 
-async def setup(bot) -> None:
-    await bot.add_cog(Results(bot))
+async def setup(bot: Spieltisch) -> None:
+    assert bot.storage is not None      # opened by ``setup_hook``, which loads the cogs
+    await bot.add_cog(Results(bot.storage))

@@ -6,18 +6,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import Spieltisch
 from bot.i18n import t
-from bot.play.clicks import Reply, answer
-from bot.play.sessions import LEVELS, Refusal
+from bot.play.changes import Change, Changes
+from bot.play.clicks import answer
+from bot.play.sessions import LEVELS, Refusal, SessionManager
 from bot.storage.status import Status
 from bot.transport.commands_i18n import cmd
+from bot.transport.reply import Reply
 from bot.transport.tree import ResolvedUser
 from cogs.games import level_choices
 
 
 class Seats(commands.Cog):
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self, sessions: SessionManager, changes: Changes) -> None:
+        self.sessions = sessions
+        self.changes = changes
 
     @app_commands.command(name=cmd("replace.name"), description=cmd("replace.description"))
     @app_commands.rename(player=cmd("replace.player.name"), level=cmd("replace.level.name"))
@@ -28,7 +32,7 @@ class Seats(commands.Cog):
                       player: app_commands.Transform[discord.User, ResolvedUser],
                       level: app_commands.Choice[str] | None = None) -> None:
         reply = Reply(interaction)
-        session = self.bot.sessions.by_channel(interaction.channel_id)
+        session = self.sessions.by_channel(interaction.channel_id)
         if session is None or session.status != Status.PLAYING:
             await reply.notice("table.no_game_here")
             return
@@ -36,16 +40,15 @@ class Seats(commands.Cog):
         try:
             if index is None:
                 raise Refusal("core.no_such_seat")
-            seat = await self.bot.sessions.replace_with_computer(
+            seat = await self.sessions.replace_with_computer(
                 session, interaction.user.id, index, level.value if level else LEVELS[0])
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        await self.bot.autoplay.after_change(session)
         await answer(reply, interaction.response.send_message(
             t(session.lang, "table.replaced", name=player.display_name, level=t(session.lang, f"lobby.level_{seat.level}"))))
-        self.bot.tables.changed(session)
+        await self.changes.tell(Change(session))
 
 
-async def setup(bot) -> None:
-    await bot.add_cog(Seats(bot))
+async def setup(bot: Spieltisch) -> None:
+    await bot.add_cog(Seats(bot.sessions, bot.changes))

@@ -23,15 +23,17 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.play.clock import Alarm
+from bot.play.changes import Change, Changes
+from bot.play.clock import Alarm, Clock, Timers
 from bot.play.computers import ComputerPool, decide
 from bot.play.seats import SeatKind
-from bot.play.sessions import PACES, Refusal, Session, Status
+from bot.play.sessions import PACES, Refusal, Session, SessionManager, Status
 from bot.storage.store import StorageFault
 from bot.ui.autoplay import away_notice, reminder
 from games.computer import LIMITS
@@ -57,8 +59,18 @@ def choose_move(session: Session, seat: int, level: str, seq: int) -> str:
 
 
 class Autoplay:
-    def __init__(self, bot, *, delay: float, show_delay: float = 0.0, computers: ComputerPool | None = None) -> None:
-        self.bot = bot
+    """Plans each table's timers after every change, and makes the moves they call for; what it
+    changes itself it tells ``changes`` (the table writer follows there)."""
+
+    def __init__(self, sessions: SessionManager, timers: Timers, clock: Clock, changes: Changes,
+                 client: discord.Client, *, delay: float, show_delay: float = 0.0,
+                 computers: ComputerPool | None = None) -> None:
+        self.sessions = sessions
+        self.timers = timers
+        self.clock = clock
+        self.changes = changes
+        #: Where notices are posted (the Rejoin notice, the reminder).
+        self.client = client
         self.delay = delay
         #: The least wait before a computer's move while the table shows something (``Game.on_show``).
         self.show_delay = show_delay
@@ -73,17 +85,12 @@ class Autoplay:
         self._unplanned: set[int] = set()
         #: The alarm that plans such a table again.
         self._replans: dict[int, Alarm] = {}
-        self._replanning: set[asyncio.Task] = set()
+        self._replanning: set[asyncio.Task[None]] = set()
         #: Sessions whose channel refused a notice for want of a permission (logged once).
         self._forbidden: set[int] = set()
-        timers = bot.timers
         timers.register(COMPUTER, self._on_computer)
         timers.register(DEADLINE, self._on_deadline)
         timers.register(REMINDER, self._on_reminder)
-
-    @property
-    def sessions(self):
-        return self.bot.sessions
 
     def delay_for(self, session: Session) -> float:
         """How long a computer player waits before acting in this position."""
@@ -96,11 +103,11 @@ class Autoplay:
 
     async def restored(self) -> None:
         """Learn the stored deadlines after a restart (the timers themselves are already stored)."""
-        for row in await self.bot.storage.timers():
+        for row in await self.timers.stored():
             self._armed.setdefault(row.session_id, set()).add(row.kind)
             if row.kind == DEADLINE:
                 self._deadlines[row.session_id] = row.due
-        for session in self.bot.sessions.live():
+        for session in self.sessions.live():
             # A kill between a move's commit and its timers, or timers a storage fault kept in
             # memory only: a table whose position needs a timer that is not stored gets its
             # timers now, or a computer's turn would wait for ever.
@@ -108,6 +115,15 @@ class Autoplay:
                 await self.after_change(session)
 
     # -- after every change of a table -------------------------------------------------------------
+    async def follow(self, change: Change) -> None:
+        """Plan the timers a change needs (the autoplay's own changes are planned where they are
+        made); a person's own move starts their count of missed turns again."""
+        if change.planned:
+            return
+        if change.person and change.seat is not None:
+            await self.moved_by_person(change.session, change.seat)
+        await self.after_change(change.session)
+
     async def after_change(self, session: Session) -> None:
         """Set the timers the position needs now: a computer's move, a person's deadline.
 
@@ -120,13 +136,13 @@ class Autoplay:
             self._replan_later(session)
             return
         if self._deadlines.get(sid) != before and session.status is Status.PLAYING:
-            self.bot.tables.changed(session)        # the table shows the deadline
+            await self.changes.tell(Change(session, planned=True))       # the table shows the deadline
 
     def _wanted(self, session: Session) -> dict[str, tuple[float, dict[str, Any]]]:
         """The timers the position needs if they were set now: kind -> (due, payload)."""
         wanted: dict[str, tuple[float, dict[str, Any]]] = {}
         if session.status is Status.PLAYING:
-            now, seq = self.bot.clock.now(), len(session.history)
+            now, seq = self.clock.now(), len(session.history)
             waiting = session.to_act()
             if any(session.seats[seat].played_by_computer for seat in waiting):
                 wanted[COMPUTER] = (now + self.delay_for(session), {"seq": seq})
@@ -144,9 +160,9 @@ class Autoplay:
         armed = self._armed.get(sid, set())
         try:
             for kind in armed - set(wanted):
-                await self.bot.timers.cancel(sid, kind)
+                await self.timers.cancel(sid, kind)
             for kind, (due, payload) in wanted.items():
-                await self.bot.timers.schedule(sid, kind, due, payload)
+                await self.timers.schedule(sid, kind, due, payload)
         except StorageFault:
             self._armed[sid] = armed | set(wanted)      # whatever may be stored by now
             raise
@@ -175,8 +191,8 @@ class Autoplay:
             self._replanning.add(task)
             task.add_done_callback(self._replanning.discard)
 
-        due = self.bot.clock.now() + self.bot.timers.retry_after
-        self._replans[session.id] = self.bot.clock.call_at(due, ring)
+        due = self.clock.now() + self.timers.retry_after
+        self._replans[session.id] = self.clock.call_at(due, ring)
 
     async def idle(self) -> None:
         """Until every replanning the clock started has run (tests)."""
@@ -248,9 +264,10 @@ class Autoplay:
     async def _on_reminder(self, session_id: int, payload: dict[str, Any]) -> None:
         session = self._current(session_id, payload)
         due = payload.get("due")
-        if session is None or due is None or due <= self.bot.clock.now():
+        if session is None or due is None or due <= self.clock.now():
             return      # a reminder for a deadline already past says nothing useful (after a restart)
-        people = [session.seats[s].user_id for s in sorted(session.to_act()) if session.seats[s].is_human]
+        people = [user for s in sorted(session.to_act())
+                  if session.seats[s].is_human and (user := session.seats[s].user_id) is not None]
         if people:
             text = reminder(session, people, due)
             await self._post(session, (text, None), mentions=people)
@@ -267,7 +284,7 @@ class Autoplay:
             # Someone else moved while the computer was thinking: the next timer decides anew.
             log.info("computer move for seat %s of session %s refused: %s", seat, session.id, refusal.key)
             return
-        self.bot.tables.moved(session, events)
+        await self.changes.tell(Change(session, events, seat=seat, planned=True))
 
     async def _decide(self, session: Session, seat: int, level: str, seq: int) -> str:
         """The computer's move: a searching one (strong, expert) in the worker pool (if there is one),
@@ -288,7 +305,7 @@ class Autoplay:
     async def ended(self, session: Session) -> None:
         """The match is over: the Rejoin buttons of its away notices go, the notices stay."""
         notices = session.messages.get("away") or []
-        channel = self.bot.get_partial_messageable(session.channel_id)
+        channel = self.client.get_partial_messageable(session.channel_id)
         for message_id in notices:
             try:
                 await channel.get_partial_message(message_id).edit(view=None)
@@ -297,12 +314,12 @@ class Autoplay:
         if notices:
             await self.sessions.set_messages(session, away=[])
 
-    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: list[int] = ()) -> int | None:
+    async def _post(self, session: Session, message: tuple[str, Any], *, mentions: Sequence[int] = ()) -> int | None:
         text, view = message
-        channel = self.bot.get_partial_messageable(session.channel_id)
+        channel = self.client.get_partial_messageable(session.channel_id)
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions]) if mentions \
             else discord.AllowedMentions.none()
-        kwargs = {"allowed_mentions": allowed}
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed}
         if view is not None:
             kwargs["view"] = view
         try:

@@ -12,22 +12,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import replace
 
 import discord
 
 from bot.i18n import t
-from bot.play import forget
+from bot.play.changes import Change, Changes
+from bot.play.clock import Clock
+from bot.play.forget import Forget
 from bot.play.seats import SeatKind
-from bot.play.sessions import Refusal
+from bot.play.sessions import Refusal, Session, SessionManager
+from bot.play.writer import TableWriter
 from bot.registry import presenter
 from bot.storage.status import Status
 from bot.transport import ids, media, webhooks
-from bot.transport.clicked import ClickedMessage
+from bot.transport.clicked import ClickedMessage, clicked_message
 from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
 from bot.ui import options as options_ui
+from bot.ui.base import Rendered
 from bot.ui.rules import rules_message
 from games.keys import number
 
@@ -56,7 +60,7 @@ def _misplaced(message: ClickedMessage | None, custom_id: str, click: ids.ClickI
     return None
 
 
-async def answer(reply: Reply, sending: Awaitable[None]) -> bool:
+async def answer(reply: Reply, sending: Awaitable[object]) -> bool:
     """Send the answer to a click whose change is already stored; ``False`` if it failed.
 
     The change stands either way (the commit came first), so what follows it (the table redraw,
@@ -80,8 +84,19 @@ def can_manage(interaction: discord.Interaction) -> bool:
 
 
 class Clicks:
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    """Every click of the bot, over the services it changes and tells."""
+
+    def __init__(self, sessions: SessionManager, tables: TableWriter, changes: Changes, forget: Forget,
+                 clock: Clock, *, lobby_timeout: float) -> None:
+        self.sessions = sessions
+        #: Told what each click's answer drew (a hand, a table message), so it is not drawn twice.
+        self.tables = tables
+        #: Told every change a click made, once it was answered.
+        self.changes = changes
+        self.forget = forget
+        self.clock = clock
+        #: Seconds an unstarted lobby stays open (its message says until when).
+        self.lobby_timeout = lobby_timeout
         #: Lobby clicks run one at a time per lobby, answer included, so the lobby message Discord
         #: shows last is always the newest rendering.
         self._lobby_turns: dict[int, asyncio.Lock] = {}
@@ -92,12 +107,8 @@ class Clicks:
         self.quiet = asyncio.Event()
         self.quiet.set()
 
-    @property
-    def sessions(self):
-        return self.bot.sessions
-
     async def handle(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
-        webhooks.received(interaction, self.bot.clock.now())     # its token's 15 minutes count from here
+        webhooks.received(interaction, self.clock.now())     # its token's 15 minutes count from here
         self._in_flight += 1
         self.quiet.clear()
         try:
@@ -111,13 +122,13 @@ class Clicks:
         reply = Reply(interaction)
         mine = ids.parse_user(custom_id)
         if mine is not None:            # a button about the user's own data, not a table's
-            await forget.confirmed(self.bot, reply, custom_id, *mine)
+            await self.forget.confirmed(reply, custom_id, *mine)
             return
         click = ids.parse(custom_id)
         if click is None:
             await reply.notice("table.unknown_button")
             return
-        refusal = _misplaced(interaction.message, custom_id, click)
+        refusal = _misplaced(clicked_message(interaction), custom_id, click)
         if refusal is not None:
             await reply.notice(refusal)
             return
@@ -147,7 +158,7 @@ class Clicks:
             await self._move(reply, session, click, action)
 
     # -- lobby -----------------------------------------------------------------------------
-    async def _lobby(self, reply: Reply, session, op: str, values: list[str]) -> None:
+    async def _lobby(self, reply: Reply, session: Session, op: str, values: list[str]) -> None:
         interaction = reply.interaction
         if session.status != Status.LOBBY:
             await reply.notice("lobby.already_started")
@@ -190,15 +201,12 @@ class Clicks:
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
             return
-        answered = await answer(reply, reply.update(lobby_ui.render(session, self.bot.lobby_expiry(session))))
-        if session.status == Status.PLAYING:
-            await self.bot.autoplay.after_change(session)
-            self.bot.tables.started(session, interaction)
-        if not answered:        # the lobby message still shows what it showed before the click
-            with contextlib.suppress(discord.HTTPException):
-                await self.bot.tables.redraw_lobby(session)
+        answered = await answer(reply, reply.update(lobby_ui.render(session, self.lobby_timeout)))
+        change = Change(session, interaction=interaction, started=session.status == Status.PLAYING, shown=answered)
+        with contextlib.suppress(discord.HTTPException):    # a lobby message left as it was: the next click draws it
+            await self.changes.tell(change)
 
-    async def _set_option(self, reply: Reply, session, op: str, values: list[str]) -> None:
+    async def _set_option(self, reply: Reply, session: Session, op: str, values: list[str]) -> None:
         """A house rule from the panel: ``set:<field>`` (a select) or ``set:<field>:<value>`` (a button)."""
         _, name, *rest = op.split(":", 2)
         value = rest[0] if rest else (values[0] if values else "")
@@ -212,9 +220,9 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, name)))
-        await self.bot.tables.redraw_lobby(session)
+        await self.changes.tell(Change(session))
 
-    async def _set_pictures(self, reply: Reply, session, value: str) -> None:
+    async def _set_pictures(self, reply: Reply, session: Session, value: str) -> None:
         """The panel's pictures setting: ``pictures:on`` or ``pictures:off``."""
         try:
             await self.sessions.set_pictures(session, reply.interaction.user.id, value)
@@ -222,10 +230,10 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.update(options_ui.render_panel(session, reply.lang, options_ui.PICTURES)))
-        await self.bot.tables.redraw_lobby(session)
+        await self.changes.tell(Change(session))
 
     # -- table buttons anyone may press --------------------------------------------------------
-    async def _table(self, reply: Reply, session, op: str) -> None:
+    async def _table(self, reply: Reply, session: Session, op: str) -> None:
         if op == "rejoin":
             await self._rejoin(reply, session)
             return
@@ -240,7 +248,7 @@ class Clicks:
         if seat is None:
             return
         rendered = presenter(session.game.key).hand(session, seat, reply.lang, "", None)
-        tables = self.bot.tables
+        tables = self.tables
         index = tables.index_of(session, reply.interaction.message.id if reply.interaction.message else None)
         if index is None or reply.interaction.response.is_done():
             followup = reply.interaction.response.is_done()     # then edited by its id, not as @original
@@ -251,11 +259,12 @@ class Clicks:
         # ephemeral follow-up. The click's token then edits this table message through the
         # interaction's webhook route for 15 minutes, outside Discord's global limit.
         await reply.defer()
-        sent = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
-        tables.hand_shown(session, seat, reply, "", rendered, message_id=int(sent["id"]), opened=int(sent["id"]))
+        followed = await webhooks.send_followup(reply.interaction, **media.send_kwargs(rendered), ephemeral=True)
+        message_id = int(followed["id"])
+        tables.hand_shown(session, seat, reply, "", rendered, message_id=message_id, opened=message_id)
         tables.table_clicked(session, index, reply.interaction)
 
-    async def _rejoin(self, reply: Reply, session) -> None:
+    async def _rejoin(self, reply: Reply, session: Session) -> None:
         """An away player takes their seat back from the computer."""
         seat = await self._player(reply, session)
         if seat is None:
@@ -270,8 +279,7 @@ class Clicks:
             await reply.notice(refusal.key, **refusal.params)
             return
         await answer(reply, reply.notice("table.rejoined"))
-        await self.bot.autoplay.after_change(session)
-        self.bot.tables.changed(session)
+        await self.changes.tell(Change(session))
 
     async def _rematch(self, reply: Reply, match_id: int) -> None:
         """The Rematch button under a finished match: the first of its players to click opens a lobby
@@ -297,11 +305,11 @@ class Clicks:
             async with turn:
                 try:
                     session, opened = await self.sessions.rematch(old, user.id, user.display_name,
-                                                                  lobby_ttl=self.bot.settings.lobby_timeout_minutes * 60)
+                                                                  lobby_ttl=self.lobby_timeout)
                 except Refusal as refusal:
                     await reply.notice(refusal.key, **refusal.params)
                     return
-                rendered = lobby_ui.render(session, self.bot.lobby_expiry(session))
+                rendered = lobby_ui.render(session, self.lobby_timeout)
                 if opened:
                     await self._post_lobby(reply, session, rendered)
                     return
@@ -309,9 +317,9 @@ class Clicks:
                 link = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}" + (f"/{lobby}" if lobby else "")
                 await answer(reply, reply.notice("table.end.rematch_joined", link=link))
                 with contextlib.suppress(discord.HTTPException):
-                    await self.bot.tables.redraw_lobby(session)
+                    await self.tables.redraw_lobby(session)
 
-    async def _post_lobby(self, reply: Reply, session, rendered) -> None:
+    async def _post_lobby(self, reply: Reply, session: Session, rendered: Rendered) -> None:
         """Post a lobby the click opened as the click's answer, and remember its message."""
         sent: dict | None = None
 
@@ -324,7 +332,7 @@ class Clicks:
             with contextlib.suppress(Refusal):      # unremembered, the lobby still answers its clicks
                 await self.sessions.set_messages(session, lobby=int(sent["id"]))
 
-    async def _hand_step(self, reply: Reply, session, click: ids.ClickId, values: list[str]) -> None:
+    async def _hand_step(self, reply: Reply, session: Session, click: ids.ClickId, values: list[str]) -> None:
         seat = session.seat_of(reply.interaction.user.id)
         if seat is None or seat != click.seat:
             await reply.notice("table.not_your_button")
@@ -339,9 +347,9 @@ class Clicks:
         async with self._hand_turn(session, seat):
             rendered = presenter(session.game.key).hand(session, seat, reply.lang, ui, notice)
             await reply.update(rendered)
-            self.bot.tables.hand_shown(session, seat, reply, ui, rendered)
+            self.tables.hand_shown(session, seat, reply, ui, rendered)
 
-    async def _player(self, reply: Reply, session) -> int | None:
+    async def _player(self, reply: Reply, session: Session) -> int | None:
         """The clicking user's seat in a running game, or None after saying why there is none."""
         seat = session.seat_of(reply.interaction.user.id)
         if seat is None:
@@ -352,7 +360,7 @@ class Clicks:
         return seat
 
     # -- moves --------------------------------------------------------------------------------
-    async def _move(self, reply: Reply, session, click: ids.ClickId, action: str) -> None:
+    async def _move(self, reply: Reply, session: Session, click: ids.ClickId, action: str) -> None:
         interaction = reply.interaction
         user_id = interaction.user.id
         in_hand = bool(interaction.message and interaction.message.flags.ephemeral)
@@ -366,12 +374,13 @@ class Clicks:
         if session.seats[seat].kind is SeatKind.AWAY:
             await reply.notice("table.away_first")
             return
-        if not in_hand and self._replaced(session, interaction.message):
+        if not in_hand and self._replaced(session, clicked_message(interaction)):
             await reply.notice("table.old_message")
             return
         await self._wait_for(session, reply)
         try:
-            events = await self.sessions.act(session, user_id, click.counter, action)
+            counter = -1 if click.counter is None else click.counter      # none: refused as an old button
+            events = await self.sessions.act(session, user_id, counter, action)
         except Refusal as refusal:
             if in_hand and session.status == Status.PLAYING:
                 notice = t(reply.lang, refusal.key, **refusal.params)
@@ -381,7 +390,7 @@ class Clicks:
                 await reply.notice(refusal.key, **refusal.params)
             return
         # Committed: from here on everything happens whether or not the answer reaches Discord.
-        tables = self.bot.tables
+        tables = self.tables
         if in_hand:
             async with self._hand_turn(session, seat):
                 # with its new cards' picture: the hand changes once, and the writer finds it drawn
@@ -397,23 +406,21 @@ class Clicks:
                 if await answer(reply, reply.update(rendered)):
                     tables.drawn(session, index, rendered, reply.updated)
                     tables.table_clicked(session, index, interaction)
-        await self.bot.autoplay.moved_by_person(session, seat)
-        await self.bot.autoplay.after_change(session)
-        tables.moved(session, events, interaction)
+        await self.changes.tell(Change(session, events, seat=seat, person=True, interaction=interaction))
 
     @staticmethod
-    def _replaced(session, message) -> bool:
+    def _replaced(session: Session, message: ClickedMessage | None) -> bool:
         """A public message older than the current table: ``/table`` replaced it (its deletion may
         not have reached the user yet). Newer unknown messages are a table still being posted."""
         current = session.messages.get("table") or []
         return message is not None and bool(current) and message.id not in current and message.id < min(current)
 
     @contextlib.asynccontextmanager
-    async def _hand_turn(self, session, seat: int):
+    async def _hand_turn(self, session: Session, seat: int) -> AsyncIterator[None]:
         """Answer in the seat's hand while the table writer is not editing it (the two edits of one
         message could cross on the way, and the older would stay), but after ``LOCK_PATIENCE`` at the
         latest: a writer's edit retrying a 429 or a 5xx must not cost the click its 3 s."""
-        lock = self.bot.tables.hand_turn(session, seat)
+        lock = self.tables.hand_turn(session, seat)
         held = True
         if not lock.locked():
             await lock.acquire()
@@ -428,7 +435,7 @@ class Clicks:
             if held:
                 lock.release()
 
-    async def _wait_for(self, session, reply: Reply) -> None:
+    async def _wait_for(self, session: Session, reply: Reply) -> None:
         """Defer the answer when another click holds the session for longer than a moment."""
         if not session.lock.locked():
             return

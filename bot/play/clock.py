@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot.storage.shards import Shards
-from bot.storage.store import Storage, StorageFault
+from bot.storage.store import Storage, StorageFault, TimerRow
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +179,10 @@ class Timers:
 
     async def cancel(self, session_id: int, kind: str) -> None:
         await self._storage.delete_timer(session_id, kind)
+
+    async def stored(self) -> list[TimerRow]:
+        """Every stored timer (what a restart finds still to come)."""
+        return await self._storage.timers()
 
     def start(self) -> None:
         if self._task is None or self._task.done():

@@ -102,11 +102,16 @@ class ComputerPool:
 
     def start(self) -> None:
         """Start every worker and let it import the games now, not at the first move; returns at
-        once (``ready`` waits for them), so the bot's start-up does not wait for the imports.
-        One job per worker: none is idle yet, so each of them starts another worker."""
+        once (``ready`` waits for them), so the bot's start-up does not wait for the imports."""
+        self._running()
+
+    def _running(self) -> ProcessPoolExecutor:
+        """The pool, started now if it is not. One job per worker: none is idle yet, so each of
+        them starts another worker."""
         if self._pool is None:
             self._pool = self._new_pool()
             self._warming = [self._pool.submit(_ready) for _ in range(self.processes)]
+        return self._pool
 
     async def ready(self) -> None:
         """Until the workers started by ``start`` have warmed up."""
@@ -120,8 +125,7 @@ class ComputerPool:
             return await asyncio.to_thread(think, key, state, seat, level, seed)
         loop = asyncio.get_running_loop()
         for _ in range(TRIES):
-            self.start()
-            pool = self._pool
+            pool = self._running()
             try:
                 move = await loop.run_in_executor(pool, self._think, key, state, seat, level, seed)
             except BrokenProcessPool:

@@ -135,8 +135,9 @@ class Session:
     def events_from(self, start: int) -> list[list[Event]]:
         """The events of each logged move from ``start`` on; those no longer kept are replayed from
         the log (a pure function of seed, options and actions, so they come back the same)."""
-        kept = [events for _, _, events in self.history[start:]]
-        if all(events is not None for events in kept):
+        window = self.history[start:]
+        kept = [events for _, _, events in window if events is not None]
+        if len(kept) == len(window):
             return kept
         assert self.seed is not None
         rebuilt = replay(self.game, len(self.seats), self.options, self.seed,
@@ -209,8 +210,9 @@ class SessionManager:
         self.ended: Counter[tuple[str, str]] = Counter()
 
     # -- lookups ---------------------------------------------------------------------------------
-    def by_channel(self, channel_id: int) -> Session | None:
-        return self._by_channel.get(channel_id)
+    def by_channel(self, channel_id: int | None) -> Session | None:
+        """The live session of a channel (``None`` for none, or for no channel at all)."""
+        return self._by_channel.get(channel_id) if channel_id is not None else None
 
     def get(self, session_id: int) -> Session | None:
         """A live session, or one that ended recently (so late clicks hear "game over")."""
@@ -649,7 +651,7 @@ class SessionManager:
             assert row.seed is not None
             actions = [(seat, _logged(key)) for seat, key in row.actions]
             rebuilt = replay(game, len(seats), options, row.seed, actions)
-            session.seed, session.state, session.history = row.seed, rebuilt.state, rebuilt.events
+            session.seed, session.state, session.history = row.seed, rebuilt.state, list(rebuilt.events)
             _forget_old_events(session.history, 0)
             session.opening = rebuilt.opening
             session.counters = [0] * len(seats)

@@ -28,19 +28,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
 from bot.i18n import t
-from bot.play.sessions import Refusal
+from bot.play.autoplay import Autoplay
+from bot.play.changes import Change, Changes
+from bot.play.clock import Alarm, Clock
+from bot.play.sessions import EndedSession, Refusal, Session, SessionManager
 from bot.registry import find_presenter, hand_summary, pictures, presenter
 from bot.storage.status import Status
 from bot.storage.store import StorageFault
 from bot.transport import media, webhooks
 from bot.transport.permissions import PICTURES, missing_permissions, needed
+from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
 from bot.ui import pictured
 from bot.ui.autoplay import deadline_line
@@ -107,13 +112,13 @@ class _Table:
         #: Hands a newer one of the same seat replaced, to be told so (``_refresh_hands``).
         self.superseded: list[tuple[int, OpenHand]] = []
         #: Per seat, the alarm that wakes the writer for the open hand's last edit before its token ends.
-        self.farewells: dict[int, object] = {}
+        self.farewells: dict[int, Alarm] = {}
         #: Per seat, held while its hand is redrawn by the writer or answered by a click in it:
         #: two edits of one message must not cross on the way (the older would win).
         self.hand_turns: dict[int, asyncio.Lock] = {}
         self.post = False
         #: The next try after a refused redraw: its alarm and the wait after that one.
-        self.retry = None
+        self.retry: Alarm | None = None
         self.backoff = RETRY_FIRST
         #: Public messages owed after the table redraw (a hand's score breakdown), oldest first.
         self.announcements: list[str] = []
@@ -126,9 +131,28 @@ class _Table:
         self.forbidden = False
 
 
+def move_log(session: Session, log: MoveLog | None = None) -> str | None:
+    """The last moves of the game, newest last (before the first move, what happened at the deal),
+    drawn from the history, so it reads the same after a restart; ``log`` remembers the lines
+    already described."""
+    show = presenter(session.game.key)
+    lines = (log or MoveLog()).lines(session, session.lang, lambda events: show.describe(session, events, session.lang))
+    return "\n".join(lines) or None
+
+
 class TableWriter:
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    """Draws every table of this process on Discord (``client``), after the changes it follows
+    (``follow``); reads the deadline a table shows from ``autoplay``."""
+
+    def __init__(self, client: discord.Client, sessions: SessionManager, autoplay: Autoplay, changes: Changes,
+                 clock: Clock, *, lobby_timeout: float) -> None:
+        self.client = client
+        self.sessions = sessions
+        self.autoplay = autoplay
+        self.changes = changes
+        self.clock = clock
+        #: Seconds an unstarted lobby stays open (its message says until when).
+        self.lobby_timeout = lobby_timeout
         self._tables: dict[int, _Table] = {}
         #: The pictures each table message shows, by message id: an unchanged picture is not uploaded
         #: again. Stored with the session's message ids too (``shown``), so it outlives a restart.
@@ -137,7 +161,7 @@ class TableWriter:
         self._gone: set[asyncio.Task] = set()
 
     # -- what the click path and the commands call ------------------------------------------
-    def render(self, session) -> list[Rendered]:
+    def render(self, session: Session) -> list[Rendered]:
         """The table as it stands; the click's answer and the writer share one rendering per move."""
         table = self._table(session)
         line = self.shown_line(session)
@@ -146,43 +170,36 @@ class TableWriter:
             table.rendered = (key, presenter(session.game.key).table(session, session.lang, line))
         return table.rendered[1]
 
-    def shown_line(self, session) -> str | None:
+    def shown_line(self, session: Session) -> str | None:
         """What the table shows under the game: the move log, and at a table with a clock the
         current turn's deadline."""
         log = self.move_log(session)
-        due = self.bot.autoplay.deadline(session) if session.status == Status.PLAYING else None
+        due = self.autoplay.deadline(session) if session.status == Status.PLAYING else None
         if due is None:
             return log
         clock = deadline_line(session.lang, due)
         return f"{log}\n{clock}" if log else clock
 
-    def describe(self, session, events: list[Event]) -> str | None:
-        return presenter(session.game.key).describe(session, events, session.lang)
-
-    def move_log(self, session) -> str | None:
-        """The last moves of the game, newest last (before the first move, what happened at the
-        deal). Drawn from the history, described once per move while the writer keeps the table,
-        so it reads the same after a restart."""
+    def move_log(self, session: Session) -> str | None:
+        """``move_log``, each move described once while the writer keeps the table."""
         table = self._tables.get(session.id)
-        log = table.log if table is not None else MoveLog()
-        lines = log.lines(session, session.lang, lambda events: self.describe(session, events))
-        return "\n".join(lines) or None
+        return move_log(session, table.log if table is not None else None)
 
-    def summary(self, session, events: list[Event]) -> str | None:
+    def summary(self, session: Session, events: list[Event]) -> str | None:
         return hand_summary(session.game.key, session, events, session.lang)
 
-    def index_of(self, session, message_id: int | None) -> int | None:
+    def index_of(self, session: Session, message_id: int | None) -> int | None:
         ids = session.messages.get("table", [])
         return ids.index(message_id) if message_id in ids else None
 
-    def drawn(self, session, index: int, rendered: Rendered, answered: dict | None = None) -> None:
+    def drawn(self, session: Session, index: int, rendered: Rendered, answered: dict | None = None) -> None:
         """The interaction response already shows ``rendered`` on table message ``index`` (as
         Discord ``answered`` it, where the answer came with the message)."""
         self._table(session).drawn[index] = rendered.fingerprint()
         self._pictures[session.messages["table"][index]] = (media.shown_on(answered) if answered is not None
                                                             else media.shown_by(rendered.pictures))
 
-    def hand_shown(self, session, seat: int, reply, ui: str, rendered: Rendered,
+    def hand_shown(self, session: Session, seat: int, reply: Reply, ui: str, rendered: Rendered,
                    message_id: int | None = None, *, opened: int | None = None) -> None:
         """Remember the seat's newest hand, so the writer can keep it current while its token lasts
         (``message_id``: the hand is a follow-up of that interaction, not its original response;
@@ -210,9 +227,9 @@ class TableWriter:
             if session.is_live and self._tables.get(session.id) is table:
                 self._wake(session, table)
 
-        table.farewells[seat] = self.bot.clock.call_at(token[1] + webhooks.TOKEN_USABLE, wake)
+        table.farewells[seat] = self.clock.call_at(token[1] + webhooks.TOKEN_USABLE, wake)
 
-    def hand_turn(self, session, seat: int) -> asyncio.Lock:
+    def hand_turn(self, session: Session, seat: int) -> asyncio.Lock:
         """Held while the seat's open hand is being redrawn (``_refresh_hands``) or answered (a click)."""
         turns = self._table(session).hand_turns
         lock = turns.get(seat)
@@ -220,12 +237,12 @@ class TableWriter:
             lock = turns[seat] = asyncio.Lock()
         return lock
 
-    def table_clicked(self, session, index: int, interaction: discord.Interaction) -> None:
+    def table_clicked(self, session: Session, index: int, interaction: discord.Interaction) -> None:
         """A click on table message ``index`` was acknowledged on that message: its token may edit
         it (the interaction's original response) while it lasts."""
         self._table(session).editors[index] = self._token(interaction)
 
-    def clicked(self, session, interaction: discord.Interaction) -> None:
+    def clicked(self, session: Session, interaction: discord.Interaction) -> None:
         """A player clicked in this session: the writer's public messages may go through its token
         (once the click was answered: an unanswered interaction takes no follow-ups), and its
         ``app_permissions`` say whether the table's pictures may be uploaded."""
@@ -236,22 +253,39 @@ class TableWriter:
 
     def _token(self, interaction: discord.Interaction) -> tuple[discord.Interaction, float]:
         """The interaction with the moment the bot received it: its token's age counts from there."""
-        return interaction, webhooks.received(interaction, self.bot.clock.now())
+        return interaction, webhooks.received(interaction, self.clock.now())
 
-    def moved(self, session, events: list[Event], interaction: discord.Interaction | None = None) -> None:
+    async def follow(self, change: Change) -> None:
+        """Draw what a change owes the channel: the table of a game that started, a redraw with what
+        a move announces, the lobby a click's answer does not show, nothing more where the channel is
+        gone."""
+        session = change.session
+        if change.gone:
+            self.forget(session)
+            return
+        if change.started:
+            self.started(session, change.interaction)
+        elif change.moved:
+            self.moved(session, change.events, change.interaction)
+        elif session.state is not None:
+            self.changed(session)
+        if (change.started or session.state is None) and not change.shown:
+            await self.redraw_lobby(session)
+
+    def moved(self, session: Session, events: list[Event], interaction: discord.Interaction | None = None) -> None:
         """A move was made (by a click, or by a computer without ``interaction``): redraw (the log
         takes it from the history) and post what the move owes the channel (a hand's breakdown)."""
         if interaction is not None:
             self.clicked(session, interaction)
         self.changed(session, self.summary(session, events))
 
-    def changed(self, session, announce: str | None = None) -> None:
+    def changed(self, session: Session, announce: str | None = None) -> None:
         table = self._table(session)
         if announce is not None:
             table.announcements.append(announce)
         self._wake(session, table)
 
-    def started(self, session, interaction: discord.Interaction | None = None) -> None:
+    def started(self, session: Session, interaction: discord.Interaction | None = None) -> None:
         """Post the table of a game that just started (``interaction``: the click that started it)."""
         table = self._table(session)
         if interaction is not None:
@@ -259,23 +293,23 @@ class TableWriter:
         table.post = True
         self._wake(session, table)
 
-    def claim_repost(self, session, user_id: int) -> None:
+    def claim_repost(self, session: Session, user_id: int) -> None:
         """May ``user_id`` post the table again (``/table``) now? The players at the table and its host
         may, once a minute per table; ``Refusal`` otherwise. A granted claim starts the minute."""
         if session.seat_of(user_id) is None and user_id != session.host_id:
             raise Refusal("table.repost_players_only")
         table = self._table(session)
-        now = self.bot.clock.now()
+        now = self.clock.now()
         if table.reposted is not None and now < table.reposted + REPOST_EVERY:
             raise Refusal("table.repost_wait", link=self._link(session),
                           when=relative_time(table.reposted + REPOST_EVERY))
         table.reposted = now
 
-    def repost(self, session) -> None:
+    def repost(self, session: Session) -> None:
         """Post the table again at the bottom of the channel (``/table``, after ``claim_repost``)."""
         self.started(session)
 
-    def restored(self, session) -> None:
+    def restored(self, session: Session) -> None:
         """After a restart: redraw, in case the rendering changed with the new version (or a kill
         came between a change and its answer). The move log comes back from the replayed
         history, so the table reads as it did before, and the pictures its messages show come
@@ -285,21 +319,21 @@ class TableWriter:
         if session.status == Status.PLAYING:
             self.changed(session)
         elif session.status == Status.LOBBY:
-            self.bot.loop.create_task(self._redraw_lobby_quietly(session))
+            self.client.loop.create_task(self._redraw_lobby_quietly(session))
 
-    def ended_on_restore(self, ended) -> None:
-        self.bot.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
+    def ended_on_restore(self, ended: EndedSession) -> None:
+        self.client.loop.create_task(self._say(ended.channel_id, t(ended.lang, f"table.ended_{ended.reason}")))
 
-    async def _redraw_lobby_quietly(self, session) -> None:
+    async def _redraw_lobby_quietly(self, session: Session) -> None:
         try:
             await self.redraw_lobby(session)
         except discord.HTTPException as exc:
             log.warning("could not redraw the lobby of session %s: %s", session.id, exc)
 
-    async def redraw_lobby(self, session) -> None:
+    async def redraw_lobby(self, session: Session) -> None:
         lobby_id = session.messages.get("lobby")
         if lobby_id:
-            await self._edit(session.channel_id, lobby_id, lobby_ui.render(session, self.bot.lobby_expiry(session)))
+            await self._edit(session.channel_id, lobby_id, lobby_ui.render(session, self.lobby_timeout))
 
     async def flush(self) -> None:
         """Wait until every table shows the latest state (tests and shutdown)."""
@@ -312,11 +346,10 @@ class TableWriter:
     async def end_gone(self, *, reason: str, guild_id: int | None = None, channel_id: int | None = None) -> None:
         """A channel, thread or server is gone for the bot: its games end without a result, their
         timers with them, and nothing more is drawn there."""
-        for session in await self.bot.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
-            self.forget(session)
-            await self.bot.autoplay.after_change(session)
+        for session in await self.sessions.end_gone(guild_id=guild_id, channel_id=channel_id, reason=reason):
+            await self.changes.tell(Change(session, gone=True))
 
-    def forget(self, session) -> None:
+    def forget(self, session: Session) -> None:
         """The table's channel is gone (deleted, or the bot left its server): nothing more to draw."""
         table = self._tables.pop(session.id, None)
         if table is not None:
@@ -347,20 +380,20 @@ class TableWriter:
         table.farewells.clear()
 
     # -- the writer task -----------------------------------------------------------------------
-    def _table(self, session) -> _Table:
+    def _table(self, session: Session) -> _Table:
         table = self._tables.get(session.id)
         if table is None:
             table = self._tables[session.id] = _Table()
         return table
 
-    def _wake(self, session, table: _Table) -> None:
+    def _wake(self, session: Session, table: _Table) -> None:
         table.idle.clear()
         table.dirty.set()
         if table.task is None or table.task.done():
             table.task = asyncio.create_task(self._run(session, table), name=f"table-writer-{session.id}")
 
-    async def _run(self, session, table: _Table) -> None:
-        await self.bot.wait_until_ready()     # after a restart: redraw once connected, not during start-up
+    async def _run(self, session: Session, table: _Table) -> None:
+        await self.client.wait_until_ready()     # after a restart: redraw once connected, not during start-up
         while table.dirty.is_set():
             table.dirty.clear()
             try:
@@ -398,7 +431,7 @@ class TableWriter:
             for message_id in session.messages.get("table", []):
                 self._pictures.pop(message_id, None)
 
-    def _permitted(self, session, table: _Table, interaction: discord.Interaction) -> None:
+    def _permitted(self, session: Session, table: _Table, interaction: discord.Interaction) -> None:
         """What a click's ``app_permissions`` say the bot may do in the table's channel now (no
         request asked it): without Attach Files alone the pictures go, with it again they come back."""
         missing = missing_permissions(interaction.app_permissions,
@@ -412,7 +445,7 @@ class TableWriter:
                      session.channel_id, session.id)
             self._wake(session, table)
 
-    def _pictures_refused(self, session, table: _Table) -> None:
+    def _pictures_refused(self, session: Session, table: _Table) -> None:
         """The channel takes no files: the table goes on without pictures (in memory only: the
         stored setting stays the lobby's), says so once in the channel, and the log once."""
         if not session.pictures:
@@ -436,13 +469,13 @@ class TableWriter:
     def _missing(self, channel_id: int) -> list[str]:
         """The permissions the bot lacks in the channel as discord.py computes them from what the
         gateway sent (none known for a channel it has not cached)."""
-        channel = self.bot.get_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return []
         return missing_permissions(channel.permissions_for(channel.guild.me),
                                    is_thread=isinstance(channel, discord.Thread))
 
-    async def _forbidden(self, session, table: _Table, exc: discord.Forbidden) -> None:
+    async def _forbidden(self, session: Session, table: _Table, exc: discord.Forbidden) -> None:
         """A redraw refused for want of a permission (View Channel, Send Messages): told once in the
         channel where a click's token still can (an interaction's follow-up needs no channel
         permission), logged once, and not tried again before the next change."""
@@ -451,16 +484,16 @@ class TableWriter:
         table.forbidden = True
         log.warning("Discord refused the table of session %s in channel %s (%s %s): a permission is missing; "
                     "it is drawn again with the next move", session.id, session.channel_id, exc.status, exc.code)
-        thread = isinstance(self.bot.get_channel(session.channel_id), discord.Thread)
+        thread = isinstance(self.client.get_channel(session.channel_id), discord.Thread)
         names = ", ".join(t(session.lang, f"permissions.{name}") for name in needed(is_thread=thread) if name != PICTURES)
         with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
             await self._send(session, table, t(session.lang, "table.forbidden", names=names))
 
-    def _retry_later(self, session, table: _Table) -> None:
+    def _retry_later(self, session: Session, table: _Table) -> None:
         """Wake the writer again after the backoff (on the injectable clock: tests advance it)."""
         if table.retry is not None:
             table.retry.cancel()
-        due = self.bot.clock.now() + table.backoff
+        due = self.clock.now() + table.backoff
         table.backoff = min(table.backoff * 2, RETRY_LONGEST)
 
         def wake() -> None:
@@ -468,9 +501,9 @@ class TableWriter:
             if session.is_live and self._tables.get(session.id) is table:
                 self._wake(session, table)
 
-        table.retry = self.bot.clock.call_at(due, wake)
+        table.retry = self.clock.call_at(due, wake)
 
-    def _needs_post(self, session, table: _Table, rendered: list[Rendered]) -> bool:
+    def _needs_post(self, session: Session, table: _Table, rendered: list[Rendered]) -> bool:
         """``/table`` asked for it, or a running game has no complete table: never posted (a kill
         or a refusal before the post), its ids never stored, or a post cut short by a kill."""
         if table.post:
@@ -479,7 +512,7 @@ class TableWriter:
         return session.status == Status.PLAYING and (
             len(messages.get("table") or ()) != len(rendered) or bool(messages.get("posting")))
 
-    async def _redraw(self, session, table: _Table) -> None:
+    async def _redraw(self, session: Session, table: _Table) -> None:
         """Draw the table, then the hands, announcements, ping and summary. A refused step never
         stops the steps after it; the first refusal is raised at the end, so the whole redraw
         (merged with whatever changed meanwhile) is tried again later."""
@@ -495,7 +528,7 @@ class TableWriter:
         if refused is not None:
             raise refused
 
-    async def _draw_table(self, session, table: _Table) -> None:
+    async def _draw_table(self, session: Session, table: _Table) -> None:
         """Edit the messages whose rendering changed; post a fresh table when Discord will not
         let them be edited any more (an old message edited too often, an archived thread, a
         deleted message), as ``/table`` does. A post in an archived thread unarchives it."""
@@ -516,27 +549,27 @@ class TableWriter:
         await self._post(session, table, rendered)
         table.post = False
 
-    def _unsaved_pictures(self, session) -> dict:
+    def _unsaved_pictures(self, session: Session) -> dict:
         """``{"shown": ...}`` for ``set_messages`` when the pictures the table messages show differ
         from those stored with them (nothing otherwise): per message id, [file name, alt text, id]."""
         shown = {str(message_id): [[name, alt, ident] for (name, alt), ident in self._pictures[message_id].items()]
                  for message_id in session.messages.get("table") or () if message_id in self._pictures}
         return {} if shown == (session.messages.get("shown") or {}) else {"shown": shown}
 
-    async def _keep_pictures(self, session, table: _Table) -> None:
+    async def _keep_pictures(self, session: Session, table: _Table) -> None:
         """Store what the table messages show, unless the ping's write just did."""
         if unsaved := self._unsaved_pictures(session):
-            await self.bot.sessions.set_messages(session, **unsaved)
+            await self.sessions.set_messages(session, **unsaved)
 
-    async def _close(self, session, table: _Table) -> None:
+    async def _close(self, session: Session, table: _Table) -> None:
         if not session.is_live and not session.messages.get("summary"):
             await self._summarise(session, table)
 
-    async def _post(self, session, table: _Table, rendered: list[Rendered]) -> None:
+    async def _post(self, session: Session, table: _Table, rendered: list[Rendered]) -> None:
         """Post the whole table anew; the old messages go once the new ids are stored."""
         old = list(session.messages.get("table", []))
         if not session.messages.get("posting"):
-            await self.bot.sessions.set_messages(session, posting=True)
+            await self.sessions.set_messages(session, posting=True)
         new = []
         try:
             for message in rendered:
@@ -554,23 +587,23 @@ class TableWriter:
                 with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
                     await self._delete(session.channel_id, message_id)
             raise
-        await self.bot.sessions.set_messages(session, table=new, posting=False)
+        await self.sessions.set_messages(session, table=new, posting=False)
         table.drawn = {index: message.fingerprint() for index, message in enumerate(rendered)}
         table.editors.clear()
         for message_id in old:
             self._pictures.pop(message_id, None)
             await self._delete(session.channel_id, message_id)
 
-    async def _refresh_hands(self, session, table: _Table) -> None:
+    async def _refresh_hands(self, session: Session, table: _Table) -> None:
         """Redraw open hands that another player's move changed, through each seat's newest token;
         in the token's last minute, edit the hand into a note that it no longer follows the table.
 
         Each seat's hand is read afresh under its turn: a click may have shown a newer hand (another
         step, another message) while the writer edited the hands before it."""
         while table.superseded:
-            seat, hand = table.superseded.pop(0)
+            seat, older = table.superseded.pop(0)
             async with self.hand_turn(session, seat):
-                await self._supersede(session, table, seat, hand)
+                await self._supersede(session, table, seat, older)
         hands = presenter(session.game.key)
         for seat in list(table.hands):
             async with self.hand_turn(session, seat):
@@ -578,7 +611,7 @@ class TableWriter:
                 if hand is None:
                     continue
                 token, lang, ui, drawn, shown = hand.token, hand.lang, hand.ui, hand.drawn, hand.shown
-                interaction, age = token[0], self.bot.clock.now() - token[1]
+                interaction, age = token[0], self.clock.now() - token[1]
                 if age > webhooks.TOKEN_LIFETIME or session.seat_of(interaction.user.id) != seat:
                     # Too late for any edit, or the seat's player is no longer the one who opened the
                     # hand (replaced by a computer): it stops following the seat's cards.
@@ -621,34 +654,34 @@ class TableWriter:
             return await webhooks.edit_original(interaction, **kwargs)
         return await webhooks.edit_followup(interaction, hand.followup, **kwargs)
 
-    async def _supersede(self, session, table: _Table, seat: int, hand: OpenHand) -> None:
+    async def _supersede(self, session: Session, table: _Table, seat: int, hand: OpenHand) -> None:
         """Tell a hand that a newer one of its seat replaced it (while its token can), unless a click
         in it made it the seat's newest hand again meanwhile."""
         newest = table.hands.get(seat)
         if newest is not None and newest.message == hand.message:
             return
-        if self.bot.clock.now() - hand.token[1] > webhooks.TOKEN_LIFETIME:
+        if self.clock.now() - hand.token[1] > webhooks.TOKEN_LIFETIME:
             return          # too late for any edit
         rendered = unfollowed_hand(session, seat, hand.lang, "hand_superseded")
         with contextlib.suppress(discord.HTTPException):        # dismissed by the player: nothing to tell
             await self._edit_hand(hand, {**media.edit_kwargs(rendered, hand.shown), "attachments": []})
 
-    async def _announce(self, session, table: _Table) -> None:
+    async def _announce(self, session: Session, table: _Table) -> None:
         while table.announcements:      # taken off the list once sent: a refused one is sent next time
             await self._send(session, table, table.announcements[0])
             table.announcements.pop(0)
 
-    async def _ping(self, session, table: _Table) -> None:
+    async def _ping(self, session: Session, table: _Table) -> None:
         """A fresh message mentioning whoever must act now, with a link to the table and the Hand
         button (one tap from the notification to the hand); the previous ping goes away."""
         waiting = session.to_act() if session.status == Status.PLAYING else frozenset()
         waiting = frozenset(seat for seat in waiting if session.seats[seat].is_human)
-        due = self.bot.autoplay.deadline(session) if waiting else None
+        due = self.autoplay.deadline(session) if waiting else None
         link = self._link(session)
         if (waiting, due, link) == table.pinged:      # a table posted anew is linked by a fresh ping
             return
         old, old_via = session.messages.get("ping"), table.ping_via
-        users = [session.seats[seat].user_id for seat in sorted(waiting) if session.seats[seat].user_id]
+        users = [user for seat in sorted(waiting) if (user := session.seats[seat].user_id)]
         new = via = None
         if users:
             lang = session.lang
@@ -663,26 +696,26 @@ class TableWriter:
                 mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
         table.pinged = (waiting, due, link)     # only once sent: a refused ping is sent again next time
         table.ping_via = via
-        await self.bot.sessions.set_messages(session, ping=new, **self._unsaved_pictures(session))
+        await self.sessions.set_messages(session, ping=new, **self._unsaved_pictures(session))
         if old:
             await self._delete(session.channel_id, old, self._valid(old_via))
 
     @staticmethod
-    def _link(session) -> str:
+    def _link(session: Session) -> str:
         """The jump link to the table's first message."""
         first = (session.messages.get("table") or [None])[0]
         base = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}"
         return f"{base}/{first}" if first else base
 
-    async def _summarise(self, session, table: _Table) -> None:
+    async def _summarise(self, session: Session, table: _Table) -> None:
         """The closing message: the summary with each player's rating change (left out when the
         database cannot say it now), the result picture and the Rematch button. Where the channel
         takes no files (as the newest click says, or as Discord answers) it goes without its picture."""
-        await self.bot.autoplay.ended(session)
+        await self.autoplay.ended(session)
         ratings = None
         if session.status == Status.FINISHED:
             with contextlib.suppress(StorageFault):
-                ratings = await self.bot.storage.rating_changes(session.id)
+                ratings = await self.sessions.storage.rating_changes(session.id)
         message = closing(session, session.lang, find_presenter(session.game.key), ratings)
         if message is None:
             return
@@ -697,16 +730,16 @@ class TableWriter:
             if not (pictures and self._files_refused_by(session.channel_id, exc)):
                 raise
             sent, _ = await self._send(session, table, text, view=message.view)
-        await self.bot.sessions.set_messages(session, summary=sent)
+        await self.sessions.set_messages(session, summary=sent)
 
     # -- Discord calls -----------------------------------------------------------------------
     def _valid(self, token: tuple[discord.Interaction, float] | None) -> discord.Interaction | None:
         """The interaction of ``token`` while the bot may still use it (a minute before Discord's 15)."""
-        if token is None or self.bot.clock.now() - token[1] >= webhooks.TOKEN_USABLE:
+        if token is None or self.clock.now() - token[1] >= webhooks.TOKEN_USABLE:
             return None
         return token[0]
 
-    async def _send(self, session, table: _Table, text: str, *, view: discord.ui.View | None = None,
+    async def _send(self, session: Session, table: _Table, text: str, *, view: discord.ui.View | discord.ui.LayoutView | None = None,
                     mentions: discord.AllowedMentions | None = None,
                     pictures: tuple[media.Picture, ...] = ()) -> tuple[int, tuple | None]:
         """Post a public message (with ``pictures`` below its text); returns its id and the token it
@@ -718,7 +751,7 @@ class TableWriter:
         when Discord refuses the token, the channel route.
         """
         mentions = mentions or discord.AllowedMentions.none()
-        kwargs: dict = {"view": view} if view is not None else {}
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         token = table.token
         interaction = self._valid(token)
         if interaction is not None:
@@ -729,22 +762,22 @@ class TableWriter:
             except discord.HTTPException as exc:
                 log.info("a follow-up in channel %s was refused, posting in the channel: %s", session.channel_id, exc)
                 table.token = None
-        sent = await self.bot.get_partial_messageable(session.channel_id).send(text, allowed_mentions=mentions,
-                                                                              **kwargs, **_files(pictures))
-        return sent.id, None
+        posted = await self.client.get_partial_messageable(session.channel_id).send(text, allowed_mentions=mentions,
+                                                                                **kwargs, **_files(pictures))
+        return posted.id, None
 
     async def _say(self, channel_id: int, text: str) -> None:
         with contextlib.suppress(discord.HTTPException):
-            await self.bot.get_partial_messageable(channel_id).send(text)
+            await self.client.get_partial_messageable(channel_id).send(text)
 
-    async def _send_table(self, channel_id: int, message: Rendered) -> dict:
+    async def _send_table(self, channel_id: int, message: Rendered) -> Mapping[str, Any]:
         """Post a table message straight to the HTTP route (as ``_edit`` edits): the answer is read
         only for the pictures it shows."""
         content = message.content if message.content is not None else discord.utils.MISSING
         files = [p.file() for p in message.pictures] or discord.utils.MISSING
         with handle_message_parameters(content=content, view=message.view, files=files,
-                                       previous_allowed_mentions=self.bot.allowed_mentions) as params:
-            return await self.bot.http.send_message(channel_id, params=params)
+                                       previous_allowed_mentions=self.client.allowed_mentions) as params:
+            return await self.client.http.send_message(channel_id, params=params)
 
     async def _edit(self, channel_id: int, message_id: int, message: Rendered) -> bool:
         """Straight to the HTTP route: ``PartialMessage.edit`` would parse the answer into a
@@ -753,13 +786,13 @@ class TableWriter:
 
         ``False`` when the message can no longer be edited (gone, archived, edited too often)."""
         content = message.content if message.content is not None else discord.utils.MISSING
-        previous = self.bot.allowed_mentions if message.content is not None else None
+        previous = self.client.allowed_mentions if message.content is not None else None
         attachments = media.edit_attachments(message.pictures, self._pictures.get(message_id))
         try:
             with handle_message_parameters(content=content, view=message.view, previous_allowed_mentions=previous,
                                            attachments=discord.utils.MISSING if attachments is None
                                            else attachments) as params:
-                edited = await self.bot.http.edit_message(channel_id, message_id, params=params)
+                edited = await self.client.http.edit_message(channel_id, message_id, params=params)
             if message.pictures or message_id in self._pictures:
                 self._pictures[message_id] = media.shown_on(edited)
         except discord.HTTPException as exc:
@@ -773,7 +806,7 @@ class TableWriter:
             return False
         return True
 
-    async def _edit_table(self, session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
+    async def _edit_table(self, session: Session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
         """``_edit_table_once``; when Discord refuses the pictures the bot remembered the message
         showing (50035: a kill came between an edit and storing what it showed), once more with
         every picture uploaded."""
@@ -785,7 +818,7 @@ class TableWriter:
             log.info("table message %s does not show the pictures remembered for it: uploading them", message_id)
             return await self._edit_table_once(session, table, index, message_id, message)
 
-    async def _edit_table_once(self, session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
+    async def _edit_table_once(self, session: Session, table: _Table, index: int, message_id: int, message: Rendered) -> bool:
         """Edit table message ``index`` through the newest click's token on it while that lasts
         (a webhook route, outside the global limit), else through the channel route; ``False`` when
         the message can no longer be edited."""
@@ -814,7 +847,7 @@ class TableWriter:
             except discord.HTTPException as exc:
                 log.info("deleting follow-up %s through its token was refused, using the channel: %s",
                          message_id, exc)
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         with contextlib.suppress(discord.NotFound):
             await partial.delete()
 

@@ -44,13 +44,18 @@ def fresh(model: PlackettLuce = MODEL) -> Skill:
 
 
 class RatedSeat(Protocol):
-    """What a rating needs of a result row (``bot.storage.results.ResultRow`` has it)."""
+    """What a rating needs of a result row (``bot.storage.results.ResultRow`` has it, read-only)."""
 
-    seat: int
-    user_id: int | None
-    level: str | None
-    rank: int | None
-    team: int | None
+    @property
+    def seat(self) -> int: ...
+    @property
+    def user_id(self) -> int | None: ...
+    @property
+    def level(self) -> str | None: ...
+    @property
+    def rank(self) -> int | None: ...
+    @property
+    def team(self) -> int | None: ...
 
 
 def player_key(user_id: int | None, level: str | None) -> str | None:
@@ -87,11 +92,11 @@ def rate_match(rows: Sequence[RatedSeat], current: Mapping[str, Skill], model: P
     prior = {seat: current.get(key, start) if key else start for seat, key in keys.items()}
     teams = [[model.rating(prior[row.seat].mu, prior[row.seat].sigma) for row in side]
              for side in sides.values()]
-    ranks = [float(min(row.rank for row in side)) for side in sides.values()]   # type: ignore[type-var]
+    ranks = [float(min(rank for row in side if (rank := row.rank) is not None)) for side in sides.values()]
     outcome = model.rate(teams, ranks=ranks)
     moved: dict[str, list[tuple[float, float]]] = {}
-    for side, team in zip(sides.values(), outcome, strict=True):
-        for row, rating in zip(side, team, strict=True):
+    for members, team in zip(sides.values(), outcome, strict=True):
+        for row, rating in zip(members, team, strict=True):
             key = keys[row.seat]
             if key is not None:
                 moved.setdefault(key, []).append((rating.mu, rating.sigma))

@@ -157,6 +157,33 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
     )
 
 
+async def _probe_write(driver: SqliteDriver) -> None:
+    """A write rolled back at once, so a read-only file shows at start-up, not at the first move."""
+    db = driver.db
+    async with db.execute("PRAGMA user_version") as cur:
+        (version,) = await cur.fetchone() or (0,)
+    async with driver.lock:
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.execute(f"PRAGMA user_version = {int(version)}")
+        finally:
+            await db.execute("ROLLBACK")
+
+
+async def _open_reader(driver: SqliteDriver, path: str | Any) -> None:
+    """A second connection for the result reads, when WAL lets it read beside the writer."""
+    if str(await driver.pragma("journal_mode")).lower() != "wal":
+        return
+    reader = await aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        await reader.execute("PRAGMA query_only=ON")
+        await reader.execute("PRAGMA busy_timeout=5000")
+    except BaseException:
+        await reader.close()
+        raise
+    driver.read = reader
+
+
 def live_sessions_sql(dialect: Dialect) -> str:
     """The live sessions, read through their partial index (migration 5): never a finished session."""
     return (f"SELECT {_SESSION_COLUMNS} FROM sessions {dialect.live_index}"
@@ -275,29 +302,17 @@ class Storage:
             await db.execute("PRAGMA foreign_keys=ON")
             # What is deleted or overwritten (a forgotten name) is zeroed, not left in free space.
             await db.execute("PRAGMA secure_delete=ON")
-            storage = cls(SqliteDriver(db), path)
+            driver = SqliteDriver(db)
+            storage = cls(driver, path)
             await storage._migrate()
-            await storage._probe_write()
-            await storage._open_reader(path)
+            await _probe_write(driver)
+            await _open_reader(driver, path)
         except BaseException as exc:
             await db.close()
             if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
                 raise _open_error(path, exc) from None
             raise
         return storage
-
-    async def _open_reader(self, path: str | Any) -> None:
-        """A second connection for the result reads, when WAL lets it read beside the writer."""
-        if str(await self.pragma("journal_mode")).lower() != "wal":
-            return
-        reader = await aiosqlite.connect(str(path), isolation_level=None)
-        try:
-            await reader.execute("PRAGMA query_only=ON")
-            await reader.execute("PRAGMA busy_timeout=5000")
-        except BaseException:
-            await reader.close()
-            raise
-        self._sql.read = reader
 
     async def close(self) -> None:
         await self._sql.close()
@@ -312,18 +327,6 @@ class Storage:
         async with self._sql.alone() as db:
             row = await db.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
         return int(row[0])
-
-    async def _probe_write(self) -> None:
-        """A write rolled back at once, so a read-only file shows at start-up, not at the first move."""
-        db = self._sql.db
-        async with db.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
-        async with self._sql.lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                await db.execute(f"PRAGMA user_version = {int(version)}")
-            finally:
-                await db.execute("ROLLBACK")
 
     async def _migrate(self) -> None:
         async with self._sql.migrating():
@@ -525,7 +528,8 @@ class Storage:
         open while the caller works (it may end a session it cannot rebuild). With ``shards``, only
         the sessions in those shards' guilds.
         """
-        sql, params = live_sessions_sql(self.dialect), ()
+        sql = live_sessions_sql(self.dialect)
+        params: tuple[Any, ...] = ()
         if shards is not None:
             condition, params = shards.sql("guild_id")
             sql = sql.replace(" ORDER BY", f" AND {condition} ORDER BY")

@@ -71,6 +71,13 @@ def _custom_ids(components: Iterable[Mapping[str, Any]]) -> frozenset[str]:
     return frozenset(found)
 
 
+def clicked_message(interaction: discord.Interaction) -> ClickedMessage | None:
+    """The clicked message of a ``Click`` as the click path reads it (``None`` for another
+    interaction: no message is known to carry its click)."""
+    message = interaction.message
+    return message if isinstance(message, ClickedMessage) else None
+
+
 class Click(compat.LightInteraction):
     """A click on one of our components: discord.py's ``Interaction`` with a ``ClickedMessage``."""
 

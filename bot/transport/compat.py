@@ -52,9 +52,10 @@ class LightInteraction(discord.Interaction):
     #: Builds ``message`` from the payload's message dict (a subclass sets it).
     message_from: Callable[[Mapping[str, Any]], Any]
 
-    def _from_data(self, data) -> None:
+    def _from_data(self, data: Any) -> None:
         message = data.get("message")
-        super()._from_data({key: value for key, value in data.items() if key != "message"})
+        rest: Any = {key: value for key, value in data.items() if key != "message"}
+        super()._from_data(rest)
         self.message = type(self).message_from(message) if message is not None else None  # type: ignore[assignment]
 
 
@@ -69,7 +70,7 @@ class _LightParsing:
 
     light_for: LightFor
 
-    def parse_interaction_create(self, data) -> None:
+    def parse_interaction_create(self, data: Any) -> None:
         light = self.light_for(data)
         if light is None:
             super().parse_interaction_create(data)      # type: ignore[misc]
@@ -95,8 +96,10 @@ class LightClient:
 
     #: ``staticmethod`` of a ``LightFor`` (the client subclass sets it).
     light_for: LightFor
+    #: The client's, which the state is built with.
+    http: discord.http.HTTPClient
 
-    def _get_state(self, **options) -> ConnectionState:
+    def _get_state(self, **options: Any) -> Any:        # a ConnectionState, sharded or not
         kind = _ShardedLightState if isinstance(self, discord.AutoShardedClient) else _LightState
         state = kind(dispatch=self.dispatch, handlers=self._handlers, hooks=self._hooks,  # type: ignore[attr-defined]
                      http=self.http, **options)

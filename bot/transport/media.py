@@ -18,7 +18,7 @@ import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -66,7 +66,26 @@ def _digest(png: bytes) -> str:
     return hashlib.sha256(png).hexdigest()
 
 
-def draw(session, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
+class Pictured(Protocol):
+    """A table as a picture needs it: whether it shows pictures at all (a session has it)."""
+
+    @property
+    def pictures(self) -> bool: ...
+
+
+class Showing(Protocol):
+    """A message as it is sent: its view, its text (legacy views), the pictures it uploads
+    (``bot.ui.base.Rendered`` is one)."""
+
+    @property
+    def view(self) -> discord.ui.View | discord.ui.LayoutView: ...
+    @property
+    def content(self) -> str | None: ...
+    @property
+    def pictures(self) -> tuple[Picture, ...]: ...
+
+
+def draw(session: Pictured, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
     """The picture a presenter puts on a table or hand: None when the table has pictures off (the
     lobby setting; nothing is painted then) or the painter drew nothing."""
     if not session.pictures:
@@ -145,7 +164,7 @@ def _unfurled(components: Sequence[Mapping], out: Shown) -> None:
 GALLERY, THUMBNAIL = 12, 11
 
 
-def send_kwargs(rendered) -> dict:
+def send_kwargs(rendered: Showing) -> dict:
     """discord.py keyword arguments that post ``rendered`` as a new message, pictures uploaded."""
     kwargs: dict = {"view": rendered.view}
     if rendered.content is not None:
@@ -155,7 +174,7 @@ def send_kwargs(rendered) -> dict:
     return kwargs
 
 
-def edit_kwargs(rendered, shown: Shown | None) -> dict:
+def edit_kwargs(rendered: Showing, shown: Shown | None) -> dict:
     """discord.py keyword arguments that edit a message showing ``shown`` (None: unknown) into
     ``rendered``: no ``attachments`` when it already shows exactly these pictures, otherwise the
     list of what it keeps (by id) and uploads (the changed pictures)."""

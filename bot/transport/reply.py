@@ -3,6 +3,8 @@ message, in the language of the person who clicked, whether or not the answer wa
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.i18n import language, t
@@ -23,7 +25,7 @@ class Reply:
         if not self.interaction.response.is_done():
             await webhooks.defer(self.interaction)
 
-    async def notice(self, key: str, **params) -> None:
+    async def notice(self, key: str, **params: Any) -> None:
         """A short ephemeral explanation that changes nothing."""
         text = t(self.lang, key, **params)
         if self.interaction.response.is_done():
@@ -31,7 +33,7 @@ class Reply:
         else:
             await webhooks.send_message(self.interaction, text, ephemeral=True)
 
-    async def update(self, rendered) -> None:
+    async def update(self, rendered: media.Showing) -> None:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
         message = self.interaction.message
         kwargs = media.edit_kwargs(rendered, media.shown_on(message) if message else None)
@@ -43,7 +45,7 @@ class Reply:
             answered = await webhooks.update_message(self.interaction, **kwargs)
             self.updated = ((answered or {}).get("resource") or {}).get("message")
 
-    async def send_ephemeral(self, rendered) -> int | None:
+    async def send_ephemeral(self, rendered: media.Showing) -> int | None:
         """A new ephemeral message; its id where Discord said it (a follow-up's always)."""
         kwargs = {**media.send_kwargs(rendered), "ephemeral": True}
         sent: dict | None

@@ -7,6 +7,7 @@ Discord did not resolve) left the user with "The application did not respond".
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,6 +23,14 @@ _EXPLAINED: tuple[tuple[type[app_commands.AppCommandError], str], ...] = (
     (app_commands.CommandSignatureMismatch, "table.command_out_of_date"),
     (app_commands.NoPrivateMessage, "table.command_guild_only"),
 )
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server of a ``guild_only`` command (Discord sends those from servers only; one that came
+    from elsewhere is answered as discord.py answers a guild-only command in a private message)."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
 
 
 class Tree(app_commands.CommandTree):
@@ -47,7 +56,7 @@ class ResolvedUser(app_commands.Transformer):
     def type(self) -> discord.AppCommandOptionType:
         return discord.AppCommandOptionType.user
 
-    async def transform(self, interaction: discord.Interaction, value, /) -> discord.User | discord.Member:
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> discord.User | discord.Member:
         if not isinstance(value, discord.User | discord.Member):
             raise app_commands.TransformerError(value, self.type, self)
         return value

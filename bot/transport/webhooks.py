@@ -22,12 +22,12 @@ from __future__ import annotations
 import contextvars
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, cast
 
 import aiohttp
 import discord
 from discord.enums import InteractionResponseType, InteractionType
-from discord.http import MultipartParameters, handle_message_parameters, json_or_text
+from discord.http import HTTPClient, MultipartParameters, handle_message_parameters, json_or_text
 from discord.utils import MISSING
 from discord.webhook.async_ import interaction_message_response_params
 
@@ -74,7 +74,9 @@ class Tokens:
             self._session = aiohttp.ClientSession(middlewares=(self._answered,))
         return self._session
 
-    async def _answered(self, request: aiohttp.ClientRequest, handler) -> aiohttp.ClientResponse:
+    async def _answered(self, request: aiohttp.ClientRequest,
+                        handler: Callable[[aiohttp.ClientRequest], Awaitable[aiohttp.ClientResponse]],
+                        ) -> aiohttp.ClientResponse:
         response = await handler(request)
         if self.observe is not None:
             self.observe(request.method, request.url.path, response.status, response.reason)
@@ -90,10 +92,29 @@ class Tokens:
             await self._session.close()
 
 
+class _Clock(Protocol):
+    def now(self) -> float: ...
+
+
+class TokenClient(Protocol):
+    """What these requests need of the bot's client (``bot.app.Spieltisch`` has it): its session for
+    tokens, its clock, and discord.py's HTTP client for the proxy settings."""
+
+    tokens: Tokens
+    clock: _Clock
+    http: HTTPClient
+
+
+def _client(interaction: discord.Interaction) -> TokenClient:
+    """The bot that received the interaction (discord.py types it as any client)."""
+    return cast(TokenClient, interaction.client)
+
+
 def _sending(interaction: discord.Interaction) -> dict[str, Any]:
     """What every adapter call takes: the bot's session for tokens, and discord.py's proxy settings."""
-    http = interaction.client.http
-    return {"session": interaction.client.tokens.session, "proxy": http.proxy, "proxy_auth": http.proxy_auth}
+    client = _client(interaction)
+    http = client.http
+    return {"session": client.tokens.session, "proxy": http.proxy, "proxy_auth": http.proxy_auth}
 
 
 def received(interaction: discord.Interaction, now: float) -> float:
@@ -106,7 +127,7 @@ def _expired(interaction: discord.Interaction) -> bool:
     """The token is past Discord's 15 minutes by the bot's clock (False when the bot never noted
     when it received the interaction: a slash command, answered at once)."""
     at = interaction.extras.get(_RECEIVED)
-    return at is not None and interaction.client.clock.now() - at > TOKEN_LIFETIME
+    return at is not None and _client(interaction).clock.now() - at > TOKEN_LIFETIME
 
 
 async def _callback(interaction: discord.Interaction, params: MultipartParameters) -> Any:
@@ -160,7 +181,7 @@ async def send_message(interaction: discord.Interaction, content: Any = None, *,
     return data
 
 
-async def update_message(interaction: discord.Interaction, *, view, content: Any = MISSING,
+async def update_message(interaction: discord.Interaction, *, view: Any, content: Any = MISSING,
                          attachments: Any = MISSING) -> dict | None:
     """``interaction.response.edit_message(view=..., content=..., attachments=...)``, unparsed: the
     callback that redraws the clicked message (``None`` where discord.py sends nothing either)."""
@@ -175,12 +196,12 @@ async def update_message(interaction: discord.Interaction, *, view, content: Any
     return data
 
 
-def _params(interaction: discord.Interaction, view, content: Any, attachments: Any):
+def _params(interaction: discord.Interaction, view: Any, content: Any, attachments: Any) -> MultipartParameters:
     return handle_message_parameters(content=content, attachments=attachments, view=view,
                                      previous_allowed_mentions=interaction.client.allowed_mentions)
 
 
-async def edit_original(interaction: discord.Interaction, *, view, content: Any = MISSING,
+async def edit_original(interaction: discord.Interaction, *, view: Any, content: Any = MISSING,
                         attachments: Any = MISSING) -> dict:
     """``interaction.edit_original_response(view=..., content=..., attachments=...)``, unparsed."""
     with _params(interaction, view, content, attachments) as params:
@@ -189,7 +210,7 @@ async def edit_original(interaction: discord.Interaction, *, view, content: Any 
             files=params.files, **_sending(interaction)))
 
 
-async def edit_followup(interaction: discord.Interaction, message_id: int, *, view, content: Any = MISSING,
+async def edit_followup(interaction: discord.Interaction, message_id: int, *, view: Any, content: Any = MISSING,
                         attachments: Any = MISSING) -> dict:
     """``interaction.followup.edit_message(message_id, view=..., ...)``, unparsed."""
     with _params(interaction, view, content, attachments) as params:

@@ -19,7 +19,8 @@ def computers_offered(game_key: str) -> bool:
     return game_key in BRAINS
 
 
-def render(session, expires_at: float) -> Rendered:
+def render(session, timeout: float) -> Rendered:
+    """The lobby message; an open lobby closes by itself ``timeout`` seconds after it opened."""
     lang = session.lang
     game = session.game
     title = game.name
@@ -31,7 +32,7 @@ def render(session, expires_at: float) -> Rendered:
             t(lang, "lobby.host", name=_host_name(session)),
             t(lang, "lobby.players", count=len(session.seats), max=game.max_players, names=names),
             t(lang, "lobby.needs", min=game.min_players, max=game.max_players),
-            t(lang, "lobby.expires", when=relative_time(expires_at)),
+            t(lang, "lobby.expires", when=relative_time(session.created_at + timeout)),
         ]
         if computers_offered(game.key):
             lines.append(t(lang, "lobby.pace_line", pace=t(lang, f"lobby.pace_{session.pace}")))

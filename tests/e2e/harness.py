@@ -19,6 +19,9 @@ from bot.play.computers import ComputerPool
 from tests.double import DiscordDouble
 from tests.double import payloads as P
 
+#: The name discord.py gives the task that runs one slash command (``CommandTree._from_interaction``).
+COMMAND_TASK = "CommandTree-invoker"
+
 
 @dataclass
 class Env:
@@ -84,7 +87,12 @@ class Env:
         await asyncio.wait_for(task, 10)
 
     async def settle(self) -> None:
-        """Until the bot finished every click it got and drew every table it owes (event driven)."""
+        """Until the bot finished every command and click it got and drew every table it owes (event
+        driven). A command goes on after its answer (it tells the change, the timers are planned,
+        then the table is woken), so its task is waited for too."""
+        while commands := [task for task in asyncio.all_tasks()
+                           if task.get_name() == COMMAND_TASK and not task.done()]:
+            await asyncio.wait(commands)
         await self.bot.clicks.quiet.wait()
         await self.bot.tables.flush()
 

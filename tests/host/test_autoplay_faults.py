@@ -13,6 +13,7 @@ import pytest
 import bot.play.autoplay
 import bot.play.sessions
 from bot.play.autoplay import COMPUTER, DEADLINE, Autoplay
+from bot.play.changes import Change, Changes
 from bot.play.clock import ManualClock
 from bot.play.sessions import Status
 from tests.host.faults import EVERY_FAULT, FAULTS, fault, storage_for
@@ -21,26 +22,19 @@ from tests.host.test_sessions import HOST, lobby, make_manager, snapshot
 DELAY = 2.0
 
 
-class Tables:
-    """What autoplay tells the table writer."""
-
-    def __init__(self) -> None:
-        self.moves: list[int] = []
-
-    def moved(self, session, events) -> None:
-        self.moves.append(len(session.history))
-
-    def changed(self, session) -> None:
-        pass
-
-
 class Host:
-    """The parts of the bot autoplay uses."""
+    """What autoplay is built with, and what it tells: the moves it made, the notices it posted."""
 
     def __init__(self, manager, clock) -> None:
         self.sessions, self.timers, self.storage, self.clock = manager, manager.timers, manager.storage, clock
-        self.tables = Tables()
+        self.changes = Changes()
+        self.changes.follow(self.told)
+        self.moves: list[int] = []
         self.posts: list[str] = []
+
+    async def told(self, change: Change) -> None:
+        if change.moved:
+            self.moves.append(len(change.session.history))
 
     def get_partial_messageable(self, channel_id: int):
         host = self
@@ -60,7 +54,7 @@ async def host(kind, tmp_path, request, monkeypatch):
     storage = await storage_for(kind, tmp_path, request)
     manager = make_manager(storage, clock)
     host = Host(manager, clock)
-    host.autoplay = Autoplay(host, delay=DELAY)
+    host.autoplay = Autoplay(manager, manager.timers, clock, host.changes, host, delay=DELAY)
     manager.timers.start()
     yield host
     host.autoplay.close()
@@ -103,7 +97,7 @@ async def test_a_computer_move_the_database_refuses_is_tried_again_until_it_is_s
     await run(host, host.timers.retry_after)
     await run(host, DELAY)
     assert session.log == [(0, "pass"), (1, "pass")] and session.counters == [1, 1]
-    assert host.tables.moves == [2]                 # moved once, not once per try
+    assert host.moves == [2]                 # moved once, not once per try
     assert await host.storage.actions(session.id) == session.log
     # The episode is two lines of the storage's; no retry added a line of its own.
     assert [(r.name, r.levelno) for r in caplog.records

@@ -8,11 +8,11 @@ import random
 
 import games
 from bot import i18n
-from bot.play.writer import TableWriter
+from bot.play.writer import move_log
 from bot.registry import presenter
 from bot.tables.buildpiles import presenter as buildpiles
 from bot.transport import ids
-from bot.ui import movelog as move_log
+from bot.ui import movelog
 from games.buildpiles import rig
 from tests.ui import kit
 
@@ -295,7 +295,7 @@ def test_a_skippo_table_whose_cards_cannot_move_says_why_it_stalled_in_both_lang
     english, german = table_text(session, last=line), table_text(session, "de", last=zeile)
     assert english.endswith("so nobody scores.\n🏁 The match is over without a winner.")
     assert german.endswith("also bekommt niemand Punkte.\n🏁 Die Partie ist ohne Sieger vorbei.")
-    assert move_log.log_line(line) == line, "the move log shows the whole line"
+    assert movelog.log_line(line) == line, "the move log shows the whole line"
 
 
 def test_the_skippo_rules_summary_explains_stalls_and_aces_at_the_deal_in_both_languages():
@@ -317,7 +317,7 @@ def test_aces_that_go_out_at_the_deal_are_the_first_line_on_the_table():
         3, games.REGISTRY["skippo"].parse_options(options), f"aces{n}")[1] if e.kind == "ace_out"}) > 1)
     session = kit.make_session("skippo", 3, seed, options)
     outs = [e for e in session.opening if e.kind == "ace_out"]
-    line = TableWriter(None).move_log(session)
+    line = move_log(session)
     first = session.seats[session.state.current].name
     assert line.startswith(f"Game 1 is dealt; {first} begins.")
     for e in outs:
