@@ -54,6 +54,19 @@ def test_diabolo_strong_closes_its_own_colour_for_the_angels_with_its_smallest_c
         assert strong(DIABOLO, state, 0, seed) == Action("angel", "b4a")
 
 
+def test_diabolo_strong_commits_to_the_colour_it_clearly_leads():
+    """The seat holds 17 of green (no other seat may hold more than the 4s and 5s left unseen) and the
+    green row leans devil 3 to 0: it turns green towards the angels with a green card rather than
+    spending the turn on another colour; a green card on the devil side would charge its own lead."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"],
+                                 1: ["r5a", "r4a", "y3a", "p2a", "b2a", "g1b"],
+                                 2: ["y5a", "r3a", "p5a", "b4a", "y2a", "g1c"]},
+                             devil={"g": ["g2a", "g1a"]}, next_cards=("y1a",))
+    for seed in range(3):
+        action = strong(DIABOLO, state, 0, seed)
+        assert action.kind == "angel" and action.arg.startswith("g"), action
+
+
 # -- Kapado ---------------------------------------------------------------------------------------
 OWN = [["b3"], ["a10"], ["c9"], ["d25"], ["b4"]]
 
