@@ -125,7 +125,7 @@ def test_the_cards_of_the_last_move_are_framed_on_the_table(key: str) -> None:
         box = ImageChops.difference(framed, before).getbbox()
         if box is None:
             continue  # the card went where the picture draws no face (a finished build pile)
-        region = list(framed.crop(box).getdata())
+        region = list(framed.crop(box).get_flattened_data())
         assert sum(map(_light, region)) > 10 and sum(map(_dark, region)) > 10, (key, view.last)
         marked += 1
     assert marked >= 3
@@ -151,7 +151,7 @@ def test_a_draw_piles_count_keeps_its_digits_unsqueezed() -> None:
     assert chip.width < sprites.CARD[0]
     centre = back.crop(((back.width - chip.width) // 2, (back.height - chip.height) // 2,
                         (back.width + chip.width) // 2, (back.height + chip.height) // 2))
-    assert sum(map(_light, centre.getdata())) > 0.4 * chip.width * chip.height
+    assert sum(map(_light, centre.get_flattened_data())) > 0.4 * chip.width * chip.height
 
 
 def _tags(sheet: Sheet, count: int) -> list[Image.Image]:
@@ -200,21 +200,21 @@ def test_diabolo_draws_its_seats_with_the_one_to_act_hand_counts_and_doublers() 
 
 def test_diabolos_sums_are_bare_numbers_and_a_closed_row_is_locked_and_greyed() -> None:
     open_sum, closed_sum = _rgb(diabolo_picture._sum(12, False)), _rgb(diabolo_picture._sum(12, True))
-    dark = sum(px == sprites.DARK for px in open_sum.getdata())
+    dark = sum(px == sprites.DARK for px in open_sum.get_flattened_data())
     assert dark < 0.4 * open_sum.width * open_sum.height, "no dark box the size of a card"
-    assert sum(px == sprites.BG for px in open_sum.getdata()) > 0.4 * open_sum.width * open_sum.height
+    assert sum(px == sprites.BG for px in open_sum.get_flattened_data()) > 0.4 * open_sum.width * open_sum.height
     assert open_sum.tobytes() != closed_sum.tobytes()
     assert contrast(diabolo_picture.CLOSED_INK, sprites.BG) >= 4.5
     colour = faces.coloured("", "green")
     lock = _rgb(sprites.sealed(colour, sprites.MINI_ROW))
     assert lock.tobytes() != _rgb(sprites.card(colour, sprites.MINI_ROW)).tobytes()
-    assert sum(map(_light, lock.getdata())) > 100, "a padlock on a white disc"
+    assert sum(map(_light, lock.get_flattened_data())) > 100, "a padlock on a white disc"
 
 
 def test_diabolos_heads_read_on_a_phone() -> None:
     devil = _rgb(sprites.side_mark("devil"))
     red = Image.eval(devil.convert("L"), lambda v: 0)
-    red.putdata([255 if px == INKS["red"].rgb else 0 for px in devil.getdata()])
+    red.putdata([255 if px == INKS["red"].rgb else 0 for px in devil.get_flattened_data()])
     left, _, right, _ = red.getbbox()
     assert (right - left) * PHONE / WIDTH >= 24
 
@@ -256,9 +256,9 @@ def test_mu_marks_trump_cards_in_the_hand_and_labels_the_chefs_and_vizes_trumps(
         corner = (58, 3, 78, 23)  # the top right corner, beside the number
         with_mark = _rgb(sprites.card(replace(face, trump=True))).crop(corner)
         without = _rgb(sprites.card(face)).crop(corner)
-        assert sum(map(_light, with_mark.getdata())) > 20 + sum(map(_light, without.getdata())) or \
+        assert sum(map(_light, with_mark.get_flattened_data())) > 20 + sum(map(_light, without.get_flattened_data())) or \
             face.ink == sprites.WHITE, cid
-        assert sum(map(_dark, with_mark.getdata())) > 10, "a dark outline, on light cards too"
+        assert sum(map(_dark, with_mark.get_flattened_data())) > 10, "a dark outline, on light cards too"
     assert pictures("mu").hand_key(view) != (pictures("mu").hand_cards(view), frozenset())
     head = pictures("mu").table(public).rows[0][0]
     assert [p.images[1] for p in head[:2]] == [sprites.chip(role, icon=False) for role in mu_picture.ROLES]
@@ -286,7 +286,7 @@ def test_da_capo_cards_look_like_cards_with_their_value_in_dots() -> None:
     face = pictures("dacapo").face("7a")
     plain = _rgb(sprites.card(face))
     lower = plain.crop((8, 58, sprites.CARD[0] - 8, sprites.CARD[1] - 6))
-    dots = sum(map(_dark, lower.getdata()))
+    dots = sum(map(_dark, lower.get_flattened_data()))
     assert dots > 7 * 30, "seven dots under the number"
 
 
