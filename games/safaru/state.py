@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +25,15 @@ class Options(BaseModel):
     open_piles: bool = Field(False, description="Everyone may look through every catch pile, not only their own.")
 
 
+class Release(NamedTuple):
+    """A play that caught nothing, seen by everyone: the card released and the free cards it met.
+    A card that can catch must catch (docs/rules-decisions.md D23), so it could catch none of them;
+    the player's other cards could have, and it chose not to: what the strong player reads from it."""
+
+    card: str
+    table: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class SafaruState:
     players: int
@@ -43,6 +53,10 @@ class SafaruState:
     totals: list[int]  # per side, over the match
     history: list[HandScore]
     over: bool
+    #: Per seat, its releases in this deal, oldest first. Hands are dealt whole and not refilled
+    #: mid-deal, so every card a seat still holds was in its hand at each of them. Public, and no
+    #: view shows it: only the computer players read it.
+    releases: list[tuple[Release, ...]]
     #: The last play: the card played, then the cards it caught, and the side whose pile took them
     #: (None when it caught nothing); the table picture shows them.
     last: tuple[str, ...] = ()

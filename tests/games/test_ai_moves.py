@@ -22,6 +22,8 @@ from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
 from games.mu import GAME as MU
 from games.mu import position as mu_position
+from games.safaru import SafaruState
+from games.safaru.computer import RELEASE_FLOOR
 from tests.games.test_rummu import GAME as RUMMU
 from tests.games.test_rummu import rig as rummu_rig
 from tests.games.test_safaru import GAME as SAFARU
@@ -124,6 +126,39 @@ def test_safaru_strong_takes_the_unicorn_that_decides_the_majority_over_more_tri
     assert not state.deck
     assert move(SAFARU, state, 0, "easy") == Action("play", "k7b/sev=g4g6/pair=g7a"), "seven triangles"
     assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")
+
+
+def released_g1a() -> SafaruState:
+    """Seat 1 released its g1a where a 7 would have caught both unicorns (r2 r5); its b6 and y6
+    had no catch there either."""
+    state = safaru_rig(hands={0: ("k9", "g8"), 1: ("g1a", "b6", "y6")}, table=("r2", "r5"), turn=1)
+    SAFARU.apply(state, 1, Action("play", "g1a"))
+    return state
+
+
+def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_release():
+    state = released_g1a()
+    brain = BRAINS["safaru"]
+    assert brain.likelihood(SAFARU, state, 0) == 1.0  # nothing better than the release: fits fully
+    world = SAFARU.clone(state)
+    world.hands[1] = ("r7a", "y6")  # r7a/add=r2r5 was there for the taking
+    world.deck[world.deck.index("r7a")] = "b6"
+    assert brain.likelihood(SAFARU, world, 0) == RELEASE_FLOOR
+    assert brain.likelihood(SAFARU, world, 1) == 1.0  # a seat knows its own hand: nothing to weigh
+    plain = SAFARU.clone(world)
+    plain.releases = [(), ()]
+    assert brain.likelihood(SAFARU, plain, 0) == 1.0
+
+
+def test_safaru_strong_reads_releases_from_its_own_view_only():
+    """Every redeal keeps the releases (everyone saw them), and the move is the same whatever
+    cards seat 1 and the deck really hold."""
+    state = released_g1a()
+    action = move(SAFARU, state, 0, "strong")
+    for n in range(3):
+        other = SAFARU.resample(state, 0, random.Random(n))
+        assert other.releases == state.releases
+        assert move(SAFARU, other, 0, "strong") == action
 
 
 # -- Rummü ----------------------------------------------------------------------------------------
