@@ -36,8 +36,8 @@ log = logging.getLogger("spieltisch")
 COMMANDS = ("run", "check-config", "backup", "rebuild-ratings", "copy-database")
 
 #: The cyclic garbage collector's thresholds while the bot runs. Every click leaves its discord.py
-#: interaction (with its member, user and response objects; the clicked message is not parsed, see
-#: ``bot.transport.clicked``) as cyclic garbage, so the middle generation fills fast: collecting it after every
+#: interaction (with its member, user and response objects, and discord.py's parse of the clicked
+#: message) as cyclic garbage, so the middle generation fills fast: collecting it after every
 #: third young collection instead of every tenth keeps each such pause near 2 ms instead of 5-12 ms
 #: (a click arriving meanwhile waits for it), and the oldest generation is still considered after
 #: about as many young collections (3 x 30).

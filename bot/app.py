@@ -29,7 +29,7 @@ from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
-from bot.transport import clicked, compat
+from bot.transport import compat
 from bot.transport.commands_i18n import CatalogueTranslator
 from bot.transport.tree import Tree
 from bot.transport.webhooks import Tokens
@@ -71,15 +71,12 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-class Spieltisch(compat.LightClient, commands.Bot):
+class Spieltisch(commands.Bot):
     """The bot. Everything it knows lives in ``storage``; memory is a cache rebuilt at start-up.
 
     With ``shard_count`` set, ``Spieltisch(settings)`` is a ``ShardedSpieltisch`` (discord.py's
     ``AutoShardedBot``) running ``shard_ids``; without it, the plain one-connection client as always.
     """
-
-    #: Our clicks are built lightly (``bot.transport.clicked``).
-    light_for = staticmethod(clicked.light_for)
 
     def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> Spieltisch:
         if cls is Spieltisch and settings.sharded:

@@ -4,8 +4,7 @@ All our custom_ids start with ``st:`` (``bot/transport/ids.py``); ``bot.play.cli
 and always answers. We listen to the raw interaction instead of registering a ``DynamicItem``:
 discord.py would rebuild the clicked message's whole view (``View.from_message``) for every click
 just to find the item, which the benchmark showed to be one of the largest costs of a move.
-Rendered views are never registered either, so nothing else answers these clicks. Nor is the
-clicked message parsed: the interaction carries what the click path reads of it (``bot.transport.clicked``).
+Rendered views are never registered either, so nothing else answers these clicks.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import language, t
 from bot.transport import media, webhooks
+from bot.transport.clicked import clicked_message
 
 
 class Reply:
@@ -35,7 +36,7 @@ class Reply:
 
     async def update(self, rendered: media.Showing) -> None:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
-        message = self.interaction.message
+        message = clicked_message(self.interaction)
         kwargs = media.edit_kwargs(rendered, media.shown_on(message) if message else None)
         if rendered.content is None and message is not None and not message.flags.components_v2:
             kwargs["content"] = None    # a legacy message (a hand from before hands were V2) sheds its text

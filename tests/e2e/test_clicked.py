@@ -1,7 +1,7 @@
-"""Our clicks arrive without discord.py's parse of the clicked message (``bot.transport.clicked``): what the
-click path reads of it is what that parse says of the same payload, and it still refuses what a
-tampered client sends (``test_forged_input`` and ``test_bad_input`` go through this path too); every
-other interaction takes discord.py's own path."""
+"""What the click path reads of the clicked message (``bot.transport.clicked``) is what discord.py's parse
+of the same payload says, pictures' attachment ids included (discord.py's ``to_dict()`` drops them), and
+it still refuses what a tampered client sends (``test_forged_input`` and ``test_bad_input`` go through
+this path too). Every interaction is discord.py's own."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import asyncio
 import discord
 
 from bot.transport import ids, media
-from bot.transport.clicked import Click, ClickedMessage
+from bot.transport.clicked import clicked_message
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused
 
@@ -83,25 +83,19 @@ async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
     seat = min(session.to_act())
     await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
     clicks = [i for i in seen if i.type is discord.InteractionType.component]
-    assert clicks and all(type(i) is Click and isinstance(i.message, ClickedMessage) for i in clicks)
+    assert clicks and all(type(i) is discord.Interaction and isinstance(i.message, discord.Message) for i in clicks)
 
     ephemeral = set()
     for click in clicks:
-        theirs = _as_discord_py_reads(env, click)
-        light, parsed = click.message, theirs.message
-        assert light.id == parsed.id and light.flags == parsed.flags
-        assert light.custom_ids == _on(parsed.components) and light.carries(click.data["custom_id"])
-        assert not light.carries(click.data["custom_id"] + "x")
-        assert media.shown_on(light) == _pictures(env, parsed)
-        # the rest of the interaction is discord.py's own
-        assert (click.id, click.user.id, click.user.display_name, click.permissions, click.app_permissions,
-                click.locale, click.channel_id, click.guild_id, click.data) == \
-               (theirs.id, theirs.user.id, theirs.user.display_name, theirs.permissions, theirs.app_permissions,
-                theirs.locale, theirs.channel_id, theirs.guild_id, theirs.data)
-        ephemeral.add(light.flags.ephemeral)
+        read, parsed = clicked_message(click), _as_discord_py_reads(env, click).message
+        assert read is not None and read.id == parsed.id and read.flags == parsed.flags
+        assert read.custom_ids == _on(parsed.components) and read.carries(click.data["custom_id"])
+        assert not read.carries(click.data["custom_id"] + "x")
+        assert media.shown_on(read) == _pictures(env, parsed)
+        ephemeral.add(read.flags.ephemeral)
     # the Hand button on the public table, then the move in the private hand
     assert ephemeral == {False, True}
-    assert any(media.shown_on(c.message) for c in clicks), "no click came from a message with pictures"
+    assert any(media.shown_on(clicked_message(c)) for c in clicks), "no click came from a message with pictures"
 
 
 async def test_nested_components_are_found_where_discord_py_finds_them(env):
@@ -122,9 +116,10 @@ async def test_nested_components_are_found_where_discord_py_finds_them(env):
     seen = _Seen(env)
     panel = await env.double.click(env.ann, v2, rules)     # the accessory: answered with the private panel
     await env.settle()
-    light = seen[-1].message
-    assert light.custom_ids == {rules, lang, panel_op} == _on(_as_discord_py_reads(env, seen[-1]).message.components)
-    assert not light.flags.ephemeral and panel.message.ephemeral_to == env.ann.id
+    read = clicked_message(seen[-1])
+    assert read is not None
+    assert read.custom_ids == {rules, lang, panel_op} == _on(_as_discord_py_reads(env, seen[-1]).message.components)
+    assert not read.flags.ephemeral and panel.message.ephemeral_to == env.ann.id
 
     # What the click path refuses from it: an id that is not on it (a tampered client), and a
     # house-rules panel step from a message everyone sees (its answer would redraw it in public).
@@ -134,16 +129,11 @@ async def test_nested_components_are_found_where_discord_py_finds_them(env):
             "That button only works in a message that only you can see, so nothing happened.")
 
 
-async def test_other_interactions_take_discord_py_s_own_path(env):
+async def test_a_click_on_a_foreign_component_is_left_unanswered(env):
+    """Not our custom_id (say, another app's old button on a message): no answer from the bot."""
     seen = _Seen(env)
     started = await env.double.slash(env.ann, env.channel, "start", game="safaru")
-    command = seen[-1]
-    assert type(command) is discord.Interaction and command.command.name == "start"
-
-    # Not our custom_id (say, another app's old button on a message): discord.py's parse, and no answer.
     foreign = await env.double.forge_click(env.bob, started.message, "other:button", expect_ack=False)
     await seen.until(2)
     await env.settle()
-    other = seen[-1]
-    assert type(other) is discord.Interaction and isinstance(other.message, discord.Message)
-    assert other.message.id == int(started.message.id) and foreign.callback is None
+    assert seen[-1].message.id == int(started.message.id) and foreign.callback is None

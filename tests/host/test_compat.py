@@ -11,8 +11,6 @@ import discord.http
 import pytest
 from discord.enums import InteractionResponseType
 from discord.interactions import InteractionResponse
-from discord.shard import AutoShardedConnectionState
-from discord.state import ConnectionState
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.transport import compat
@@ -61,18 +59,6 @@ def test_the_api_base_is_where_every_route_goes(monkeypatch):
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     compat.point_api_at("http://127.0.0.1:9/api/v10/")
     assert discord.http.Route("GET", "/gateway").url == "http://127.0.0.1:9/api/v10/gateway"
-
-
-def test_an_interaction_is_built_through_from_data_and_the_state_through_get_state():
-    assert "self._from_data(data)" in inspect.getsource(discord.Interaction.__init__)
-    assert _params(discord.Interaction._from_data) == {"self", "data"}
-    assert "= self._get_state(" in inspect.getsource(discord.Client.__init__)
-    assert _params(discord.Client._get_state) == _params(discord.AutoShardedClient._get_state) == {"self", "options"}
-    assert {"dispatch", "handlers", "hooks", "http"} <= _params(ConnectionState.__init__)
-    assert issubclass(AutoShardedConnectionState, ConnectionState)
-    assert "self._view_store.dispatch_view(" in inspect.getsource(ConnectionState.parse_interaction_create)
-    source = inspect.getsource(discord.Client.__init__)
-    assert "self._handlers" in source and "self._hooks" in source
 
 
 def test_discord_py_is_the_pinned_version():
