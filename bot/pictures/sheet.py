@@ -27,6 +27,8 @@ MARGIN = 14
 GAP = 8  # between pieces of a row
 ROW_GAP = 14
 LIFT = 16  # how far a playable card stands out above the others
+#: The tallest table: a phone shows it whole at 640 px wide (the Hand button stays in sight).
+TALLEST = 900
 
 
 @dataclass
@@ -158,6 +160,17 @@ class Sheet:
         rows = self.render(pad=1)
         rows.paste(0, (0, 0, 1, rows.height))  # a piece wider than the sheet is cut off there
         return _png(self.width, rows.height, zlib_ng.compress(rows.tobytes(), LEVEL))
+
+
+def fitting(sheets: Iterable[Sheet]) -> Sheet:
+    """The first of a table's layouts, most generous first, that is at most ``TALLEST`` pixels tall;
+    the last when none is. Made one by one, so a table that fits lays itself out once."""
+    sheet = None
+    for sheet in sheets:
+        if sheet.height() <= TALLEST:
+            return sheet
+    assert sheet is not None, "at least one layout"
+    return sheet
 
 
 Span = tuple[Image.Image, int, int, int]  # a sprite, its x (right of the filter-byte column), top, bottom

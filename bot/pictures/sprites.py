@@ -27,6 +27,9 @@ CARD = (80, 112)  # full card, width × height
 #: A card on a crowded table (build-pile and Kapado tables): the number on top and the symbol under
 #: it, without the room a full card leaves at its foot, so seven seats fit a phone's screen.
 LOW_CARD = (80, 88)
+#: A card where a table runs out of height: narrower, so three of them stand beside a seat's badge in
+#: half the picture's width (``layouts.two_columns``), still with its number, symbol and triangles.
+NARROW_CARD = (56, 104)
 MINI_ROW = (46, 66)  # a Diabolo row card: the row shows its colour and symbol once
 OUT_CARD = (54, 76)  # a Mü colour out of the hand, beside the trumps' hexagons
 BADGE = 64

@@ -13,8 +13,9 @@ from PIL import Image, ImageChops
 
 import games
 from bot.pictures import faces, layouts, sprites
+from bot.pictures.layouts import COLUMN, WIDE_GAP
 from bot.pictures.palette import INKS, JOKER, PAPER, SUITS, contrast, luminance
-from bot.pictures.sheet import Sheet
+from bot.pictures.sheet import MARGIN, Sheet
 from bot.preview import positions
 from bot.registry import pictures
 from bot.tables.buildpiles import picture as buildpiles_picture
@@ -274,12 +275,34 @@ def test_mus_struck_colours_are_labelled_with_a_count_of_nought() -> None:
 
 
 # -- size and faces ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("key", ["dacapo", "skippo", "kapado", "diabolo", "safaru"])
+@pytest.mark.parametrize("key", ["mu", "rummu", "dacapo", "skippo", "kapado", "diabolo", "safaru"])
 def test_a_table_at_the_most_seats_fits_a_phone_screen(key: str) -> None:
     game = games.REGISTRY[key]
     for pos in positions(key, game.max_players, count=8):
         image = Image.open(io.BytesIO(pictures(key).table_png(game.view(pos.state, None))))
         assert image.width == WIDTH and image.height <= TALLEST, (pos.number, image.size)
+
+
+def test_mus_six_bid_rows_stand_two_to_a_line_in_seat_order_where_the_table_is_tall() -> None:
+    """Measured where the seats' badges land: in the tricks of six players, two badges share a line,
+    the second at the picture's middle, and reading left to right, then down, keeps seat order."""
+    game = games.REGISTRY["mu"]
+    paired = 0
+    for pos in positions("mu", 6, count=8):
+        view = game.view(pos.state, None)
+        if view.phase != "tricks":
+            continue
+        sheet = pictures("mu").table(view)
+        placed, height = sheet._layout()
+        marks = {id(sprites.badge(seat, seat == view.to_act)): seat for seat in range(6)}
+        rows = sum(p.lead for pieces, _, _ in sheet.rows for p in pieces)  # the bid rows come first
+        bids = [(y, x, marks[id(image)]) for image, x, y in placed if id(image) in marks][:rows]
+        read = [seat for _, _, seat in sorted(bids)]  # down the lines, left to right along each
+        assert read == sorted(read), pos.number
+        paired += len({y for y, _, _ in bids}) < len(bids)
+        assert all(x in (MARGIN, MARGIN + COLUMN + WIDE_GAP) for _, x, _ in bids)
+        assert height <= TALLEST
+    assert paired
 
 
 def test_da_capo_cards_look_like_cards_with_their_value_in_dots() -> None:
@@ -314,15 +337,19 @@ def test_safaru_shows_each_sides_catch_and_the_cards_just_caught() -> None:
 
 
 def test_rummus_badge_stands_beside_its_display_with_the_hand_count() -> None:
+    """In every layout (one seat a line, two to a line, all in one flow): measured where the sprites
+    land, each seat's badge carries its hand count and has its first display on the same line."""
     game = games.REGISTRY["rummu"]
-    for pos in positions("rummu", 6, count=6):
+    for pos in positions("rummu", 6, count=8):
         view = game.view(pos.state, None)
-        sheet = pictures("rummu").table(view)
+        placed, _ = pictures("rummu").table(view)._layout()
+        images = [image for image, _, _ in placed]
         for seat in range(view.players):
-            row = sheet.rows[seat + 1][0]
-            assert row[0].images == (sprites.badge(seat, seat == view.turn), sprites.chip(str(view.hand_sizes[seat])))
-            lines = sheet._lines(row)
-            assert len(row) == 1 or len(lines[0]) >= 2, "the first display beside the badge"
+            at = next(i for i, image in enumerate(images) if image is sprites.badge(seat, seat == view.turn))
+            assert images[at + 1] is sprites.chip(str(view.hand_sizes[seat]))
+            if any(combo.owner == seat for combo in view.combos):
+                (_, x, y), (_, cx, cy) = placed[at], placed[at + 2]
+                assert cy == y and cx > x + sprites.BADGE, (pos.number, seat)
 
 
 def test_jokers_set_aside_are_one_card_with_their_count() -> None:

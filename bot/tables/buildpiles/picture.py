@@ -8,15 +8,13 @@ from PIL import Image
 
 from bot.pictures.faces import back
 from bot.pictures.layouts import WIDE_GAP
-from bot.pictures.sheet import GAP, Piece, Sheet, cascade, piece
+from bot.pictures.sheet import GAP, Piece, Sheet, cascade, fitting, piece
 from bot.pictures.sprites import LOW_CARD, Face, badge, card, counted, slot, tag
 from bot.ui.labels import pile_label
 
 #: How much of each card under a helper pile's top shows: its number, not a sliver of its symbol.
 CASCADE = 54
 SHOWN_UNDER = 4  # cards of a helper pile shown under its top, where the picture has room
-#: The tallest table: a phone shows it whole at 640 px wide (the Hand button stays in sight).
-TALLEST = 900
 SEAT_GAP = 8  # between two seats' rows
 
 
@@ -30,12 +28,8 @@ def buildpiles_table(face_of: Callable[[str], Face], build_top: Callable[[str, i
     per player the seat's badge, the pile's top over its count, the helper piles (the top whole, the
     cards beneath showing their numbers where there is room) and Skippo's jokers set aside (one card,
     with their count when there are several). The cards the last move put down are framed; the
-    picture stays at most ``TALLEST`` pixels tall, showing fewer cards under the helper piles' tops."""
-    for under in range(SHOWN_UNDER, 0, -1):
-        sheet = _table(face_of, build_top, v, under)
-        if sheet.height() <= TALLEST:
-            return sheet
-    return _table(face_of, build_top, v, 0)
+    picture stays at most ``sheet.TALLEST`` pixels tall, showing fewer cards under the helper piles' tops."""
+    return fitting(_table(face_of, build_top, v, under) for under in range(SHOWN_UNDER, -1, -1))
 
 
 def _table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v, under: int) -> Sheet:

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from bot.pictures import Pictures, faces
 from bot.pictures.faces import coloured
-from bot.pictures.layouts import WIDE_GAP, seat_badge
+from bot.pictures.layouts import WIDE_GAP, seat_badge, two_columns
 from bot.pictures.palette import INKS, PAPER
-from bot.pictures.sheet import Piece, Sheet, piece
-from bot.pictures.sprites import CARD, DARK, Face, arrow, badge, card, chip, crossed, slot, token
+from bot.pictures.sheet import Piece, Sheet, fitting, piece
+from bot.pictures.sprites import CARD, DARK, NARROW_CARD, Face, arrow, badge, card, chip, crossed, slot, token
 from games.mu.cards import matches
 
 #: Under each named trump's hexagon, who named it: the role's name is the same in every language.
@@ -40,7 +40,14 @@ def mu_table(v) -> Sheet:
     out, over a count of 0), each seat's face-up bid cards (before the tricks every seat, its badge
     alone when it shows none), the trick in play order with its players' badges and an empty place
     for the seat to play next, and the last trick faded with the winner's card in full colour. Trump
-    cards carry the trumps' small hexagon; the cards the last action laid out or played are framed."""
+    cards carry the trumps' small hexagon; the cards the last action laid out or played are framed.
+    Where six seats' bids make it too tall for a phone, the trumps and the bid rows stand two to a
+    line, and then also on narrower cards (``sheet.TALLEST``)."""
+    return fitting(_table(v, size, paired) for size, paired in ((CARD, False), (CARD, True), (NARROW_CARD, True)))
+
+
+def _table(v, size: tuple[int, int], paired: bool) -> Sheet:
+    """The table with its bid cards at ``size``, their rows ``paired`` in two columns or one a line."""
     sheet = Sheet()
     last = frozenset(v.last)
     head = [piece(token(_trump(t)), chip(role, icon=False))
@@ -48,11 +55,13 @@ def mu_table(v) -> Sheet:
     if head:
         head[-1].gap_after = WIDE_GAP
     head += [piece(crossed(coloured("", c)), chip("0")) for c in v.removed_colours]  # three players
-    sheet.row(head, gap=0)
-    for seat, shown in enumerate(v.shown):  # before the tricks every seat, so the one to act shows
-        if shown or v.phase != "tricks":
-            sheet.row([seat_badge(seat, v.to_act),
-                       *(piece(card(_face(v, c), CARD, "last" if c in last else "plain")) for c in shown)])
+    bids = [[seat_badge(seat, v.to_act), *(piece(card(_face(v, c), size, "last" if c in last else "plain"))
+                                           for c in shown)]
+            for seat, shown in enumerate(v.shown)
+            if shown or v.phase != "tricks"]  # before the tricks every seat, so the one to act shows
+    rows = [row for row in (head, *bids) if row]
+    for row in two_columns(rows) if paired else rows:  # paired, the trumps take the first place
+        sheet.row(row)
     if v.phase == "tricks":
         trick = _played(v, v.trick, None, last)
         if v.to_act is not None:  # an empty place over the filled badge of the seat to play next
