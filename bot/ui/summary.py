@@ -43,8 +43,14 @@ def closing(session, lang: str, show: Presenter | None, ratings: Ratings | None 
     result = session.result() if session.status == Status.FINISHED else None
     if result is None:
         return Rendered(StaticView([]), text)
-    rematch = button(t(lang, "table.end.rematch"), ids.rematch(session.id), style=Style.success)
-    return Rendered(StaticView([row(rematch)]), text, media.pictures(result_picture(session, result, lang)))
+    return Rendered(StaticView([row(rematch_button(session, lang))]), text,
+                    media.pictures(result_picture(session, result, lang)))
+
+
+def rematch_button(session, lang: str) -> dict:
+    """A finished match's Rematch button (on its closing message and on its final table): the same
+    seats, computer players and house rules in a new lobby."""
+    return button(t(lang, "table.end.rematch"), ids.rematch(session.id), style=Style.success)
 
 
 def render_summary(session, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> str | None:

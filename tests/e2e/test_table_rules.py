@@ -42,7 +42,9 @@ async def test_the_rules_button_shows_the_rules_and_the_readers_moves_privately(
     assert len(env.public()) == before, "the rules went to the clicker only"
 
 
-async def test_after_the_match_the_rules_button_is_off_like_hand(env):
+async def test_after_the_match_hand_is_off_and_the_final_table_offers_a_rematch(env):
+    """The finished table's button beside Hand is no longer Rules (a finished table answers no click)
+    but Rematch, the closing message's button: clicked on the table, it opens the same lobby."""
     drive = GameDriver(env, "safaru")
     session = await drive.start(["ann"], computers=1)
     await drive.let_computers_move()
@@ -54,4 +56,11 @@ async def test_after_the_match_the_rules_button_is_off_like_hand(env):
     (table,) = env.table_messages()
     buttons = {c["custom_id"]: c for row in table.components[0]["components"] if row["type"] == 1
                for c in row["components"]}
-    assert buttons[ids.table(session.id, "rules")]["disabled"] and buttons[ids.table(session.id, "hand")]["disabled"]
+    assert buttons[ids.table(session.id, "hand")]["disabled"] and ids.table(session.id, "rules") not in buttons
+    rematch = buttons[ids.rematch(session.id)]
+    assert rematch["label"] == "Rematch" and not rematch.get("disabled")
+    opened = await env.double.click(env.ann, table, ids.rematch(session.id))
+    await env.settle()
+    lobby = env.session()
+    assert lobby is not session and lobby.status.value == "lobby" and lobby.host_id == int(env.ann.id)
+    assert opened.message is not None and lobby.messages["lobby"] == int(opened.message.id)

@@ -28,7 +28,7 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
 from games.keys import number
@@ -163,7 +163,7 @@ class BuildPilePresenter:
         turn.append(self.turn_line(session, view, lang))
         hand = hand_button(session, lang)
         picture = table_picture(self.pictures, session, view, lang, "\n".join(head[1:] + players))
-        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand, rules_button(session, lang))],
+        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand, rules_or_rematch(session, lang))],
                        picture)]
 
     @staticmethod

@@ -27,7 +27,7 @@ from bot.ui.base import (
     text,
 )
 from bot.ui.labels import seat_badge
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
 from games.deck import digit
@@ -125,7 +125,7 @@ class CalcoryPresenter:
         view = session.game.view(session.state, None)
         # The Rules button goes under the first half: the second holds Discord's 40 components already.
         first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
-                 row(rules_button(session, lang))]
+                 row(rules_or_rematch(session, lang))]
         second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"

@@ -19,7 +19,7 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
 from games.diabolo.cards import COLOUR, COLOURS, ROW, VALUE
@@ -246,7 +246,7 @@ class DiaboloPresenter:
             text(rows),
             text(_players_block(session, view, lang)),
             text(_status_block(session, view, lang, last)),
-            row(hand_button(session, lang), rules_button(session, lang)),
+            row(hand_button(session, lang), rules_or_rematch(session, lang)),
         ]
         return [framed(components, table_picture(PICTURES, session, view, lang, rows))]
 

@@ -26,7 +26,7 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, SYMBOL, VALUE, WISH, fit
@@ -143,7 +143,7 @@ class KapadoPresenter:
         hand = hand_button(session, lang)
         header = _header(view, lang)
         picture = table_picture(PICTURES, session, view, lang, f"{header}\n{players}")
-        return [framed([text(header), text(players), text(turn), row(hand, rules_button(session, lang))], picture)]
+        return [framed([text(header), text(players), text(turn), row(hand, rules_or_rematch(session, lang))], picture)]
 
     # -- the hand ------------------------------------------------------------------------------
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

@@ -17,7 +17,7 @@ from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.mu.cards import NO_TRUMP
@@ -134,7 +134,7 @@ class MuPresenter:
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)),
-                 row(hand_button(session, lang), rules_button(session, lang))]
+                 row(hand_button(session, lang), rules_or_rematch(session, lang))]
         return [framed(parts, table_picture(PICTURES, session, view, lang, _pictured(session, view, lang)))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

@@ -19,7 +19,7 @@ from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import label, labels
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from bot.ui.summary import render_hand as render_hand_score
 from games.base import Event, HandScore, ScoreLine
 from games.deck import ORDER, split_cards
@@ -94,7 +94,7 @@ class RummuPresenter:
             text(_header(session, view, lang)),
             text(displays),
             text(_turn(session, view, lang, last)),
-            row(hand, rules_button(session, lang)),
+            row(hand, rules_or_rematch(session, lang)),
         ], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

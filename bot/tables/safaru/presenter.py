@@ -21,7 +21,7 @@ from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row,
 from bot.ui.cards import label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
-from bot.ui.rules import rules_button
+from bot.ui.rules import rules_or_rematch
 from bot.ui.summary import render_hand
 from games.base import Action, Event, HandScore
 from games.deck import DECK, ORDER, digit, split_cards
@@ -251,7 +251,7 @@ class SafaruPresenter:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
         picture = table_picture(PICTURES, session, view, lang, "\n".join(_pictured(session, view, lang)))
-        return [framed([text(_table_text(session, view, lang, last)), row(hand, rules_button(session, lang))], picture)]
+        return [framed([text(_table_text(session, view, lang, last)), row(hand, rules_or_rematch(session, lang))], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
