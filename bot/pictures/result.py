@@ -106,15 +106,7 @@ def _podium(entrants: Sequence[Entrant]) -> list[tuple[Image.Image, int, int]]:
         y = step_top - 6 - score.height
         items.append((score, x + (width - score.width) // 2, y))
         seats = [(s, e.won) for e in on_step for s in e.seats]
-        lines = _badge_lines(seats, width)
-        y -= 8 + len(lines) * BADGE + (len(lines) - 1) * BADGE_GAP
-        for line in lines:
-            line_width = len(line) * BADGE + (len(line) - 1) * BADGE_GAP
-            bx = x + (width - line_width) // 2
-            for seat, won in line:
-                items.append((badge(seat, won), bx, y))
-                bx += BADGE + BADGE_GAP
-            y += BADGE + BADGE_GAP
+        items += _badges(_badge_lines(seats, width), x, width, y - 8 - _badges_height(len(seats), width))
     return items
 
 
@@ -125,6 +117,19 @@ def _per_line(width: int) -> int:
 def _badge_lines(seats: list[tuple[int, bool]], width: int) -> list[list[tuple[int, bool]]]:
     per = _per_line(width)
     return [seats[i:i + per] for i in range(0, len(seats), per)]
+
+
+def _badges(lines: list[list[tuple[int, bool]]], x: int, width: int, top: int) -> list[tuple[Image.Image, int, int]]:
+    """Badges laid out in ``lines`` from ``top``, each line centred in the ``width`` from ``x``."""
+    placed = []
+    y = top
+    for line in lines:
+        bx = x + (width - (len(line) * BADGE + (len(line) - 1) * BADGE_GAP)) // 2
+        for seat, won in line:
+            placed.append((badge(seat, won), bx, y))
+            bx += BADGE + BADGE_GAP
+        y += BADGE + BADGE_GAP
+    return placed
 
 
 def _badges_height(count: int, width: int) -> int:
@@ -155,15 +160,8 @@ def _table(entrants: Sequence[Entrant], rows: Sequence[tuple[int, Sequence[int]]
                                                   MARGIN, (head - ROW_HEIGHT) // 2 + 4)]
     for n, entrant in enumerate(entrants):
         x = MARGIN + NUMBER_COLUMN + n * column
-        lines = _badge_lines([(s, entrant.won) for s in entrant.seats], column)
-        y = (head - (len(lines) * BADGE + (len(lines) - 1) * BADGE_GAP)) // 2
-        for line in lines:
-            line_width = len(line) * BADGE + (len(line) - 1) * BADGE_GAP
-            bx = x + (column - line_width) // 2
-            for seat, won in line:
-                items.append((badge(seat, won), bx, y))
-                bx += BADGE + BADGE_GAP
-            y += BADGE + BADGE_GAP
+        seats = [(s, entrant.won) for s in entrant.seats]
+        items += _badges(_badge_lines(seats, column), x, column, (head - _badges_height(len(seats), column)) // 2)
     top = head + 10
     for r, (number, totals) in enumerate(rows):
         y = top + r * ROW_HEIGHT

@@ -27,8 +27,7 @@ from games.buildpiles import (
     RESERVE,
     BuildPileGame,
     Table,
-    draw_card,
-    note_draw,
+    draw_to,
     push_build,
 )
 from games.skippo.cards import ACE, TOP, VALUE, deck, face, face_of_value, helper_value
@@ -117,18 +116,10 @@ class Skippo(BuildPileGame):
                 self._refill(table, (table.current + k) % table.players, events)
 
     def _refill(self, table: Table, seat: int, events: list[Event]) -> None:
-        hand = table.seats[seat].hand
         size = table.options.hand_size
         while True:
             self._aces_out(table, seat, events)
-            drawn = []
-            while len(hand) < size:
-                card = draw_card(table, events)
-                if card is None:
-                    break
-                hand.append(card)
-                drawn.append(card)
-            note_draw(table, seat, drawn, events)
+            drawn = draw_to(table, seat, size, events)
             if drawn:
                 table.aceless &= ~(1 << seat)  # nobody else knows what came
             if not drawn or not (ACE in [VALUE[c] for c in drawn] and table.free_slot() >= 0):
