@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -259,15 +259,40 @@ class Replay(Generic[S]):
     opening: list[Event] = field(default_factory=list)  # what ``begin`` reported before the first move
 
 
+@dataclass(slots=True)
+class Step(Generic[S]):
+    """One position of a match walked from its log: the live state after ``action`` of ``seat`` (both
+    None for the deal), and what that move (or ``begin``) reported."""
+
+    state: S
+    seat: int | None
+    action: Action | None
+    events: list[Event]
+
+
+def walk(
+    game: Game[S, Any], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
+) -> Iterator[Step[S]]:
+    """Every position of a match from its log, the deal first: what replays and reviews step through.
+
+    The state is the walk's own and moves on with the next step; clone it to keep a position."""
+    state, opening = game.begin(players, options, seed)
+    yield Step(state, None, None, opening)
+    for seat, action in actions:
+        yield Step(state, seat, action, game.apply(state, seat, action))
+
+
 def replay(
     game: Game[S, Any], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
 ) -> Replay[S]:
     """Rebuild a match from its log: the same inputs always give the same state."""
-    state, opening = game.begin(players, options, seed)
+    steps = walk(game, players, options, seed, actions)
+    first = next(steps)
     log: list[tuple[int, Action, list[Event]]] = []
-    for seat, action in actions:
-        log.append((seat, action, game.apply(state, seat, action)))
-    return Replay(state, log, opening)
+    for step in steps:
+        assert step.seat is not None and step.action is not None
+        log.append((step.seat, step.action, step.events))
+    return Replay(first.state, log, first.events)
 
 
 def random_playout(game: Game[S, Any], state: S, rng: random.Random, cap: int | None = None) -> int:
