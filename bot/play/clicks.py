@@ -60,6 +60,10 @@ def _misplaced(message: ClickedMessage | None, custom_id: str, click: ids.ClickI
     return None
 
 
+#: Discord's code for an interaction answered too late (after its 3 s) or twice.
+UNKNOWN_INTERACTION = 10062
+
+
 async def answer(reply: Reply, sending: Awaitable[object]) -> bool:
     """Send the answer to a click whose change is already stored; ``False`` if it failed.
 
@@ -113,6 +117,12 @@ class Clicks:
         self.quiet.clear()
         try:
             await self._handle(interaction, custom_id, values)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_INTERACTION:
+                raise
+            # Only an answer meets this code; every answer after a commit goes through ``answer``.
+            log.warning("a click in channel %s was answered after Discord's 3 seconds; it changed nothing",
+                        interaction.channel_id)
         finally:
             self._in_flight -= 1
             if not self._in_flight:

@@ -90,6 +90,22 @@ async def test_a_move_whose_answer_failed_still_sets_the_turn_clock(env, caplog)
     assert claim(caplog, "could not answer")
 
 
+async def test_a_refusal_answered_too_late_is_a_warning_and_changes_nothing(env, caplog):
+    """A click that changes nothing (here: out of turn) whose notice comes after Discord's 3 s is
+    refused with 10062; the bot notes it and goes on, with no error and nothing stored."""
+    session, _ = await start_calcory(env, ("ann", "bob"))
+    drive = CalcoryDriver(env)
+    waiting = 1 - drive.active
+    custom_id = drive.flip_id(drive.face_down(1))
+    env.double.fault("POST", CALLBACK, status=404, code=10062)
+    record = await env.double.click(drive.user_of(waiting), drive.message_with(custom_id), custom_id,
+                                    expect_ack=False)
+    await settled(env, lambda: any("3 seconds" in r.getMessage() for r in caplog.records), "the late notice")
+    assert record.callback is None and session.log == []
+    (warning,) = claim(caplog, "after Discord's 3 seconds")
+    assert "changed nothing" in warning.getMessage()
+
+
 # ------------------------------------------------------------------ 2: a missing table
 
 
