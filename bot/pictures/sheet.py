@@ -94,10 +94,14 @@ class Sheet:
 
     width: int = WIDTH
     rows: list[tuple[list[Piece], int, bool]] = field(default_factory=list)  # pieces, gap above, centred
+    #: The layout once made: a table that must fit a screen asks for its height, then is drawn.
+    _laid: tuple[list[tuple[Image.Image, int, int]], int] | None = field(default=None, init=False, repr=False,
+                                                                         compare=False)
 
     def row(self, pieces: list[Piece], *, gap: int = ROW_GAP, centre: bool = False) -> None:
         if pieces:
             self.rows.append((pieces, gap, centre))
+            self._laid = None
 
     def place(self, items: list[tuple[Image.Image, int, int]], *, gap: int = ROW_GAP) -> None:
         """A row laid out by the caller: (sprite, x, y within the row) each."""
@@ -105,6 +109,7 @@ class Sheet:
             images = tuple(image for image, _, _ in items)
             whole = Piece(images, tuple(y for _, _, y in items), 0, tuple(x - MARGIN for _, x, _ in items))
             self.rows.append(([whole], gap, False))
+            self._laid = None
 
     @staticmethod
     def _indent(pieces: list[Piece]) -> int:
@@ -124,6 +129,11 @@ class Sheet:
     def _layout(self) -> tuple[list[tuple[Image.Image, int, int]], int]:
         """Where every sprite goes, in pasting order: (sprite, x, y on the picture) each; and the
         picture's height."""
+        if self._laid is None:
+            self._laid = self._lay_out()
+        return self._laid
+
+    def _lay_out(self) -> tuple[list[tuple[Image.Image, int, int]], int]:
         placed: list[tuple[Image.Image, int, int]] = []
         y = MARGIN
         first = True

@@ -351,22 +351,42 @@ def counted(face: Face, size: tuple[int, int], n: int, mark: str = "open", state
 
 @cache
 def _counted(face: Face, size: tuple[int, int], n: int, mark: str, state: str) -> Image.Image:
+    # Put together at the shown size from two cached parts: a pile's count changes with nearly every
+    # move, and drawing the whole sprite supersampled for each new count took 3 ms.
+    chip = _chip_shown(str(n))
+    img = Image.new("RGB", (size[0], size[1] + CHIP_BELOW), BG)
+    img.paste(_pile_top(face, size, _chip_foot(str(n)), mark, state), (0, 0))
+    img.paste(chip, ((size[0] - chip.width) // 2, img.height - chip.height), chip)
+    return to_palette(img)
+
+
+def _chip_foot(s: str) -> int:
+    """How far a count chip reaches up into the card it sits under."""
+    return _chip_rgb(s).height // SS - CHIP_BELOW
+
+
+@cache
+def _chip_shown(s: str) -> Image.Image:
+    """A count chip at its shown size, with its shape as the alpha (see ``_chip_rgb``)."""
+    rgba = _chip_rgb(s)
+    return shrink(rgba, (round(rgba.width / SS), round(rgba.height / SS)))
+
+
+@cache
+def _pile_top(face: Face, size: tuple[int, int], foot: int, mark: str, state: str) -> Image.Image:
+    """A pile's top card at its shown size, its ``foot`` left free for the count chip, with its mark
+    (padlock or cross) and the last move's frame."""
     w, h = size[0] * SS, size[1] * SS
-    chip_rgb = _chip_rgb(str(n))
-    foot = chip_rgb.height // SS - CHIP_BELOW
     shown = dimmed(face) if mark == "dead" and not face.back else face
     body = _card_rgb(shown, size, foot + 2)
     if mark == "dead" and face.back:
         body = Image.blend(body, Image.new("RGB", body.size, BG), DIM)
     if state == "last":
         body = _framed(shrink(body, size)).resize((w, h), Image.Resampling.NEAREST)
-    img = Image.new("RGB", (w, h + CHIP_BELOW * SS), BG)
-    img.paste(body, (0, 0))
     if mark != "open":
         sign = _lock_rgb(mark)
-        img.paste(sign, ((w - sign.width) // 2, round((55 * SS + h - foot * SS) / 2 - sign.height / 2)), sign)
-    img.paste(chip_rgb, ((w - chip_rgb.width) // 2, img.height - chip_rgb.height), chip_rgb)
-    return to_palette(shrink(img, (size[0], size[1] + CHIP_BELOW)))
+        body.paste(sign, ((w - sign.width) // 2, round((55 * SS + h - foot * SS) / 2 - sign.height / 2)), sign)
+    return shrink(body, size)
 
 
 def _small_mask(s: str) -> Image.Image:
@@ -379,6 +399,7 @@ def _small_mask(s: str) -> Image.Image:
     return mask.crop(box) if box else mask
 
 
+@cache
 def _chip_rgb(s: str, icon: bool = True) -> Image.Image:
     """A count: the number at 60 % of a value's height beside two small fanned cards (what it
     counts), white in a dark outline: a label, never read as a card's value.
