@@ -241,6 +241,8 @@ def _pips(d: ImageDraw.ImageDraw, n: int, w: int, h: int, ink: RGB) -> None:
     rows = [min(5, n), n - 5] if n > 5 else [n]
     top, bottom = 58 * SS, h - 8 * SS
     r = min(5 * SS, (bottom - top) / (2 * len(rows)) - SS)
+    if r < 2 * SS:  # a count chip leaves no room: specks would read as dirt, and the number says it all
+        return
     for i, count in enumerate(rows):
         cy = top + (bottom - top) * (2 * i + 1) / (2 * len(rows))
         for j in range(count):

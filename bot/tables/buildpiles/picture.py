@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from PIL import Image
 
@@ -29,7 +30,8 @@ def buildpiles_table(face_of: Callable[[str], Face], build_top: Callable[[str, i
     cards beneath showing their numbers where there is room) and Skippo's jokers set aside (one card,
     with their count when there are several). The cards the last move put down are framed; the
     picture stays at most ``sheet.TALLEST`` pixels tall, showing fewer cards under the helper piles' tops."""
-    return fitting(_table(face_of, build_top, v, under) for under in range(SHOWN_UNDER, -1, -1))
+    return fitting([partial(_table, face_of, build_top, v, under) for under in range(SHOWN_UNDER, -1, -1)],
+                   ("buildpiles", len(v.seats)))
 
 
 def _table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v, under: int) -> Sheet:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from bot.pictures import Pictures, faces
 from bot.pictures.faces import coloured
@@ -43,7 +44,8 @@ def mu_table(v) -> Sheet:
     cards carry the trumps' small hexagon; the cards the last action laid out or played are framed.
     Where six seats' bids make it too tall for a phone, the trumps and the bid rows stand two to a
     line, and then also on narrower cards (``sheet.TALLEST``)."""
-    return fitting(_table(v, size, paired) for size, paired in ((CARD, False), (CARD, True), (NARROW_CARD, True)))
+    return fitting([partial(_table, v, size, paired) for size, paired in ((CARD, False), (CARD, True), (NARROW_CARD, True))],
+                   ("mu", len(v.shown)))
 
 
 def _table(v, size: tuple[int, int], paired: bool) -> Sheet:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from PIL import Image
 
@@ -43,7 +44,7 @@ def rummu_table(v) -> Sheet:
     ``pile_label(k)``, as the text and buttons name it); the cards the last move laid are framed.
     Where many displays make it too tall for a phone, seats' rows pair up, the displays' cards
     narrow, and at last the seats flow one after another (``LAYOUTS``)."""
-    return fitting(_table(v, size, how) for size, how in LAYOUTS)
+    return fitting([partial(_table, v, size, how) for size, how in LAYOUTS], ("rummu", v.players))
 
 
 def _table(v, size: tuple[int, int], how: str) -> Sheet:
