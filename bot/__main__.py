@@ -2,7 +2,7 @@
 
 ``run`` (the default) connects to Discord until Ctrl+C or SIGTERM; ``check-config`` reads the settings
 and says whether they are usable; ``backup PATH`` copies an SQLite database with SQLite's online
-backup API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating from the result rows
+backup API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating (all time and each season's) from the result rows
 (while the bot is stopped); ``copy-database --from URL --to URL`` copies everything into an empty
 database (SQLite to PostgreSQL, say; while the bot is stopped). ``python -m bot config.toml`` (a bare path) still means
 ``python -m bot --config config.toml run``. Every mistake is one sentence on stderr, never a traceback:
@@ -90,7 +90,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("check-config", help="read the settings and report whether they are usable")
     copy = sub.add_parser("backup", help="copy the database to PATH, safely while the bot runs")
     copy.add_argument("path", type=Path, metavar="PATH", help="the new file (must not exist yet)")
-    sub.add_parser("rebuild-ratings", help="recompute every rating from the result rows (stop the bot first)")
+    sub.add_parser("rebuild-ratings", help="recompute every rating, all time and per season, from the result rows "
+                   "(stop the bot first)")
     move = sub.add_parser("copy-database", help="copy every game and result into an empty database (stop the bot first)")
     move.add_argument("--from", dest="source", required=True, metavar="URL",
                       help="the database to copy: sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME")

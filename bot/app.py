@@ -25,6 +25,7 @@ from bot.play.clicks import Clicks
 from bot.play.clock import Clock, SystemClock, Timers, sleep_until
 from bot.play.computers import ComputerPool
 from bot.play.forget import Forget
+from bot.play.seasons import SeasonKeeper
 from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.storage.shards import describe, running
@@ -36,7 +37,7 @@ from bot.transport.webhooks import Tokens
 
 log = logging.getLogger("spieltisch")
 
-COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.privacy")
+COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.seasons", "cogs.privacy")
 #: The ``meta`` key under which the bot remembers where it registered its commands.
 COMMAND_SCOPE = "command_scope"
 #: Discord out of reach at login: no DNS, a refused or dropped connection (aiohttp's connection errors
@@ -121,6 +122,7 @@ class Spieltisch(commands.Bot):
         self.tables: TableWriter
         self.forget: Forget
         self.clicks: Clicks
+        self.seasons: SeasonKeeper
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
         #: ``setup_hook`` has begun: login reached Discord, and what fails from here is not retried.
@@ -172,6 +174,7 @@ class Spieltisch(commands.Bot):
         self.forget = Forget(storage, self.sessions.games)
         self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
                              lobby_timeout=lobby_timeout)
+        self.seasons = SeasonKeeper(storage, self.clock, self, shards=self.settings.shards)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()
@@ -182,6 +185,7 @@ class Spieltisch(commands.Bot):
             await self.load_extension(name)
         await self.autoplay.restored()
         self.timers.start()
+        self.seasons.start()        # catches up on a month's end or a post owed while the bot was down
         for session in self.sessions.live():
             self.tables.restored(session)
         for gone in ended:
@@ -255,6 +259,8 @@ class Spieltisch(commands.Bot):
                 self.autoplay.close()
             if getattr(self, "timers", None) is not None:
                 await self.timers.stop()
+            if getattr(self, "seasons", None) is not None:
+                await self.seasons.stop()
             if self._own_computers and self.computers is not None:
                 await self.computers.close()
                 self.computers = None

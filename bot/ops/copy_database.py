@@ -27,6 +27,8 @@ TABLES: dict[str, str] = {
     "rating_log": "session_id, seat, guild_id, game, player, user_id, ended_at, before, after",
     "player_totals": "guild_id, game, user_id, games, wins, human_games, human_wins, last_ended",
     "game_totals": "guild_id, game, matches, last_ended",
+    "seasons": "id, guild_id, name, monthly, channel_id, started_at, until, ended_at, post_due",
+    "season_ratings": "season_id, game, player, user_id, level, name, mu, sigma, ordinal, games",
 }
 #: Derived from the result rows by triggers as they are inserted: replaced by the source's afterwards.
 TOTALS = ("player_totals", "game_totals")

@@ -129,7 +129,7 @@ POSTGRESQL = Dialect(
     "EXISTS (SELECT 1 FROM json_array_elements(CAST(s.seats AS json)) AS seat (value) "
     "WHERE CAST(seat.value ->> 'user_id' AS BIGINT) = :user OR CAST(seat.value ->> 'replaced' AS BIGINT) = :user)",
     tuple(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
-          for table in ("sessions", "timers")),
+          for table in ("sessions", "timers", "seasons")),
 )
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?|(?<![:\w]):([A-Za-z_]\w*)")

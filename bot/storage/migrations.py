@@ -328,6 +328,49 @@ SCHEMA: tuple[Migration, ...] = (
         "CREATE INDEX ratings_user ON ratings (user_id)",
         "CREATE INDEX rating_log_player ON rating_log (guild_id, user_id, game, ended_at)",
     )),
+    # Seasons (bot/storage/seasons.py): a server's results counted afresh now and then. A finished
+    # match counts for the season of its server current when it ended (``results.season``); each
+    # season has ratings of its own, derived like the all-time ones (rebuilt with them). At most one
+    # current season per server, whichever process ends one and starts the next: the database
+    # decides. ``until`` is when a monthly season ends; ``post_due`` is set while the end-of-season
+    # post is owed (the time from which a process may take it, see ``claim_post``).
+    (7, "seasons", (
+        """
+        CREATE TABLE seasons (
+            id         {serial},
+            guild_id   {id:7} NOT NULL,
+            name       TEXT    NOT NULL,
+            monthly    INTEGER NOT NULL,
+            channel_id {id},
+            started_at {real:7} NOT NULL,
+            until      {real},
+            ended_at   {real},
+            post_due   {real}
+        )
+        """,
+        "CREATE UNIQUE INDEX seasons_current ON seasons (guild_id) WHERE ended_at IS NULL",
+        "CREATE INDEX seasons_guild ON seasons (guild_id, started_at)",
+        "CREATE INDEX seasons_post ON seasons (post_due) WHERE post_due IS NOT NULL",
+        "ALTER TABLE results ADD COLUMN season {id}",
+        "CREATE INDEX results_season ON results (season, user_id) WHERE season IS NOT NULL",
+        """
+        CREATE TABLE season_ratings (
+            season_id {id:7} NOT NULL,
+            game      TEXT    NOT NULL,
+            player    TEXT    NOT NULL,
+            user_id   {id},
+            level     TEXT,
+            name      TEXT    NOT NULL,
+            mu        {real:7} NOT NULL,
+            sigma     {real:7} NOT NULL,
+            ordinal   {real:7} NOT NULL,
+            games     INTEGER NOT NULL,
+            PRIMARY KEY (season_id, game, player)
+        ){without_rowid}
+        """,
+        "CREATE INDEX season_ratings_board ON season_ratings (season_id, game, ordinal, games, user_id)",
+        "CREATE INDEX season_ratings_user ON season_ratings (user_id)",
+    )),
 )
 
 

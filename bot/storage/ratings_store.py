@@ -50,10 +50,26 @@ class RatingTrend:
     over: int
 
 
-_UPSERT = ("INSERT INTO ratings (guild_id, game, player, user_id, level, name, mu, sigma, ordinal, games) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, player) DO UPDATE SET "
-           "user_id = excluded.user_id, level = excluded.level, name = excluded.name, mu = excluded.mu, "
-           "sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games")
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Where ratings of one kind live: all-time per guild (``ratings``), or per season
+    (``season_ratings``, migration 7). Both are computed the same way from the same result rows."""
+
+    table: str
+    #: The column that says whose ratings they are: the guild's, or the season's.
+    owner: str
+
+    @property
+    def upsert(self) -> str:
+        return (f"INSERT INTO {self.table} ({self.owner}, game, player, user_id, level, name, mu, sigma, ordinal, "
+                f"games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ({self.owner}, game, player) DO UPDATE "
+                "SET user_id = excluded.user_id, level = excluded.level, name = excluded.name, mu = excluded.mu, "
+                "sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games")
+
+
+ALL_TIME = Scope("ratings", "guild_id")
+SEASON = Scope("season_ratings", "season_id")
+
 _LOG = ("INSERT INTO rating_log (session_id, seat, guild_id, game, player, user_id, ended_at, before, after) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seat) DO UPDATE SET "
         "guild_id = excluded.guild_id, game = excluded.game, player = excluded.player, "
@@ -61,8 +77,8 @@ _LOG = ("INSERT INTO rating_log (session_id, seat, guild_id, game, player, user_
         "after = excluded.after")
 
 
-def _writes(rows: Sequence[Any], rated: Rated) -> tuple[list[tuple], list[tuple]]:
-    """The ratings and rating_log rows of one rated match."""
+def _writes(rows: Sequence[Any], rated: Rated, owner: int) -> tuple[list[tuple], list[tuple]]:
+    """The rating rows (of ``owner``: a guild or a season) and rating_log rows of one rated match."""
     first = rows[0]
     upserts, logs, seen = [], [], set()
     for row in rows:
@@ -76,56 +92,72 @@ def _writes(rows: Sequence[Any], rated: Rated) -> tuple[list[tuple], list[tuple]
             seen.add(key)
             skill = rated.skills[key]
             human = row.user_id is not None
-            upserts.append((first.guild_id, first.game, key, row.user_id, None if human else row.level,
+            upserts.append((owner, first.game, key, row.user_id, None if human else row.level,
                             row.name if human else "", skill.mu, skill.sigma, skill.ordinal, skill.games))
     return upserts, logs
 
 
+def _rated(rows: Sequence[Any]) -> list[Any]:
+    """The rows a rating counts: ranked seats of a finished match."""
+    return [row for row in rows if row.rank is not None and not row.stopped]
+
+
+def _scopes(row: Any) -> list[tuple[Scope, int]]:
+    """Where one match's ratings go: its guild's all-time ratings, and its season's if it had one."""
+    return [(ALL_TIME, row.guild_id)] + ([(SEASON, row.season)] if row.season is not None else [])
+
+
 async def apply_match(db: Run, rows: Sequence[Any]) -> None:
-    """Rate one finished match's result rows (inside the caller's transaction)."""
-    rows = [row for row in rows if row.rank is not None and not row.stopped]
+    """Rate one finished match's result rows (inside the caller's transaction): all time, and in its season."""
+    rows = _rated(rows)
     if len(rows) < 2:
         return
-    guild_id, game = rows[0].guild_id, rows[0].game
+    game = rows[0].game
     keys = sorted({key for row in rows if (key := player_key(row.user_id, row.level))})
-    current: dict[str, Skill] = {}
-    if keys:
-        fetched = await db.fetchall(
-            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
-            f"AND player IN ({', '.join('?' * len(keys))})", (guild_id, game, *keys),
-        )
-        current = {player: Skill(mu, sigma, games) for player, mu, sigma, games in fetched}
-    upserts, logs = _writes(rows, rate_match(rows, current))
-    if upserts:
-        await db.executemany(_UPSERT, upserts)
-        await db.executemany(_LOG, logs)
+    for scope, owner in _scopes(rows[0]):
+        current: dict[str, Skill] = {}
+        if keys:
+            fetched = await db.fetchall(
+                f"SELECT player, mu, sigma, games FROM {scope.table} WHERE {scope.owner} = ? AND game = ? "
+                f"AND player IN ({', '.join('?' * len(keys))})", (owner, game, *keys),
+            )
+            current = {player: Skill(mu, sigma, games) for player, mu, sigma, games in fetched}
+        upserts, logs = _writes(rows, rate_match(rows, current), owner)
+        if upserts:
+            await db.executemany(scope.upsert, upserts)
+            if scope is ALL_TIME:       # the trend /stats shows is the all-time one
+                await db.executemany(_LOG, logs)
 
 
 class Rebuild:
-    """Every rating derived afresh from the result rows, in the order the matches ended.
+    """Every rating, all-time and per season, derived afresh from the result rows in the order the
+    matches ended.
 
     All of it runs in one write transaction (``Storage.rebuild_ratings``): a result row that changes
     meanwhile (a new match, a forgotten user) can never be missed or written back."""
 
     def __init__(self) -> None:
-        self.state: dict[tuple[int, str, str], tuple[Skill, tuple]] = {}
+        self.state: dict[tuple[Scope, int, str, str], tuple[Skill, tuple]] = {}
         self.logs: list[tuple] = []
         self.matches = 0
 
     def _rate(self, match: list[ResultRow]) -> None:
         if len(match) < 2:
             return
-        guild_id, game = match[0].guild_id, match[0].game
-        current = {key: self.state[(guild_id, game, key)][0] for row in match
-                   if (key := player_key(row.user_id, row.level)) and (guild_id, game, key) in self.state}
-        upserts, logs = _writes(match, rate_match(match, current))
-        for upsert in upserts:
-            self.state[(upsert[0], upsert[1], upsert[2])] = (Skill(upsert[6], upsert[7], upsert[9]), upsert)
-        self.logs.extend(logs)
-        self.matches += bool(upserts)
+        game = match[0].game
+        for scope, owner in _scopes(match[0]):
+            current = {key: self.state[(scope, owner, game, key)][0] for row in match
+                       if (key := player_key(row.user_id, row.level)) and (scope, owner, game, key) in self.state}
+            upserts, logs = _writes(match, rate_match(match, current), owner)
+            for upsert in upserts:
+                self.state[(scope, upsert[0], upsert[1], upsert[2])] = (Skill(upsert[6], upsert[7], upsert[9]), upsert)
+            if scope is ALL_TIME:
+                self.logs.extend(logs)
+                self.matches += bool(upserts)
 
     async def run(self, db: Run) -> tuple[int, int]:
-        """Replace both tables (inside the caller's transaction); returns (matches rated, ratings)."""
+        """Replace the rating tables (inside the caller's transaction); returns (matches rated, all-time
+        ratings)."""
         match: list[ResultRow] = []
         async for raw in db.iterate(
             f"SELECT {COLUMNS} FROM results WHERE stopped = 0 AND rank IS NOT NULL ORDER BY ended_at, session_id, seat"
@@ -137,35 +169,39 @@ class Rebuild:
             match.append(row)
         if match:
             self._rate(match)
-        await db.execute("DELETE FROM ratings")
+        for scope in (ALL_TIME, SEASON):
+            await db.execute(f"DELETE FROM {scope.table}")
+            await db.executemany(scope.upsert, [upsert for key, (_, upsert) in self.state.items() if key[0] is scope])
         await db.execute("DELETE FROM rating_log")
-        await db.executemany(_UPSERT, [upsert for _, upsert in self.state.values()])
         await db.executemany(_LOG, self.logs)
-        return self.matches, len(self.state)
+        return self.matches, sum(1 for key in self.state if key[0] is ALL_TIME)
 
 
-_BOARD = """
-    SELECT player, user_id, level, name, ordinal, games FROM ratings
-    WHERE guild_id = :guild AND game = :game AND (:computers = 1 OR user_id IS NOT NULL)
+def _board_sql(scope: Scope) -> str:
+    return f"""
+    SELECT player, user_id, level, name, ordinal, games FROM {scope.table}
+    WHERE {scope.owner} = :owner AND game = :game AND (:computers = 1 OR user_id IS NOT NULL)
           AND CASE WHEN games >= :provisional THEN 1 ELSE 0 END = :established
     ORDER BY ordinal DESC LIMIT :limit
 """
 
 
 async def board(
-    db: Run, guild_id: int, game: str, *, computers: bool, limit: int, user_id: int | None,
+    db: Run, owner: int, game: str, *, computers: bool, limit: int, user_id: int | None, scope: Scope = ALL_TIME,
 ) -> Leaderboard[RatingRow]:
-    """The best ratings of one guild and game: established players by ordinal, then provisional ones.
+    """The best ratings of one guild (or, with ``scope`` ``SEASON``, one season) and game: established
+    players by ordinal, then provisional ones.
 
-    Reads walk the index ``ratings_board`` from the top and stop after ``limit`` rows (the ordinal
-    puts the established first anyway: a new player's σ keeps it low); the caller's rank, if they
-    are not shown, is one count over the same index."""
-    params = {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
+    Reads walk the board index (``ratings_board``, ``season_ratings_board``) from the top and stop
+    after ``limit`` rows (the ordinal puts the established first anyway: a new player's σ keeps it
+    low); the caller's rank, if they are not shown, is one count over the same index."""
+    params = {"owner": owner, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
               "limit": limit, "established": 1}
-    fetched = [(True, *row) for row in await db.fetchall(_BOARD, params)]
+    sql = _board_sql(scope)
+    fetched = [(True, *row) for row in await db.fetchall(sql, params)]
     if len(fetched) < limit:
         params.update(established=0, limit=limit - len(fetched))
-        fetched += [(False, *row) for row in await db.fetchall(_BOARD, params)]
+        fetched += [(False, *row) for row in await db.fetchall(sql, params)]
     rows: list[RatingRow] = []
     for pos, (established, _, uid, level, name, ordinal, games) in enumerate(fetched, start=1):
         rank = None
@@ -175,31 +211,31 @@ async def board(
         rows.append(RatingRow(pos, rank, uid, level, name, ordinal, games))
     me = next((row for row in rows if user_id is not None and row.user_id == user_id), None)
     if me is None and user_id is not None:
-        me = await _me(db, guild_id, game, user_id, computers)
+        me = await _me(db, scope, owner, game, user_id, computers)
     return Leaderboard(tuple(rows), me)
 
 
-async def _me(db: Run, guild_id: int, game: str, user_id: int, computers: bool) -> RatingRow | None:
+async def _me(db: Run, scope: Scope, owner: int, game: str, user_id: int, computers: bool) -> RatingRow | None:
     """The caller's own line, ranked among everyone shown before them."""
-    found = await db.fetchone("SELECT name, ordinal, games FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
-                              (guild_id, game, player_key(user_id, None)))
+    found = await db.fetchone(f"SELECT name, ordinal, games FROM {scope.table} WHERE {scope.owner} = ? AND game = ? "
+                              "AND player = ?", (owner, game, player_key(user_id, None)))
     if found is None:
         return None
     name, ordinal, games = found
     established = games >= PROVISIONAL
     everyone, better = await db.fetchone(
-        "SELECT COUNT(*), SUM(CASE WHEN ordinal > :ordinal THEN 1 ELSE 0 END) FROM ratings "
-        "WHERE guild_id = :guild AND game = :game AND (:computers = 1 OR user_id IS NOT NULL) "
+        f"SELECT COUNT(*), SUM(CASE WHEN ordinal > :ordinal THEN 1 ELSE 0 END) FROM {scope.table} "
+        f"WHERE {scope.owner} = :owner AND game = :game AND (:computers = 1 OR user_id IS NOT NULL) "
         "AND games >= :provisional AND ordinal >= :floor",
-        {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
+        {"owner": owner, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
          "ordinal": ordinal, "floor": ordinal if established else -1e300},
     )
     if established:
         return RatingRow(better + 1, better + 1, user_id, None, name, ordinal, games)
     (before,) = await db.fetchone(
-        "SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND game = :game "
+        f"SELECT COUNT(*) FROM {scope.table} WHERE {scope.owner} = :owner AND game = :game "
         "AND (:computers = 1 OR user_id IS NOT NULL) AND games < :provisional AND ordinal > :ordinal",
-        {"guild": guild_id, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
+        {"owner": owner, "game": game, "computers": int(computers), "provisional": PROVISIONAL,
          "ordinal": ordinal},
     )
     return RatingRow(everyone + before + 1, None, user_id, None, name, ordinal, games)
@@ -229,8 +265,17 @@ async def match_changes(db: Run, session_id: int) -> dict[int, tuple[float, floa
     return {seat: (before, after) for seat, before, after in fetched}
 
 
+async def season_ratings(db: Run, season_id: int, user_id: int) -> dict[str, RatingTrend]:
+    """Per game: a player's rating in one season (no trend: /stats shows the all-time one's)."""
+    fetched = await db.fetchall("SELECT game, ordinal, games FROM season_ratings WHERE season_id = ? AND user_id = ?",
+                                (season_id, user_id))
+    return {game: RatingTrend(game, ordinal, games, 0.0, 0) for game, ordinal, games in fetched}
+
+
 async def forget_user(db: Run, user_id: int) -> int:
-    """Delete a user's ratings and rating history in every guild (inside the caller's transaction)."""
+    """Delete a user's ratings (all-time and every season's) and rating history in every guild (inside
+    the caller's transaction)."""
+    await db.execute("DELETE FROM season_ratings WHERE user_id = ?", (user_id,))
     count = await db.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
     await db.execute("DELETE FROM rating_log WHERE user_id = ?", (user_id,))
     return count

@@ -29,13 +29,13 @@ import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
 
-from bot.storage import ratings_store
+from bot.storage import ratings_store, seasons
 from bot.storage.boards import Leaderboard
 from bot.storage.database import (
     INTEGRITY_ERRORS,
@@ -53,8 +53,9 @@ from bot.storage.database import (
     redact,
 )
 from bot.storage.migrations import LATEST
-from bot.storage.ratings_store import RatingRow, RatingTrend
+from bot.storage.ratings_store import SEASON, RatingRow, RatingTrend
 from bot.storage.results import COLUMNS, ResultRow, result_row
+from bot.storage.seasons import Changed, Season, SeasonRefused
 from bot.storage.shards import Shards
 from bot.storage.status import ENDED, Status
 
@@ -476,7 +477,8 @@ class Storage:
         results: Iterable[ResultRow] = (), action: tuple[int, int, str, float] | None = None,
     ) -> None:
         """End a live session in one transaction: the last action ``(seq, seat, key, at)`` if any,
-        the result rows, the new status, a finished match's rating update; its timers go with it."""
+        the result rows (a finished match's marked with the server's current season), the new status,
+        a finished match's rating update; its timers go with it."""
         if status not in ENDED:
             raise ValueError(status)
         async with self._transaction() as db:
@@ -492,10 +494,14 @@ class Storage:
             ) != 1:
                 raise SessionGone(session_id)
             results = list(results)
+            if results and status == Status.FINISHED:     # it counts for the season current as it ends
+                season = await seasons.settle(db, results[0].guild_id, ended_at)
+                if season is not None:
+                    results = [replace(r, season=season.id) for r in results]
             rows = [r.values() for r in results]
             if rows:
                 await db.executemany(
-                    f"INSERT INTO results ({COLUMNS}) VALUES ({', '.join('?' * 15)})", rows
+                    f"INSERT INTO results ({COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS.split(',')))})", rows
                 )
             if status == Status.FINISHED:
                 await ratings_store.apply_match(db, results)
@@ -581,9 +587,10 @@ class Storage:
     # -- results ---------------------------------------------------------------------------------
     async def leaderboard(
         self, guild_id: int, game: str | None, *, include_computer_matches: bool = False, limit: int = 10,
-        user_id: int | None = None,
+        user_id: int | None = None, season: int | None = None,
     ) -> Leaderboard[BoardRow]:
-        """Players of one guild (and game, or all games for ``None``) ranked by wins, then win rate.
+        """Players of one guild (and game, or all games for ``None``) ranked by wins, then win rate;
+        with ``season``, only the matches of that season.
 
         A shared win counts as a win; stopped matches never count; matches with computer players
         count only when asked for. ``me`` is the caller's row wherever it ranks.
@@ -593,7 +600,12 @@ class Storage:
         # sums are worked out once.
         hint = "MATERIALIZED" if game is None else "NOT MATERIALIZED"
         real = self.dialect.real
-        if game is None:
+        if season is not None:      # a season's rows, through their own index (migration 7)
+            per = ("SELECT user_id, SUM(won) AS w, COUNT(*) AS g FROM results WHERE season = :season "
+                   "AND stopped = 0 AND user_id IS NOT NULL AND (:game IS NULL OR game = :game) "
+                   f"{'' if include_computer_matches else 'AND with_computers = 0 '}GROUP BY user_id")
+            hint = "MATERIALIZED"
+        elif game is None:
             per = (f"SELECT user_id, SUM({wins}) AS w, SUM({games}) AS g FROM player_totals "
                    f"WHERE guild_id = :guild GROUP BY user_id HAVING SUM({games}) > 0")
         else:   # one game: the top rows are the first entries of the board index (migration 3)
@@ -617,7 +629,7 @@ class Storage:
                     ORDER BY x.ended_at DESC LIMIT 1)
             FROM shown
         """
-        params = {"guild": guild_id, "game": game, "limit": limit, "user": user_id}
+        params = {"guild": guild_id, "game": game, "limit": limit, "user": user_id, "season": season}
         fetched = await self._fetchall(sql, params, reader=True)
         rows: list[BoardRow] = []
         me: BoardRow | None = None
@@ -630,8 +642,13 @@ class Storage:
             rows.append(BoardRow(rows[-1].rank if tied else len(rows) + 1, uid, name, won, played, rate))
         return Leaderboard(tuple(rows), me)
 
-    async def most_played_game(self, guild_id: int) -> str | None:
-        """The game with the most matches ended with a result in this guild (newest wins ties)."""
+    async def most_played_game(self, guild_id: int, *, season: int | None = None) -> str | None:
+        """The game with the most matches ended with a result in this guild, or in one ``season`` of it
+        (newest wins ties)."""
+        if season is not None:
+            async with self._read_faults(), self._sql.alone() as db:
+                played = await seasons.games_played(db, season)
+            return played[0] if played else None
         rows = await self._fetchall(
             "SELECT game FROM game_totals WHERE guild_id = ? AND matches > 0 "
             "ORDER BY matches DESC, last_ended DESC, game LIMIT 1",
@@ -639,8 +656,14 @@ class Storage:
         )
         return rows[0][0] if rows else None
 
-    async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
-        """Per game: matches with a result, wins, win rate, last played; most played first."""
+    async def stats(self, guild_id: int, user_id: int, *, season: int | None = None) -> list[GameStats]:
+        """Per game: matches with a result, wins, win rate, last played; most played first. With
+        ``season``, only the matches of that season."""
+        if season is not None:
+            rows = await self._fetchall(
+                "SELECT game, COUNT(*), SUM(won), MAX(ended_at) FROM results WHERE season = ? AND user_id = ? "
+                "AND stopped = 0 GROUP BY game ORDER BY COUNT(*) DESC, game", (season, user_id), reader=True)
+            return [GameStats(game, games, wins, wins / games, last) for game, games, wins, last in rows]
         rows = await self._fetchall(
             "SELECT game, games, wins, last_ended FROM player_totals "
             "WHERE guild_id = ? AND user_id = ? ORDER BY games DESC, game",
@@ -706,17 +729,25 @@ class Storage:
     # -- ratings (bot/storage/ratings.py, SQL in bot/storage/ratings_store.py) -----------------------------------
     async def rating_board(
         self, guild_id: int, game: str, *, include_computers: bool = False, limit: int = 10,
-        user_id: int | None = None,
+        user_id: int | None = None, season: int | None = None,
     ) -> Leaderboard[RatingRow]:
-        """One guild's ratings in one game: established players by rating, provisional ones below;
-        computer levels only when asked for. ``me`` is the caller's row wherever it ranks."""
+        """One guild's ratings (or one ``season``'s) in one game: established players by rating,
+        provisional ones below; computer levels only when asked for. ``me`` is the caller's row
+        wherever it ranks."""
         async with self._read_faults(), self._sql.alone() as db:
+            if season is not None:
+                return await ratings_store.board(db, season, game, computers=include_computers, limit=limit,
+                                                 user_id=user_id, scope=SEASON)
             return await ratings_store.board(db, guild_id, game, computers=include_computers, limit=limit,
                                              user_id=user_id)
 
-    async def rating_trends(self, guild_id: int, user_id: int) -> dict[str, RatingTrend]:
-        """Per game: a player's rating and its change over their latest rated games."""
+    async def rating_trends(self, guild_id: int, user_id: int, *, season: int | None = None,
+                            ) -> dict[str, RatingTrend]:
+        """Per game: a player's rating and its change over their latest rated games (in a ``season``:
+        the season's rating, without a change)."""
         async with self._read_faults(), self._sql.alone() as db:
+            if season is not None:
+                return await ratings_store.season_ratings(db, season, user_id)
             return await ratings_store.trends(db, guild_id, user_id)
 
     async def rating_changes(self, session_id: int) -> dict[int, tuple[float, float]]:
@@ -725,8 +756,63 @@ class Storage:
             return await ratings_store.match_changes(db, session_id)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
-        """Recompute every rating from the result rows in one transaction: (matches, ratings). It holds
+        """Recompute every rating, all-time and per season, from the result rows in one transaction:
+        (matches, all-time ratings). It holds
         the write lock throughout (about 45 s per million result rows), so it is meant for
         ``python -m bot rebuild-ratings`` while the bot is stopped."""
         async with self._transaction() as db:
             return await ratings_store.Rebuild().run(db)
+
+    # -- seasons (SQL in bot/storage/seasons.py) -------------------------------------------------
+    async def current_season(self, guild_id: int, now: float) -> Season | None:
+        """The server's season current at ``now`` (a monthly one whose month is over is not: the next
+        month's begins with the next write, ``roll_seasons`` or a match's end)."""
+        async with self._read_faults(), self._sql.alone() as db:
+            season = await seasons.current(db, guild_id)
+        return None if season is None or (season.until is not None and season.until <= now) else season
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """A server's seasons, the newest first."""
+        async with self._read_faults(), self._sql.alone() as db:
+            return await seasons.seasons(db, guild_id)
+
+    async def change_season(self, guild_id: int, mode: str | None, *, name: str | None = None,
+                            channel_id: int | None = None, now: float) -> Changed:
+        """``/season`` in one transaction (``SeasonRefused`` changes nothing); an ended season's post is
+        owed from then on. Two changes at one moment: the database keeps one current season per
+        server, and the later change is refused."""
+        try:
+            async with self._transaction() as db:
+                return await seasons.change(db, guild_id, mode, name, channel_id, now)
+        except INTEGRITY_ERRORS:
+            raise SeasonRefused("seasons.refused_busy") from None
+
+    async def roll_seasons(self, now: float, *, shards: Shards | None = None) -> int:
+        """End every monthly season (of ``shards``' servers) whose month is over and begin the next,
+        each in a transaction of its own; returns how many this process ended (others' count not)."""
+        async with self._read_faults(), self._sql.alone() as db:
+            due = await seasons.due_guilds(db, now, shards)
+        rolled = 0
+        for guild_id in due:
+            async with self._transaction() as db:
+                rolled += (await seasons.roll(db, guild_id, now))[1]
+        return rolled
+
+    async def next_season_due(self, *, shards: Shards | None = None) -> float | None:
+        """When a monthly season (of ``shards``' servers) ends next, or an owed post may be taken."""
+        async with self._read_faults(), self._sql.alone() as db:
+            return await seasons.next_due(db, shards)
+
+    async def claim_season_posts(self, now: float, lease: float, *, shards: Shards | None = None) -> list[Season]:
+        """The ended seasons whose post this process takes now (each for ``lease`` seconds)."""
+        async with self._transaction() as db:
+            return await seasons.claim_posts(db, now, lease, shards)
+
+    async def season_posted(self, season_id: int) -> None:
+        """The season's end was posted (or cannot be): no process posts it again."""
+        await self._write1("UPDATE seasons SET post_due = NULL WHERE id = ?", (season_id,))
+
+    async def season_games(self, season_id: int) -> list[str]:
+        """The games played in a season, the most played first."""
+        async with self._read_faults(), self._sql.alone() as db:
+            return await seasons.games_played(db, season_id)

@@ -13,9 +13,14 @@ def _percent(rate: float) -> str:
     return f"{round(rate * 100)} %"
 
 
-def render_leaderboard(board, game_name: str, lang: str, computers: bool) -> str:
+def _titled(title: str, season: str | None) -> list[str]:
+    """A board's title, with the line under it that names its season (where the server runs seasons)."""
+    return [title] if season is None else [title, season]
+
+
+def render_leaderboard(board, game_name: str, lang: str, computers: bool, season: str | None = None) -> str:
     scope = t(lang, "results.with_computers" if computers else "results.humans_only")
-    lines = [t(lang, "results.board_title", game=game_name, scope=scope)]
+    lines = _titled(t(lang, "results.board_title", game=game_name, scope=scope), season)
     if not board.rows:
         lines.append(t(lang, "results.no_results"))
     for row in board.rows:
@@ -55,11 +60,11 @@ def _rating_line(row, lang: str) -> str:
     return t(lang, "results.rating_row", rank=row.rank, name=name, rating=value, games=row.games)
 
 
-def render_rating_board(board, game_name: str, lang: str, computers: bool) -> str:
+def render_rating_board(board, game_name: str, lang: str, computers: bool, season: str | None = None) -> str:
     """Established players by rating, then the provisional ones, the caller below if outside, and a
-    line on what the rating means."""
+    line on what the rating means; ``season`` names the season counted, under the title."""
     scope = t(lang, "results.rating_computers" if computers else "results.rating_people")
-    lines = [t(lang, "results.rating_title", game=game_name, scope=scope)]
+    lines = _titled(t(lang, "results.rating_title", game=game_name, scope=scope), season)
     if not board.rows:
         lines.append(t(lang, "results.no_results"))
     headed = False
@@ -74,10 +79,11 @@ def render_rating_board(board, game_name: str, lang: str, computers: bool) -> st
     return "\n".join(lines)
 
 
-def render_stats(rows, name: str, lang: str, ratings=None) -> str:
-    """Per game: matches, wins, win rate, last played, and the rating with its recent change."""
+def render_stats(rows, name: str, lang: str, ratings=None, season: str | None = None) -> str:
+    """Per game: matches, wins, win rate, last played, and the rating with its recent change (a
+    season's rating without one); ``season`` names the season counted, under the title."""
     ratings = ratings or {}
-    lines = [t(lang, "results.stats_title", name=name)]
+    lines = _titled(t(lang, "results.stats_title", name=name), season)
     if not rows:
         lines.append(t(lang, "results.no_stats"))
     for row in rows:

@@ -14,7 +14,7 @@ from bot.play.clock import ManualClock
 from bot.play.sessions import Status
 from bot.storage.store import Storage
 from tests.conftest import new_postgres_database
-from tests.host.test_sessions import HOST, actor, lobby, make_manager, move, playing, user_at
+from tests.host.test_sessions import GUILD, HOST, actor, lobby, make_manager, move, playing, user_at
 
 
 async def everything(storage: Storage) -> dict[str, list[tuple]]:
@@ -27,9 +27,10 @@ async def everything(storage: Storage) -> dict[str, list[tuple]]:
 
 
 async def fill(url: str, clock: ManualClock) -> dict[str, list[tuple]]:
-    """Two finished matches, a stopped one, a game in play and a lobby (with its expiry timer)."""
+    """Two finished matches of a season, a stopped one, a game in play and a lobby (with its expiry timer)."""
     storage = await Storage.open(url)
     try:
+        await storage.change_season(GUILD, "new", name="Spring", now=clock.now())
         manager = make_manager(storage, clock)
         for channel in (1, 2):
             done = await playing(manager, 3, channel=channel)
@@ -77,6 +78,8 @@ async def test_everything_is_copied_to_postgresql_and_back_and_the_live_games_pl
         newer = await playing(manager, 2, channel=6)    # new ids come after the copied ones
         assert newer.id > max(r[0] for r in rows["sessions"])
         assert await storage.set_timer(newer.id, "turn", 5_000.0, {}) > max(r[0] for r in rows["timers"])
+        summer = await storage.change_season(GUILD, "new", name="Summer", now=clock.now())
+        assert summer.current is not None and summer.current.id > max(r[0] for r in rows["seasons"])
         after = await everything(storage)
     finally:
         await storage.close()
