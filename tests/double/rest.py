@@ -363,6 +363,10 @@ class InteractionRoutes:
     def _autocomplete(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:
         if rec.type != 4:
             raise self._invalid(("type",), "Autocomplete results answer autocomplete interactions only.")
+        choices = data.get("choices")
+        if not isinstance(choices, list) or len(choices) > 25:
+            raise self._invalid(("data", "choices"), "Autocomplete results are a list of at most 25 choices.")
+        rec.choices = choices
         return {"type": ctype}
 
     def _modal(self, rec: InteractionRecord, ctype: int, data: dict, uploads: dict) -> dict:

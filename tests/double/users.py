@@ -91,6 +91,34 @@ class UsersMixin:
             data["guild_id"] = cmd["guild_id"]
         return await self._interact(user, channel, P.APPLICATION_COMMAND, data, None, expect_ack)
 
+    async def autocomplete(self: DiscordDouble, user: User, channel: Channel, name: str, option: str, typed: str,
+                           **options: Any) -> list[dict]:
+        """What the client offers while `user` types `typed` into the autocomplete option `option` of
+        `/name` (with `options` already filled in): the choices the bot answered."""
+        guild = channel.guild
+        self._check_can_see(user, channel)
+        scopes = (self.commands.get(guild.id, {}), self.commands.get(None, {}))
+        cmd = next((c for scope in scopes if (c := _named(scope.values(), name, user.locale))), None)
+        if cmd is None:
+            raise AssertionError(f"/{name} is not registered")
+        schema = cmd.get("options") or []
+        focus = _named(schema, option, user.locale)
+        if focus is None or not focus.get("autocomplete"):
+            raise AssertionError(f"/{name} has no autocomplete option {option!r}")
+        resolved: dict = {}
+        data_options = []
+        for key, value in options.items():
+            opt = _named(schema, key, user.locale)
+            if opt is None:
+                raise AssertionError(f"/{name} has no option {key!r}")
+            data_options.append({"type": opt["type"], "name": opt["name"],
+                                 "value": self._option_value(f"/{name} {key}", opt, value, resolved, channel, user)})
+        data_options.append({"type": focus["type"], "name": focus["name"], "value": typed, "focused": True})
+        data = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": data_options}
+        rec = await self._interact(user, channel, P.APPLICATION_COMMAND_AUTOCOMPLETE, data, None, True)
+        assert rec.choices is not None
+        return rec.choices
+
     def _option_value(self: DiscordDouble, what: str, opt: dict, value: Any, resolved: dict, channel: Channel,
                       user: User) -> Any:
         t = opt["type"]

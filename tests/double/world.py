@@ -185,6 +185,7 @@ class InteractionRecord:
     edits: list[dict] = field(default_factory=list)
     rejected: list[Any] = field(default_factory=list)   # RequestRecords answered with an error
     modal: dict | None = None
+    choices: list[dict] | None = None           # what an autocomplete was answered with
     paced: float = 0.0                         # the double's real-time clock (``pace``) when created
 
     id = property(lambda self: self.payload["id"])
