@@ -74,6 +74,9 @@ class SeasonKeeper:
                 due = await self._storage.next_season_due(shards=self._shards)
             except StorageFault:        # logged by the storage; the next try may find it writable
                 due = self._clock.now() + self.retry_after
+            except Exception:           # a bug must not stop the seasons for good: logged, tried again
+                log.exception("the seasons could not be kept up to date; trying again later")
+                due = self._clock.now() + self.retry_after
             await self._sleep(due)
 
     async def _sleep(self, due: float | None) -> None:

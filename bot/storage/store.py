@@ -602,7 +602,7 @@ class Storage:
         real = self.dialect.real
         if season is not None:      # a season's rows, through their own index (migration 7)
             per = ("SELECT user_id, SUM(won) AS w, COUNT(*) AS g FROM results WHERE season = :season "
-                   "AND stopped = 0 AND user_id IS NOT NULL AND (:game IS NULL OR game = :game) "
+                   f"AND stopped = 0 AND user_id IS NOT NULL {'' if game is None else 'AND game = :game '}"
                    f"{'' if include_computer_matches else 'AND with_computers = 0 '}GROUP BY user_id")
             hint = "MATERIALIZED"
         elif game is None:

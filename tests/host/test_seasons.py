@@ -11,7 +11,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.storage.seasons import SeasonRefused, month
-from bot.storage.store import Storage
+from bot.storage.store import ResultRow, Storage
 from tests.host.test_ratings import play, series
 
 #: 14 November 2023, 22:13:20 UTC, and the first moments of the months after it.
@@ -99,6 +99,38 @@ async def test_season_changes_and_refusals_change_nothing_else(storage):
     assert off.current is None and off.ended.id == monthly.current.id
     assert await storage.current_season(1, NOVEMBER + 6) is None
     assert [s.name for s in await storage.seasons(1)] == ["2023-11", "Cup"]
+
+
+async def test_a_seasons_boards_and_stats_count_its_matches_alone(storage):
+    def match(winner: int, loser: int, at: float, *, computers: bool = False) -> list[ResultRow]:
+        return [ResultRow(session_id=0, guild_id=1, game="calcory", seat=k, user_id=user, name=f"user{user}",
+                          score=0, rank=k + 1, won=k == 0, shared=False, with_computers=computers,
+                          stopped=False, ended_at=at) for k, user in enumerate((winner, loser))]
+
+    await play(storage, match(8, 7, 1.0), 1)                          # before any season
+    cup = (await storage.change_season(1, "new", name="Cup", now=2.0)).current
+    await play(storage, match(7, 8, 3.0), 2)
+    await play(storage, match(7, 9, 4.0, computers=True), 3)
+    await play(storage, [replace(row, game="mu") for row in match(9, 8, 5.0)], 4)
+    await play(storage, [replace(row, game="mu") for row in match(9, 8, 5.5)], 5)
+
+    wins = await storage.leaderboard(1, "calcory", season=cup.id, include_computer_matches=True, user_id=8)
+    assert [(row.user_id, row.wins, row.games) for row in wins.rows] == [(7, 2, 2), (8, 0, 1), (9, 0, 1)]
+    people = await storage.leaderboard(1, "calcory", season=cup.id)
+    assert [(row.user_id, row.wins, row.games) for row in people.rows] == [(7, 1, 1), (8, 0, 1)]
+    overall = await storage.leaderboard(1, None, season=cup.id, user_id=7)
+    assert [(row.user_id, row.wins, row.games) for row in overall.rows] == [(9, 2, 2), (7, 1, 1), (8, 0, 3)]
+    assert (await storage.leaderboard(1, "calcory")).rows[0].games == 2          # all time: the match before too
+    assert await storage.most_played_game(1, season=cup.id) == "mu"
+    assert await storage.season_games(cup.id) == ["mu", "calcory"]
+    stats = await storage.stats(1, 8, season=cup.id)
+    assert [(row.game, row.games, row.wins, row.last_played) for row in stats] == [("mu", 2, 0, 5.5),
+                                                                                ("calcory", 1, 0, 3.0)]
+    assert [(row.game, row.games) for row in await storage.stats(1, 8)] == [("calcory", 2), ("mu", 2)]
+    rated = await storage.rating_trends(1, 7, season=cup.id)
+    assert list(rated) == ["calcory"] and rated["calcory"].games == 2 and rated["calcory"].over == 0
+    board = await storage.rating_board(1, "calcory", season=cup.id, user_id=8, limit=1)
+    assert [row.user_id for row in board.rows] == [7] and board.me is not None and board.me.pos == 3   # 9 lost to 7 too
 
 
 async def test_season_ratings_are_rated_like_the_all_time_ones_and_forgotten_with_them(storage):
