@@ -30,12 +30,13 @@ _SCALE = (0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5)
 
 
 def fields(session) -> dict[str, FieldInfo]:
-    return dict(session.game.Options.model_fields)
+    return dict(session.game.options_model.model_fields)
 
 
 def _bounds(info: FieldInfo) -> tuple[int | None, int | None]:
-    low = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
-    high = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+    """An int house rule's ``ge`` and ``le`` bounds, where it has them."""
+    low = next((m.ge for m in info.metadata if isinstance(m, Ge) and isinstance(m.ge, int)), None)
+    high = next((m.le for m in info.metadata if isinstance(m, Le) and isinstance(m.le, int)), None)
     return low, high
 
 
