@@ -53,6 +53,16 @@ class BuildPileGame(Game[Table, TableView, Opts]):
     STALL_ENDS_MATCH: ClassVar[bool] = True
 
     # -- hooks ---------------------------------------------------------------------------------
+    @staticmethod
+    def face(cid: str) -> str:
+        """A card's face as the game prints it (``"7"``, ``"X"`` for a joker)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def face_of_value(value: int) -> str:
+        """The face of the natural card of ``value``."""
+        raise NotImplementedError
+
     def deck(self, options: Opts, players: int) -> list[str]:
         raise NotImplementedError
 
