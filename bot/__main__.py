@@ -57,7 +57,7 @@ async def _run(settings: Settings) -> None:
     await serve(bot, settings.token.get_secret_value(), stop)
 
 
-async def serve(bot, token: str, stop: asyncio.Event) -> None:
+async def serve(bot: Spieltisch, token: str, stop: asyncio.Event) -> None:
     """Run ``bot`` until it ends by itself or ``stop`` is set (Ctrl+C, SIGTERM). A stop before the bot
     is ready (still trying to reach Discord, or setting up) cancels its start at once, then closes it."""
     runner = asyncio.create_task(bot.start(token))
@@ -120,7 +120,7 @@ async def _rebuild(database_url: str) -> tuple[int, int]:
         await storage.close()
 
 
-def rebuild_ratings(settings) -> int:
+def rebuild_ratings(settings: Settings) -> int:
     """Recompute every rating from the result rows in one transaction (it holds the write lock, so run
     it while the bot is stopped); prints what it did."""
     try:

@@ -18,7 +18,7 @@ import yarl
 from discord.ext import commands
 
 from bot.ops.config import Settings
-from bot.ops.metrics import Metrics
+from bot.ops.metrics import Endpoint, Metrics
 from bot.play.autoplay import Autoplay
 from bot.play.changes import Change, Changes
 from bot.play.clicks import Clicks
@@ -90,7 +90,7 @@ class Spieltisch(commands.Bot):
         intents.guilds = True
         # The bot never joins voice channels: no warning that PyNaCl or davey (voice libraries) are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        self.metrics = Metrics(self)
+        self.metrics = Metrics()
         #: The session for requests on interaction tokens (``bot.transport.webhooks``); discord.py's sends the rest.
         self.tokens = Tokens(self.metrics.answered)
         if settings.sharded:
@@ -116,6 +116,7 @@ class Spieltisch(commands.Bot):
         self._own_computers = False
         #: The services, built in this order by ``setup_hook`` (each gets the ones before it it needs).
         self.sessions: SessionManager
+        self.endpoint: Endpoint
         self.timers: Timers
         self.changes: Changes
         self.autoplay: Autoplay
@@ -155,9 +156,10 @@ class Spieltisch(commands.Bot):
         storage = self.storage
         if storage is None:
             storage = self.storage = await Storage.open(self.settings.database_url)
-        if self.settings.metrics_port is not None:
-            await self.metrics.start(self.settings.metrics_host, self.settings.metrics_port)
         self.sessions = SessionManager(storage, self.clock, shards=self.settings.shards, seed_source=self._seed_source)
+        self.endpoint = Endpoint(self.metrics, self.sessions, storage, self, shard_count=self.settings.shard_count)
+        if self.settings.metrics_port is not None:
+            await self.endpoint.start(self.settings.metrics_host, self.settings.metrics_port)
         self.timers = self.sessions.timers
         if self.computers is None and self.settings.computer_processes:
             self.computers, self._own_computers = ComputerPool(self.settings.computer_processes), True
@@ -252,7 +254,8 @@ class Spieltisch(commands.Bot):
 
     async def close(self) -> None:
         try:
-            await self.metrics.stop()
+            if getattr(self, "endpoint", None) is not None:
+                await self.endpoint.stop()
             if getattr(self, "tables", None) is not None:
                 await self.tables.close()
             if getattr(self, "autoplay", None) is not None:

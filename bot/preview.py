@@ -15,12 +15,13 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import games
 from bot.play.seats import human
 from bot.play.sessions import Session, Status
 from bot.registry import pictures, presenter, with_pictures
-from games.base import Game
+from games.base import Action, Game
 
 POSITIONS = 4
 #: Random moves between two previewed positions, per game (long games get further apart).
@@ -49,7 +50,7 @@ def positions(key: str, players: int, count: int = POSITIONS, seed: str = "previ
             game.apply(state, seat, _random_move(game, state, seat, rng))
 
 
-def _random_move(game: Game, state, seat: int, rng: random.Random):
+def _random_move(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Random) -> Action:
     """A random legal move, its kind drawn first, so one "pass" weighs as much as all of Mü's bids
     and the walk leaves the auction."""
     legal = game.legal_actions(state, seat)
@@ -64,7 +65,8 @@ def playable(pos: Position, seat: int) -> frozenset[str]:
     seats = tuple(human(1 + i, f"P{i + 1}") for i in range(pos.players))
     session = Session(0, 0, 0, game, 1, "en", status, game.default_options(), seats, 0.0, state=pos.state,
                       counters=[0] * pos.players)
-    return frozenset(presenter(pos.game).playable(session, seat))
+    ask = getattr(presenter(pos.game), "playable", None)  # optional in the Presenter protocol
+    return frozenset(ask(session, seat)) if ask is not None else frozenset()
 
 
 def render(out: Path, keys: list[str], players: int | None, count: int = POSITIONS) -> list[tuple[str, str]]:
@@ -75,16 +77,19 @@ def render(out: Path, keys: list[str], players: int | None, count: int = POSITIO
     written: list[tuple[str, str]] = []
     for key in keys:
         game = games.REGISTRY[key]
+        drawn = pictures(key)
+        if drawn is None:
+            raise ValueError(f"no pictures for {key!r}")  # main() offers only games with pictures
         n = players if players is not None else game.min_players
         for pos in positions(key, n, count):
             stem = f"{key}-{n}p-{pos.number}"
-            data = pictures(key).table_png(game.view(pos.state, None))
+            data = drawn.table_png(game.view(pos.state, None))
             if data is not None:
                 (out / f"{stem}-table.png").write_bytes(data)
                 written.append((f"{stem}-table.png", f"{game.name}, {n} players, position {pos.number}: the table"))
             for seat in sorted(game.to_act(pos.state)) if not game.is_over(pos.state) else ():
                 cards = playable(pos, seat)
-                data = pictures(key).hand_png(game.view(pos.state, seat), cards)
+                data = drawn.hand_png(game.view(pos.state, seat), cards)
                 if data is not None:
                     name = f"{stem}-hand{seat + 1}.png"
                     (out / name).write_bytes(data)

@@ -21,7 +21,7 @@ from games.computer.brain import Brain
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    game: Game[Any, Any]
+    game: Game[Any, Any, Any]
     brain: Brain[Any, Any] | None
     presenter: Presenter
     pictures: Pictures | None

@@ -20,11 +20,11 @@ from games.computer.brain import Brain
 PACKAGES: tuple[ModuleType, ...] = (calcory, mu, safaru, rummu, dacapo, kapado, skippo, diabolo)
 
 #: Every rules engine by key, and its computer player.
-REGISTRY: dict[str, Game[Any, Any]] = {package.GAME.key: package.GAME for package in PACKAGES}
+REGISTRY: dict[str, Game[Any, Any, Any]] = {package.GAME.key: package.GAME for package in PACKAGES}
 BRAINS: dict[str, Brain[Any, Any]] = {package.GAME.key: package.BRAIN for package in PACKAGES}
 
 
-def register(game: Game[Any, Any], brain: Brain[Any, Any] | None = None) -> Game[Any, Any]:
+def register(game: Game[Any, Any, Any], brain: Brain[Any, Any] | None = None) -> Game[Any, Any, Any]:
     """Add a game that is not one of ``PACKAGES`` (the host tests' toy games)."""
     REGISTRY[game.key] = game
     if brain is not None:
@@ -32,5 +32,5 @@ def register(game: Game[Any, Any], brain: Brain[Any, Any] | None = None) -> Game
     return game
 
 
-def get(key: str) -> Game[Any, Any]:
+def get(key: str) -> Game[Any, Any, Any]:
     return REGISTRY[key]

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 S = TypeVar("S")
 V = TypeVar("V")
+Opts = TypeVar("Opts", bound=BaseModel)
 T = TypeVar("T")
 
 
@@ -163,10 +164,12 @@ def fresh_seed(rng: random.Random) -> str:
     return f"{rng.getrandbits(64):016x}"
 
 
-class Game(Generic[S, V]):
+class Game(Generic[S, V, Opts]):
     """Base class of every game. Subclasses set the class attributes and implement the methods.
 
     ``S`` is the game's state, ``V`` what ``view`` shows of it: the host's presenters read that type.
+    ``Opts`` is its house rules, the pydantic model ``options_model`` (``NoOptions`` for a game without):
+    ``setup`` takes exactly that, so the checker sees what a game reads of its options.
 
     ``apply`` changes the state it is given; the host applies to a ``clone`` and swaps it in only
     after the action is stored, so a failure never leaves a half-applied state behind.
@@ -177,15 +180,16 @@ class Game(Generic[S, V]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules_version: ClassVar[int] = 1
-    Options: ClassVar[type[BaseModel]] = NoOptions
+    #: Set on the class like the attributes above; not a ClassVar only because it names ``Opts``.
+    options_model: type[Opts]
     #: Random playouts stop after this many actions (games that may go on for ever).
     playout_cap: ClassVar[int] = 5000
 
     # -- setup -------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, seed: str) -> S:
+    def setup(self, players: int, options: Opts, seed: str) -> S:
         raise NotImplementedError
 
-    def begin(self, players: int, options: BaseModel, seed: str) -> tuple[S, list[Event]]:
+    def begin(self, players: int, options: Opts, seed: str) -> tuple[S, list[Event]]:
         """``setup`` with the events of what already happened before the first move (a deal, cards
         that go out at once), so the table and every seat's memory start with them."""
         return self.setup(players, options, seed), []
@@ -245,11 +249,11 @@ class Game(Generic[S, V]):
         """A deep copy; games with a hot path override it with something cheaper."""
         return copy.deepcopy(state)
 
-    def default_options(self) -> BaseModel:
-        return self.Options()
+    def default_options(self) -> Opts:
+        return self.options_model()
 
-    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
-        return self.Options.model_validate(raw or {})
+    def parse_options(self, raw: dict[str, Any] | None) -> Opts:
+        return self.options_model.model_validate(raw or {})
 
 
 @dataclass(slots=True)
@@ -271,7 +275,7 @@ class Step(Generic[S]):
 
 
 def walk(
-    game: Game[S, Any], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
+    game: Game[S, Any, Opts], players: int, options: Opts, seed: str, actions: Iterable[tuple[int, Action]]
 ) -> Iterator[Step[S]]:
     """Every position of a match from its log, the deal first: what replays and reviews step through.
 
@@ -283,7 +287,7 @@ def walk(
 
 
 def replay(
-    game: Game[S, Any], players: int, options: BaseModel, seed: str, actions: Iterable[tuple[int, Action]]
+    game: Game[S, Any, Opts], players: int, options: Opts, seed: str, actions: Iterable[tuple[int, Action]]
 ) -> Replay[S]:
     """Rebuild a match from its log: the same inputs always give the same state."""
     steps = walk(game, players, options, seed, actions)
@@ -295,7 +299,7 @@ def replay(
     return Replay(first.state, log, first.events)
 
 
-def random_playout(game: Game[S, Any], state: S, rng: random.Random, cap: int | None = None) -> int:
+def random_playout(game: Game[S, Any, Any], state: S, rng: random.Random, cap: int | None = None) -> int:
     """Play random legal actions until the game ends or ``cap`` actions were made."""
     limit = game.playout_cap if cap is None else cap
     n = 0

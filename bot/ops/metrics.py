@@ -5,6 +5,9 @@ how long a click takes to handle, servers per shard, and Discord requests and 42
 Interaction routes (the interaction's own token: callbacks, follow-ups, edits of a response) are apart
 from channel routes because only the latter share the bot's global rate limit (docs/requests.md). Each bot has
 its own registry, so several bots in one test process never collide.
+
+``Metrics`` counts from the bot's first request on (discord.py's HTTP session is built with its hooks);
+``Endpoint`` serves it, built in ``Spieltisch.setup_hook`` once the storage and the sessions it reads exist.
 """
 
 from __future__ import annotations
@@ -12,15 +15,19 @@ from __future__ import annotations
 import collections
 import json
 import logging
+from collections.abc import Iterator, Mapping, Sequence
 from types import SimpleNamespace
+from typing import Any, Protocol
 
 import aiohttp
+import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from bot.ops.logs import redact
 from bot.storage.status import Status
+from bot.storage.store import Storage
 
 log = logging.getLogger("spieltisch.discord")
 
@@ -41,55 +48,78 @@ class MetricsPortError(Exception):
     """The health and metrics port cannot be opened; one sentence for whoever runs the bot."""
 
 
+class Live(Protocol):
+    @property
+    def status(self) -> Status: ...
+
+
+class Tallies(Protocol):
+    """What /metrics reads of the session manager (``bot.play.sessions``, a layer above this one)."""
+
+    @property
+    def moves(self) -> Mapping[str, int]: ...
+    @property
+    def started(self) -> Mapping[str, int]: ...
+    @property
+    def ended(self) -> Mapping[tuple[str, str], int]: ...
+    def live(self) -> Sequence[Live]: ...
+
+
+class Connection(Protocol):
+    """What /health and the server count read of the Discord client (``bot.app.Spieltisch``). A sharded
+    client also has ``shards``, each with ``is_closed()``."""
+
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
+    @property
+    def own_shards(self) -> tuple[int, ...]: ...
+    def is_ready(self) -> bool: ...
+    def is_closed(self) -> bool: ...
+
+
 class _Sessions:
     """Reads the session manager's tallies at scrape time."""
 
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self, sessions: Tallies) -> None:
+        self.sessions = sessions
 
-    def collect(self):
-        sessions = getattr(self.bot, "sessions", None)
+    def collect(self) -> Iterator[Metric]:
+        sessions = self.sessions
         moves = CounterMetricFamily("spieltisch_moves", "Moves made (people and computers)", labels=["game"])
         started = CounterMetricFamily("spieltisch_games_started", "Games started", labels=["game"])
         ended = CounterMetricFamily("spieltisch_games_ended", "Lobbies and games ended", labels=["game", "status"])
         live = GaugeMetricFamily("spieltisch_live_tables", "Lobbies and games in progress", labels=["status"])
-        if sessions is not None:
-            for game, count in sorted(sessions.moves.items()):
-                moves.add_metric([game], count)
-            for game, count in sorted(sessions.started.items()):
-                started.add_metric([game], count)
-            for (game, status), count in sorted(sessions.ended.items()):
-                ended.add_metric([game, status], count)
-            statuses = [str(session.status) for session in sessions.live()]
-            for status in (Status.LOBBY, Status.PLAYING):
-                live.add_metric([status], statuses.count(status))
+        for game, count in sorted(sessions.moves.items()):
+            moves.add_metric([game], count)
+        for game, count in sorted(sessions.started.items()):
+            started.add_metric([game], count)
+        for (game, status), count in sorted(sessions.ended.items()):
+            ended.add_metric([game, status], count)
+        statuses = [str(session.status) for session in sessions.live()]
+        for status in (Status.LOBBY, Status.PLAYING):
+            live.add_metric([status], statuses.count(status))
         yield from (moves, started, ended, live)
 
 
 class _Guilds:
     """Counts the bot's servers per shard at scrape time (this process's shards; unsharded: shard 0)."""
 
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
 
-    def collect(self):
+    def collect(self) -> Iterator[Metric]:
         guilds = GaugeMetricFamily("spieltisch_guilds", "Servers the bot is in, by shard", labels=["shard"])
-        shards = getattr(self.bot, "own_shards", None)
-        if shards is not None:
-            counts = collections.Counter(guild.shard_id for guild in self.bot.guilds)
-            for shard in shards or (0,):
-                guilds.add_metric([str(shard)], counts[shard])
+        counts = collections.Counter(guild.shard_id for guild in self.connection.guilds)
+        for shard in self.connection.own_shards or (0,):
+            guilds.add_metric([str(shard)], counts[shard])
         yield guilds
 
 
 class Metrics:
-    #: Seconds a connection may sit idle between requests, or take to send a request's header,
-    #: before it is closed (aiohttp's keep-alive timer runs from the moment a connection opens): a
-    #: scraper reconnects for free, a client that trickles its header cannot hold a socket open.
-    idle_seconds = 5.0
+    """The counters, counted as things happen; what the sessions and the servers hold is read when
+    ``Endpoint`` is asked."""
 
-    def __init__(self, bot) -> None:
-        self.bot = bot
+    def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.clicks = Histogram("spieltisch_click_seconds", "Time to handle a button or select click",
                                 buckets=CLICK_BUCKETS, registry=self.registry)
@@ -101,10 +131,6 @@ class Metrics:
                                ["route"], registry=self.registry)
         #: ``requests`` by route class, looked up once (a lookup costs as much as the count).
         self._requests: dict[str, Counter] = {}
-        self.registry.register(_Sessions(bot))
-        self.registry.register(_Guilds(bot))
-        self._runner: web.AppRunner | None = None
-        self.port: int | None = None
 
     # -- Discord requests ------------------------------------------------------------------------
     def trace(self) -> aiohttp.TraceConfig:
@@ -113,7 +139,8 @@ class Metrics:
         config.on_request_end.append(self._request_end)
         return config
 
-    async def _request_end(self, session, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams) -> None:
+    async def _request_end(self, session: aiohttp.ClientSession, context: SimpleNamespace,
+                           params: aiohttp.TraceRequestEndParams) -> None:
         self.answered(params.method, params.url.path, params.response.status, params.response.reason)
 
     def answered(self, method: str, path: str, status: int, reason: str | None) -> None:
@@ -129,7 +156,28 @@ class Metrics:
             self.refused.labels(route).inc()
             log.info("Discord refused %s %s: %s %s", method, redact(path), status, reason)
 
-    # -- the HTTP endpoint -----------------------------------------------------------------------
+
+
+class Endpoint:
+    """``GET /health`` and ``GET /metrics`` over HTTP, from the counters of ``metrics`` and, at scrape
+    time, the ``sessions``' tallies, the ``connection`` to Discord and whether ``storage`` takes writes."""
+
+    #: Seconds a connection may sit idle between requests, or take to send a request's header,
+    #: before it is closed (aiohttp's keep-alive timer runs from the moment a connection opens): a
+    #: scraper reconnects for free, a client that trickles its header cannot hold a socket open.
+    idle_seconds = 5.0
+
+    def __init__(self, metrics: Metrics, sessions: Tallies, storage: Storage, connection: Connection, *,
+                 shard_count: int | None) -> None:
+        self.registry = metrics.registry
+        self.storage = storage
+        self.connection = connection
+        self.shard_count = shard_count
+        self.registry.register(_Sessions(sessions))
+        self.registry.register(_Guilds(connection))
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
     async def start(self, host: str, port: int) -> None:
         app = web.Application()
         app.router.add_get("/health", self._health)
@@ -156,24 +204,24 @@ class Metrics:
     async def _health(self, request: web.Request) -> web.Response:
         """200 while the bot is connected to Discord (every shard of this process) and its database
         takes writes, else 503."""
-        storage = self.bot.storage
         checks = {
             "discord": self._discord(),
-            "database": "ok" if storage is not None and storage.fault is None else "refuses writes",
+            "database": "ok" if self.storage.fault is None else "refuses writes",
         }
         ok = all(value == "ok" for value in checks.values())
-        body: dict = {"status": "ok" if ok else "unhealthy", **checks}
-        if self.bot.own_shards:     # which part of the bot this process is; absent when unsharded
-            body.update(shards=list(self.bot.own_shards), shard_count=self.bot.settings.shard_count)
+        body: dict[str, Any] = {"status": "ok" if ok else "unhealthy", **checks}
+        shards = self.connection.own_shards
+        if shards:     # which part of the bot this process is; absent when unsharded
+            body.update(shards=list(shards), shard_count=self.shard_count)
         return web.Response(text=json.dumps(body), status=200 if ok else 503, content_type="application/json")
 
     def _discord(self) -> str:
         """``ok``, ``not connected``, or which of this process's shards lost their connection (the
         others go on, so the process as a whole still looks connected)."""
-        bot = self.bot
-        if not bot.is_ready() or bot.is_closed():
+        connection = self.connection
+        if not connection.is_ready() or connection.is_closed():
             return "not connected"
-        shards = getattr(bot, "shards", None) or {}      # one gateway connection per shard when sharded
+        shards = getattr(connection, "shards", None) or {}      # one gateway connection per shard when sharded
         down = sorted(shard_id for shard_id, shard in shards.items() if shard.is_closed())
         if not down:
             return "ok"

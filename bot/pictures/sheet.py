@@ -359,8 +359,17 @@ def _rows(bands: list[Band], spans: list[Span], width: int) -> list[bytes]:
     return out
 
 
-_PALETTE = PALETTE.getpalette()
-_PLTE = bytes(PALETTE.getpalette("RGB"))
+def _entries(palette: Image.Image) -> list[int]:
+    """A "P" image's palette as flat r, g, b values (Pillow types it optional: images of other
+    modes have none)."""
+    entries = palette.getpalette("RGB")
+    if entries is None:
+        raise ValueError("the shared palette image has no palette")
+    return entries
+
+
+_PALETTE = _entries(PALETTE)
+_PLTE = bytes(_PALETTE)
 _ZLIB_HEADER = zlib_ng.compress(b"", LEVEL)[:2]
 _LAST_BLOCK = b"\x03\x00"  # an empty final block (fixed codes): the deflate stream ends here
 _ADLER_BASE = 65521

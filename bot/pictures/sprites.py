@@ -111,6 +111,13 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return loaded
 
 
+def _baseline_box(f: ImageFont.FreeTypeFont, s: str) -> tuple[int, int, int, int]:
+    """The box of ``s`` around its baseline start (anchor ``ls``), in whole pixels as FreeType
+    measures it (Pillow's types allow floats, and a new image's size must be ints)."""
+    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    return int(left), int(top), int(right), int(bottom)
+
+
 # -- shapes ---------------------------------------------------------------------------------------
 def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> None:
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
@@ -190,7 +197,7 @@ def _label(img: Image.Image, s: str, fill: RGB, centre_x: float, y: float, ancho
 def _label_mask(s: str, room: int) -> Image.Image | None:
     """The ink of ``s`` at the text size, at most ``room`` wide: drawn once per number, whatever its colour."""
     f = font(TEXT_SIZE * SS)
-    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    left, top, right, bottom = _baseline_box(f, s)
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor="ls")
     ink = mask.getbbox()
@@ -394,7 +401,7 @@ def _pile_top(face: Face, size: tuple[int, int], foot: int, mark: str, state: st
 def _small_mask(s: str) -> Image.Image:
     """``s`` at the small size (count chips, pile labels), supersampled, as an ink mask."""
     f = font(SMALL_SIZE * SS)
-    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    left, top, right, bottom = _baseline_box(f, s)
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor="ls")
     box = mask.getbbox()
@@ -464,7 +471,7 @@ def slot(size: tuple[int, int] = CARD) -> Image.Image:
 def text(s: str, colour: RGB = DARK) -> Image.Image:
     """A number (or short letters) at the picture's one text size, on the table colour."""
     f = font(TEXT_SIZE * SS)
-    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    left, top, right, bottom = _baseline_box(f, s)
     pad = 2 * SS
     img = Image.new("RGB", (right - left + 2 * pad, bottom - top + 2 * pad), BG)
     ImageDraw.Draw(img).text((pad - left, pad - top), s, font=f, fill=colour, anchor="ls")
@@ -534,7 +541,7 @@ def lock_mark(kind: str) -> Image.Image:
 def pill(s: str) -> Image.Image:
     """A sum (Diabolo's row sides): white on dark, so it never reads as a card."""
     f = font(TEXT_SIZE * SS)
-    left, top, right, bottom = f.getbbox(s, anchor="ls")
+    left, top, right, bottom = _baseline_box(f, s)
     pad_x, pad_y = 9 * SS, 6 * SS
     img = Image.new("RGB", (right - left + 2 * pad_x, bottom - top + 2 * pad_y), BG)
     d = ImageDraw.Draw(img)

@@ -379,7 +379,7 @@ class SessionManager:
         async with session.lock:
             self._require_lobby(session)
             self._require_host(session, user_id)
-            model = session.game.Options
+            model = session.game.options_model
             if name not in model.model_fields:
                 raise Refusal("core.unknown_option", option=name)
             try:

@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.storage.status import Status
 from bot.transport import ids, media
 from bot.transport.media import Picture
+from bot.ui.shown import Shown
 
 Style = discord.ButtonStyle
 #: A hand's accent colour while its owner is to act (Discord's green of the play buttons): the edge
@@ -159,18 +160,18 @@ class Rendered:
         return self._fingerprint
 
 
-def hand_button(session, lang: str) -> dict:
+def hand_button(session: Shown, lang: str) -> dict:
     """The table's button that opens a player's own hand (every game's table has it)."""
     return button(t(lang, "table.hand"), ids.table(session.id, "hand"), style=Style.primary,
                   disabled=session.status != Status.PLAYING)
 
 
-def your_turn(session, seat: int) -> bool:
+def your_turn(session: Shown, seat: int) -> bool:
     """Whether the table waits for ``seat`` now (one of several, such as Diabolo's doublers)."""
     return session.status == Status.PLAYING and seat in session.game.to_act(session.state)
 
 
-def hand_message(session, seat: int, lines: list[str], rows: list[dict], picture: Picture | None = None) -> Rendered:
+def hand_message(session: Shown, seat: int, lines: list[str], rows: list[dict], picture: Picture | None = None) -> Rendered:
     """A player's hand as one Components V2 container: the text, the hand's picture, its moves; its
     accent colour says that it is the player's turn. Every hand (and its last look, ``unfollowed_hand``)
     is a V2 message, since Discord never takes the flag off a message once it has it."""
@@ -180,7 +181,7 @@ def hand_message(session, seat: int, lines: list[str], rows: list[dict], picture
     return Rendered(StaticLayout([container]), pictures=media.pictures(picture))
 
 
-def unfollowed_hand(session, seat: int, lang: str, why: str = "hand_unfollowed") -> Rendered:
+def unfollowed_hand(session: Shown, seat: int, lang: str, why: str = "hand_unfollowed") -> Rendered:
     """An open hand's last look: it no longer follows the table (its token runs out, or ``why`` is
     ``hand_superseded``: the player opened a newer one), so it shows no cards and no moves, only how
     to get a fresh hand. Its button is a step to the plain hand: a click comes with a fresh token,

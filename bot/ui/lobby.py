@@ -7,6 +7,7 @@ from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui import options as options_ui
 from bot.ui.base import Rendered, StaticView, Style, button, relative_time, row, rows, select
+from bot.ui.shown import Seated, Shown
 from games import BRAINS
 from games.computer import LEVELS
 
@@ -19,7 +20,7 @@ def computers_offered(game_key: str) -> bool:
     return game_key in BRAINS
 
 
-def render(session, timeout: float) -> Rendered:
+def render(session: Shown, timeout: float) -> Rendered:
     """The lobby message; an open lobby closes by itself ``timeout`` seconds after it opened."""
     lang = session.lang
     game = session.game
@@ -74,7 +75,7 @@ def render(session, timeout: float) -> Rendered:
     return Rendered(StaticView(components), "\n".join(lines))
 
 
-def _host_name(session) -> str:
+def _host_name(session: Shown) -> str:
     return next((seat.name for seat in session.seats if seat.user_id == session.host_id), "?")
 
 
@@ -82,12 +83,12 @@ def _host_name(session) -> str:
 COMPUTER_NAMES = ("Ada", "Konrad", "Emmy", "Alan", "Grace", "Kurt", "Hedy")
 
 
-def computer_name(session) -> str:
+def computer_name(session: Shown) -> str:
     taken = {seat.name for seat in session.seats}
     return next((f"🤖 {n}" for n in COMPUTER_NAMES if f"🤖 {n}" not in taken), f"🤖 {len(session.seats) + 1}")
 
 
-def _seat_name(lang: str, seat) -> str:
+def _seat_name(lang: str, seat: Seated) -> str:
     if seat.level is None:
         return seat.name
     return f"{seat.name} ({t(lang, f'lobby.level_{seat.level}')})"

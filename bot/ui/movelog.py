@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.ui.presenters import Presenter
+from bot.ui.shown import Shown
 from games.base import Event
 
 #: How many moves the table shows.
@@ -41,7 +42,7 @@ class MoveLog:
         self._moves = -1            # how many logged moves the lines cover (-1: none, not even the opening)
         self._lines: list[str] = []
 
-    def lines(self, session, lang: str, describe: Describe) -> list[str]:
+    def lines(self, session: Shown, lang: str, describe: Describe) -> list[str]:
         history = session.history
         if lang != self._lang or len(history) < self._moves:
             self._lang, self._moves, self._lines = lang, -1, []
@@ -57,7 +58,7 @@ class MoveLog:
         return list(self._lines)
 
 
-def _newest(session, describe: Describe) -> list[str]:
+def _newest(session: Shown, describe: Describe) -> list[str]:
     """The newest ``LENGTH`` lines, walking back from the latest move (the opening comes first):
     over the moves whose events are kept, and over the whole log only if those are not enough."""
     start = max(len(session.history) - EVENTS_KEPT, 0)
@@ -74,6 +75,6 @@ def _newest(session, describe: Describe) -> list[str]:
         start = 0
 
 
-def move_log(session, lang: str, show: Presenter) -> list[str]:
+def move_log(session: Shown, lang: str, show: Presenter) -> list[str]:
     """The log of ``session`` described afresh (no memory of an earlier rendering) by its game's presenter."""
     return MoveLog().lines(session, lang, lambda events: show.describe(session, events, lang))

@@ -21,6 +21,7 @@ from bot.i18n import has, t
 from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, StaticView, Style, button, row, select
+from bot.ui.shown import Shown
 
 #: The panel's entry for the pictures setting (no game option has this name).
 PICTURES = "~pictures"
@@ -29,13 +30,14 @@ PICTURES = "~pictures"
 _SCALE = (0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5)
 
 
-def fields(session) -> dict[str, FieldInfo]:
-    return dict(session.game.Options.model_fields)
+def fields(session: Shown) -> dict[str, FieldInfo]:
+    return dict(session.game.options_model.model_fields)
 
 
 def _bounds(info: FieldInfo) -> tuple[int | None, int | None]:
-    low = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
-    high = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+    """An int house rule's ``ge`` and ``le`` bounds, where it has them."""
+    low = next((m.ge for m in info.metadata if isinstance(m, Ge) and isinstance(m.ge, int)), None)
+    high = next((m.le for m in info.metadata if isinstance(m, Le) and isinstance(m.le, int)), None)
     return low, high
 
 
@@ -62,13 +64,13 @@ def spelled(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def offered(session, name: str) -> list[str] | None:
+def offered(session: Shown, name: str) -> list[str] | None:
     """The spellings the panel offers for a house rule; None when the game has no such rule."""
     info = fields(session).get(name)
     return None if info is None else [spelled(value) for value in choices(info)]
 
 
-def value_label(session, lang: str, name: str, value: Any) -> str:
+def value_label(session: Shown, lang: str, name: str, value: Any) -> str:
     """A value as players read it: on/off, a Literal's own words, or a number; a number with a text
     of its own (``…option.decks.0 = "Auto (rulebook: …)"``) shows that text, never a bare 0."""
     if isinstance(value, bool):
@@ -77,11 +79,11 @@ def value_label(session, lang: str, name: str, value: Any) -> str:
     return t(lang, key) if has(key) else str(value)
 
 
-def label(session, lang: str, name: str) -> str:
+def label(session: Shown, lang: str, name: str) -> str:
     return t(lang, f"{session.game.key}.ui.option.{name}.label")
 
 
-def changed_lines(session, lang: str) -> list[str]:
+def changed_lines(session: Shown, lang: str) -> list[str]:
     """One line per house rule that differs from the rulebook, for the lobby message."""
     current = session.options.model_dump()
     out = []
@@ -92,7 +94,7 @@ def changed_lines(session, lang: str) -> list[str]:
     return out
 
 
-def render_panel(session, lang: str, picked: str | None) -> Rendered:
+def render_panel(session: Shown, lang: str, picked: str | None) -> Rendered:
     """The ephemeral house-rules panel: every rule with its value, a select to pick one, its values."""
     current = session.options.model_dump()
     infos = fields(session)

@@ -20,6 +20,7 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from bot.i18n import t
 from bot.pictures import Pictures
@@ -28,6 +29,7 @@ from bot.transport import media
 from bot.transport.media import Picture
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
+from bot.ui.shown import Shown
 
 #: Table PNGs kept by (kind, game, lang, what is drawn): a table's picture changes with nearly every
 #: move, so this spares the redraws of an unchanged table (its text alone changed) and the rendering
@@ -59,7 +61,7 @@ def _remember(key: tuple, png: bytes | None) -> bytes | None:
     return png
 
 
-def _table_key(game: str, lang: str, view) -> tuple:
+def _table_key(game: str, lang: str, view: Any) -> tuple[str, str, str, str]:
     return ("table", game, lang, repr(view))
 
 
@@ -70,7 +72,7 @@ PAINT_AHEAD_TRIES = 2
 INLINE_BYTES = 64_000
 
 
-async def paint_table(session, pictures: Pictures | None) -> None:
+async def paint_table(session: Shown, pictures: Pictures | None) -> None:
     """Paint the picture of the table as it stands (in the table's language), compressing its new
     bands in a worker thread (unless they are few), so the rendering that follows finds it drawn.
     The layout and both caches stay on the event loop; the thread gets only the bands' rows.
@@ -97,7 +99,7 @@ def plain(text: str) -> str:
     return _MARKUP.sub("", text).strip()
 
 
-def table_picture(pictures: Pictures, session, view, lang: str, alt: str) -> Picture | None:
+def table_picture(pictures: Pictures, session: Shown, view: Any, lang: str, alt: str) -> Picture | None:
     """The public table's picture by the game's ``pictures`` (``view`` is ``game.view(state, None)``);
     None with pictures off, and None when ``alt`` is empty: nothing lies on the table that a picture
     would show."""
@@ -108,7 +110,7 @@ def table_picture(pictures: Pictures, session, view, lang: str, alt: str) -> Pic
                       plain(alt))
 
 
-def hand_picture(pictures: Pictures, session, view, lang: str, playable: Iterable[str], alt: str,
+def hand_picture(pictures: Pictures, session: Shown, view: Any, lang: str, playable: Iterable[str], alt: str,
                  name: Callable[[str], str] = label) -> Picture | None:
     """The owner's cards by the game's ``pictures`` (``view`` is the owner's view), ``playable`` ones
     standing up; the alt text names those (by ``name``, in the order given) after ``alt``."""
@@ -123,7 +125,7 @@ def hand_picture(pictures: Pictures, session, view, lang: str, playable: Iterabl
                       plain("\n".join(said)), "hand")
 
 
-def _hand_png(session, key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
+def _hand_png(session: Shown, key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
     kept = _hands.get(session)
     if kept is None:
         kept = _hands[session] = OrderedDict()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.ui.base import Rendered
+from bot.ui.shown import Shown
 from games.base import Event
 
 
@@ -17,13 +18,13 @@ class Presenter(Protocol):
     #: How many public messages the table spans (fixed per game).
     table_messages: int
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         """The public table, one ``Rendered`` per table message."""
 
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         """The ephemeral hand of ``seat``; ``ui`` is an in-hand step (e.g. a chosen card)."""
 
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """One public line about what just happened, or None. Never names a hidden card."""
 
     # Optional methods:

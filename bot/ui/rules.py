@@ -13,13 +13,14 @@ from bot.i18n import has, t
 from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, StaticLayout, button, text
+from bot.ui.shown import Shown
 from bot.ui.summary import rematch_button
 
 #: Catalogues a game's move phrases may come from, after its own.
 SHARED = {"dacapo": "buildpiles", "skippo": "buildpiles"}
 
 
-def rules_or_rematch(session, lang: str) -> dict:
+def rules_or_rematch(session: Shown, lang: str) -> dict:
     """The table's button beside Hand: Rules while the match is played (anyone may read them), Rematch
     once it is finished, so the final table offers the next match; a stopped table's Rules button is
     off (it answers no click; ``/rules`` still shows the rules)."""
@@ -28,13 +29,13 @@ def rules_or_rematch(session, lang: str) -> dict:
     return button(t(lang, "table.rules"), ids.table(session.id, "rules"), disabled=session.status != Status.PLAYING)
 
 
-def rules_message(session, seat: int | None, lang: str) -> Rendered:
+def rules_message(session: Shown, seat: int | None, lang: str) -> Rendered:
     """The rules summary and the reader's moves (``seat`` None: the reader has no seat here)."""
     body = [text(t(lang, f"{session.game.key}.ui.rules")), text(moves_line(session, seat, lang))]
     return Rendered(StaticLayout([{"type": 17, "components": body}]))
 
 
-def moves_line(session, seat: int | None, lang: str) -> str:
+def moves_line(session: Shown, seat: int | None, lang: str) -> str:
     """``Your turn: you may … or …``, or whom the table waits for, or that the match is over."""
     game, state = session.game, session.state
     if session.status != Status.PLAYING or state is None or game.is_over(state):

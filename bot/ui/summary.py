@@ -23,6 +23,7 @@ from bot.ui.base import Rendered, StaticView, Style, button, row
 from bot.ui.labels import seat_badge
 from bot.ui.presenters import Presenter
 from bot.ui.results import change, rating
+from bot.ui.shown import Shown
 from games.base import HandScore, Result
 
 #: Ends whose command already told the channel (``/stop`` by the host, a vote): no second message.
@@ -34,7 +35,7 @@ MAX_LINES = 15
 Ratings = Mapping[int, tuple[float, float]]
 
 
-def closing(session, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> Rendered | None:
+def closing(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> Rendered | None:
     """The closing message: the summary, the result picture (unless the table has pictures off) and,
     after a finished match, the Rematch button. None when nothing is to be said."""
     text = render_summary(session, lang, show, ratings)
@@ -47,13 +48,13 @@ def closing(session, lang: str, show: Presenter | None, ratings: Ratings | None 
                     media.pictures(result_picture(session, result, lang)))
 
 
-def rematch_button(session, lang: str) -> dict:
+def rematch_button(session: Shown, lang: str) -> dict:
     """A finished match's Rematch button (on its closing message and on its final table): the same
     seats, computer players and house rules in a new lobby."""
     return button(t(lang, "table.end.rematch"), ids.rematch(session.id), style=Style.success)
 
 
-def render_summary(session, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> str | None:
+def render_summary(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> str | None:
     """The closing text; ``show`` is the game's presenter (None: a game without a table), which may
     reword the score lines and name whom they score (teams)."""
     if session.status == Status.STOPPED:
@@ -75,7 +76,7 @@ def render_summary(session, lang: str, show: Presenter | None, ratings: Ratings 
     return _fit("\n".join(lines))
 
 
-def breakdown_lines(hand, names: list[str], lang: str) -> list[str]:
+def breakdown_lines(hand: HandScore, names: list[str], lang: str) -> list[str]:
     """Each scoring step of one hand (a ``HandScore``), one line per step."""
     return [
         t(lang, "table.summary_line", name=names[line.seat], text=t(lang, line.label, **line.params),
@@ -84,7 +85,7 @@ def breakdown_lines(hand, names: list[str], lang: str) -> list[str]:
     ]
 
 
-def render_hand(session, hand, lang: str) -> str:
+def render_hand(session: Shown, hand: HandScore, lang: str) -> str:
     """The public message after a hand of a longer match: every scoring step, then the totals."""
     names = [seat.name for seat in session.seats]
     lines = [t(lang, _own(session, "hand_summary"), game=session.game.name, number=hand.number)]
@@ -95,7 +96,7 @@ def render_hand(session, hand, lang: str) -> str:
     return _fit("\n".join(lines))
 
 
-def _own(session, key: str) -> str:
+def _own(session: Shown, key: str) -> str:
     """A game's own wording of a shared text, naming its scoring unit (Diabolo's rounds, Kapado's
     games), else the shared one (hands)."""
     own = f"{session.game.key}.ui.{key}"
@@ -106,7 +107,7 @@ def _fit(text: str) -> str:
     return text if len(text) <= 2000 else text[:1990] + "\n…"
 
 
-def _headline(session, result: Result, names: list[str], lang: str) -> str:
+def _headline(session: Shown, result: Result, names: list[str], lang: str) -> str:
     game = session.game.name
     if not result.winners:
         return t(lang, "table.summary_no_winner", game=game)
@@ -143,7 +144,7 @@ def _who(seat: int, names: list[str]) -> str:
     return f"{seat_badge(seat)} {names[seat]}"
 
 
-def _line_names(session, result: Result, show: Presenter | None, lang: str) -> list[str]:
+def _line_names(session: Shown, result: Result, show: Presenter | None, lang: str) -> list[str]:
     """Whom each ``ScoreLine.seat`` names: a seat, or where the presenter scores teams as one
     (``score_names``), a team, led by its seats' badges."""
     names = [seat.name for seat in session.seats]
@@ -200,7 +201,7 @@ def entrants(result: Result) -> list[Entrant]:
             for seats, mine in zip(teams, best, strict=True)]
 
 
-def result_picture(session, result: Result, lang: str) -> Picture | None:
+def result_picture(session: Shown, result: Result, lang: str) -> Picture | None:
     """The podium and the totals after each hand (None with pictures off), with the alt text that
     says the same."""
     sides = entrants(result)

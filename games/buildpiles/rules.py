@@ -16,14 +16,13 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from games.base import (
     Action,
     Event,
     Game,
     HandScore,
     IllegalAction,
+    Opts,
     Result,
     ScoreLine,
     draw_rng,
@@ -38,7 +37,7 @@ HAND, PILE, HELPER, RESERVE = 0, 1, 2, 3
 END = Action("end")
 
 
-class BuildPileGame(Game[Table, TableView]):
+class BuildPileGame(Game[Table, TableView, Opts]):
     """Turn passing, stalls (docs/rules-decisions.md D8), match play and information for both build-pile
     games.
 
@@ -54,10 +53,20 @@ class BuildPileGame(Game[Table, TableView]):
     STALL_ENDS_MATCH: ClassVar[bool] = True
 
     # -- hooks ---------------------------------------------------------------------------------
-    def deck(self, options: Any, players: int) -> list[str]:
+    @staticmethod
+    def face(cid: str) -> str:
+        """A card's face as the game prints it (``"7"``, ``"X"`` for a joker)."""
         raise NotImplementedError
 
-    def personal_pile_size(self, options: Any) -> int:
+    @staticmethod
+    def face_of_value(value: int) -> str:
+        """The face of the natural card of ``value``."""
+        raise NotImplementedError
+
+    def deck(self, options: Opts, players: int) -> list[str]:
+        raise NotImplementedError
+
+    def personal_pile_size(self, options: Opts) -> int:
         """How many cards each player's own pile (Da Capo's pile, Skippo's stock) starts with."""
         raise NotImplementedError
 
@@ -97,10 +106,10 @@ class BuildPileGame(Game[Table, TableView]):
         """Repair a redeal that contradicts what the table knows (Skippo: held aces)."""
 
     # -- setup ---------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, seed: str) -> Table:
+    def setup(self, players: int, options: Opts, seed: str) -> Table:
         return self.begin(players, options, seed)[0]
 
-    def begin(self, players: int, options: BaseModel, seed: str) -> tuple[Table, list[Event]]:
+    def begin(self, players: int, options: Opts, seed: str) -> tuple[Table, list[Event]]:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} needs {self.min_players}-{self.max_players} players")
         dealer = draw_rng(seed, 0).randrange(players)

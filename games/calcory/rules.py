@@ -21,8 +21,6 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-
 from games.base import (
     Action,
     Event,
@@ -59,13 +57,13 @@ from games.calcory.state import (
 from games.deck import DECK, digit, sort_cards
 
 
-class Calcory(Game[CalcoryState, CalcoryView]):
+class Calcory(Game[CalcoryState, CalcoryView, NoOptions]):
     key: ClassVar[str] = "calcory"
     name: ClassVar[str] = "Calcory"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     rules_version: ClassVar[int] = 1
-    Options = NoOptions
+    options_model = NoOptions
     # Random play picks one of ~50 flips for every stop, so it busts or hits most turns and marks
     # rarely, and nothing in the rules forces an end (players may bust for ever). Measured over
     # 3,000 random games per count: median 190 actions with 2 players, 370 with 6, longest 892.
@@ -74,7 +72,7 @@ class Calcory(Game[CalcoryState, CalcoryView]):
     playout_cap: ClassVar[int] = 3000
 
     # -- setup -------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, seed: str) -> CalcoryState:
+    def setup(self, players: int, options: NoOptions, seed: str) -> CalcoryState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Calcory needs {self.min_players}-{self.max_players} players")
         grid = shuffled(seed, 0, DECK)

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from games.base import Action, Game
 
-G = TypeVar("G", bound=Game[Any, Any])
+G = TypeVar("G", bound=Game[Any, Any, Any])
 S = TypeVar("S")
 
 

@@ -36,7 +36,7 @@ class MoveValue:
     samples: int
 
 
-def evaluate(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, *, played: Action | None = None,
+def evaluate(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Random, *, played: Action | None = None,
              every: bool = False, worlds: int | None = None, limit: float | None = None,
              clock: Callable[[], float] = time.thread_time) -> list[MoveValue]:
     """The value of each of ``seat``'s moves, best first: the brain's candidates and its favourite,

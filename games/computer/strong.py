@@ -39,7 +39,7 @@ class Deadline:
         return self.clock() >= self.at
 
 
-def contenders(game: Game[Any, Any], root: Any, seat: int, brain: Brain[Any, Any], legal: list[Action],
+def contenders(game: Game[Any, Any, Any], root: Any, seat: int, brain: Brain[Any, Any], legal: list[Action],
                rng: random.Random) -> list[Action]:
     """The brain's candidates in ``root`` with its favourite first (it wins ties), added when the
     candidates lack it."""
@@ -52,7 +52,7 @@ def contenders(game: Game[Any, Any], root: Any, seat: int, brain: Brain[Any, Any
     return arms
 
 
-def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random,
+def search(game: Game[Any, Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random,
            deadline: Deadline | None = None) -> Action:
     root = game.resample(state, seat, rng)
     legal = game.legal_actions(root, seat)
@@ -96,7 +96,7 @@ def search(game: Game[Any, Any], state: Any, seat: int, brain: Brain[Any, Any], 
     return arms[alive[0]]
 
 
-def playout(game: Game[Any, Any], world: Any, seat: int, action: Action, brain: Brain[Any, Any], mark: Any,
+def playout(game: Game[Any, Any, Any], world: Any, seat: int, action: Action, brain: Brain[Any, Any], mark: Any,
             rng: random.Random) -> tuple[float, int]:
     """Play ``action`` in a copy of ``world``, then the playout policy up to the brain's horizon:
     the end position's value, and the playout actions it took."""

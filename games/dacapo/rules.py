@@ -42,13 +42,13 @@ _HELPER = tuple(f"helper:{i}" for i in range(1, 10))
 _OTHER = tuple(f"pile:seat{i}" for i in range(10))
 
 
-class DaCapo(BuildPileGame):
+class DaCapo(BuildPileGame[Options]):
     key: ClassVar[str] = "dacapo"
     name: ClassVar[str] = "Da Capo!"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     rules_version: ClassVar[int] = 1
-    Options = Options
+    options_model = Options
     TOP: ClassVar[int] = TOP
     PILE_NAME: ClassVar[str] = "pile"
     # Random play discards far more often than it builds, so it stalls the first game within a few
@@ -202,7 +202,8 @@ class DaCapo(BuildPileGame):
         ]
 
     def match_over(self, table: Table) -> bool:
-        return max(table.scores or [0]) >= table.options.target
+        target: int = table.options.target
+        return max(table.scores or [0]) >= target
 
 
 GAME = DaCapo()

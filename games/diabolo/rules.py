@@ -47,13 +47,13 @@ from games.diabolo.state import (
 SIDES = ("devil", "angel")
 
 
-class Diabolo(Game[DiaboloState, DiaboloView]):
+class Diabolo(Game[DiaboloState, DiaboloView, Options]):
     key: ClassVar[str] = "diabolo"
     name: ClassVar[str] = "Diabolo"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 5
     rules_version: ClassVar[int] = 1
-    Options = Options
+    options_model = Options
     #: A round has at most 65 turns and 25 doubler choices; ten rounds at most.
     playout_cap: ClassVar[int] = 2000
 

@@ -56,13 +56,13 @@ _STOP = Action("stop")
 _KEEP = Action("keep")
 
 
-class Kapado(Game[KapadoState, KapadoView]):
+class Kapado(Game[KapadoState, KapadoView, Options]):
     key: ClassVar[str] = "kapado"
     name: ClassVar[str] = "Kapado"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 7
     rules_version: ClassVar[int] = 1
-    Options = Options
+    options_model = Options
     #: A game has at most ~110 draws and three actions per draw; seven games at most.
     playout_cap: ClassVar[int] = 3000
 
@@ -117,7 +117,7 @@ class Kapado(Game[KapadoState, KapadoView]):
             return [_DRAW, _STOP]
         if state.phase == WISH_PHASE:
             return [Action("take", x) for x in self._takeable(state, seat)] + [_KEEP]
-        card, per = state.drawn, state.per_seat
+        card, per = state.held, state.per_seat
         banned, multiples = state.banned, state.options.ban_multiples
         ups: list[Action] = []
         unlocks: list[Action] = []
@@ -192,8 +192,8 @@ class Kapado(Game[KapadoState, KapadoView]):
             if lock == LOCKED:
                 raise IllegalAction("kapado.stack_locked")
             stack = state.stacks[k]
-            if stack and not fit(state.drawn, stack[-1], state.banned, state.options.ban_multiples):
-                divisor = banned_divisor(state.drawn, stack[-1], state.banned, state.options.ban_multiples)
+            if stack and not fit(state.held, stack[-1], state.banned, state.options.ban_multiples):
+                divisor = banned_divisor(state.held, stack[-1], state.banned, state.options.ban_multiples)
                 if divisor:
                     raise IllegalAction("kapado.divisor_banned", divisor=divisor)
                 raise IllegalAction("kapado.no_fit")
@@ -234,15 +234,16 @@ class Kapado(Game[KapadoState, KapadoView]):
         elif kind == "stop":
             self._end_turn(state, events)
         elif kind == "keep":
-            state.wishes[seat] += (state.drawn,)
-            events.append(Event("wish_kept", seat, {"wish": state.drawn}))
+            state.wishes[seat] += (state.held,)
+            events.append(Event("wish_kept", seat, {"wish": state.held}))
             self._end_turn(state, events)
         elif kind == "take":
             self._take(state, seat, action.arg, events)
         else:
-            _, i = parse_stack(action.arg, state.players, state.per_seat)
-            k = seat * state.per_seat + i
-            card, stack = state.drawn, state.stacks[k]
+            where = parse_stack(action.arg, state.players, state.per_seat)
+            assert where is not None  # check() refused any other id
+            k = seat * state.per_seat + where[1]
+            card, stack = state.held, state.stacks[k]
             state.drawn, state.from_wish = None, False
             state.last = action.arg
             if kind == "up":
@@ -275,7 +276,7 @@ class Kapado(Game[KapadoState, KapadoView]):
         stack = state.stacks[k][:-1]
         state.stacks[k] = stack
         state.locks[k] = LOCKED if stack and stack[-1] in state.face_down else OPEN
-        wish = state.drawn
+        wish = state.held
         state.wishes[seat] += (wish,)
         state.drawn, state.from_wish, state.phase = card, True, PLACE
         owner, index = divmod(k, state.per_seat)
@@ -392,10 +393,10 @@ class Kapado(Game[KapadoState, KapadoView]):
             for pos, card in enumerate(stack)
             if card in new.face_down
         ]
-        hide_drawn = new.drawn is not None and not new.from_wish and seat != new.current
+        hidden = new.drawn if not new.from_wish and seat != new.current else None
         pool = new.pile + [new.stacks[k][pos] for k, pos in slots]
-        if hide_drawn:
-            pool.append(new.drawn)
+        if hidden is not None:
+            pool.append(hidden)
         for k, pos in slots:
             new.face_down.discard(new.stacks[k][pos])
         pool.sort()  # a canonical order first, so the redeal never depends on the real one
@@ -407,7 +408,7 @@ class Kapado(Game[KapadoState, KapadoView]):
             stack[pos] = card
             new.stacks[k] = tuple(stack)
             new.face_down.add(card)
-        if hide_drawn:
+        if hidden is not None:
             new.drawn = pool.pop(next(j for j, c in enumerate(pool) if KIND[c] != BAN))
             new.phase = WISH_PHASE if KIND[new.drawn] == WISH else PLACE
         new.pile = pool

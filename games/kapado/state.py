@@ -72,6 +72,12 @@ class KapadoState:
     def per_seat(self) -> int:
         return self.options.stacks
 
+    @property
+    def held(self) -> str:
+        """``drawn`` where the phase says a card waits (to be placed, or the wish card to be used)."""
+        assert self.drawn is not None, f"no card drawn in phase {self.phase}"
+        return self.drawn
+
 
 def stack_id(seat: int, index: int) -> str:
     return f"s{seat}:{index}"

@@ -40,13 +40,13 @@ def bid_action(cards: list[str]) -> Action:
     return Action("bid", ".".join(sort_cards(cards)))
 
 
-class Mu(Game[MuState, MuView]):
+class Mu(Game[MuState, MuView, MuOptions]):
     key: ClassVar[str] = "mu"
     name: ClassVar[str] = "Mü"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     rules_version: ClassVar[int] = 1
-    Options = MuOptions
+    options_model = MuOptions
     # A hand is finite: shown counts only grow, so an auction has at most C bids (C cards dealt)
     # with fewer than N passes before each, then up to three choices and C cards played, in all
     # at most C * (N + 1) + N + 3 actions (< 430). A match is not bounded: Patt and lost-game
@@ -56,10 +56,9 @@ class Mu(Game[MuState, MuView]):
     playout_cap: ClassVar[int] = 20000
 
     # -- setup -------------------------------------------------------------------------------
-    def setup(self, players: int, options: MuOptions | None = None, seed: str = "") -> MuState:
+    def setup(self, players: int, options: MuOptions, seed: str) -> MuState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Mü needs {self.min_players}-{self.max_players} players")
-        options = options if options is not None else MuOptions()
         state = new_state(players, options, seed, draw_rng(seed, 0).randrange(players), 1)
         deal(state)
         return state

@@ -205,9 +205,9 @@ def find_melds(hand: Iterable[str], yellow_is_colour: bool = True) -> list[tuple
                 continue
             best = None
             for hi in range(lo + 2, 10):
-                run = slots[lo: hi + 1]
-                if None in run:
-                    break
+                run = [card for card in slots[lo: hi + 1] if card is not None]
+                if len(run) < hi + 1 - lo:
+                    break  # a gap: no longer sequence starts here
                 if 2 * sum(colour(c) == col for c in run) > len(run):
                     if best is None:
                         found.append((RUN, tuple(run)))

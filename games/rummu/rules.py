@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any, ClassVar
-
-from pydantic import BaseModel
+from typing import Any
 
 from games.base import (
     Action,
@@ -57,23 +55,22 @@ MAX_KEY = 60
 TAKE = Action("take")
 
 
-class Rummu(Game[RummuState, RummuView]):
+class Rummu(Game[RummuState, RummuView, Options]):
     key = "rummu"
     name = "Rummü"
     min_players = 3
     max_players = 6
     rules_version = 1
-    Options: ClassVar[type[BaseModel]] = Options
+    options_model = Options
     playout_cap = 1500  # random players seldom go out (a hand takes some 400 actions), so cap the match
 
     # -- setup ---------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, seed: str) -> RummuState:
+    def setup(self, players: int, options: Options, seed: str) -> RummuState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Rummü needs 3 to 6 players, not {players}")
-        opts = options if isinstance(options, Options) else Options.model_validate(dict(options or {}))
-        sides = players // 2 if players in (4, 6) and opts.teams else players
+        sides = players // 2 if players in (4, 6) and options.teams else players
         state = RummuState(
-            players=players, options=opts, seed=seed, draws=1, sides=sides, hand_no=0,
+            players=players, options=options, seed=seed, draws=1, sides=sides, hand_no=0,
             dealer=draw_rng(seed, 0).randrange(players), turn=0, phase=DRAW, stock=[], discard=[],
             hands=[() for _ in range(players)], known=[frozenset()] * players, origin={}, generation=0,
             combos=[], next_id=1, totals=[0] * sides, history=[], over=False,
@@ -172,7 +169,7 @@ class Rummu(Game[RummuState, RummuView]):
         need = self.minimum(state, seat)
         if not need:
             return [_act("meld", join_cards(m)) for m in melds if len(m) < len(hand)]
-        batches = [(m,) for m in melds if len(m) >= need]
+        batches: list[tuple[tuple[str, ...], ...]] = [(m,) for m in melds if len(m) >= need]
         batches += [(a, b) for i, a in enumerate(melds) for b in melds[i + 1:]
                     if len(a) + len(b) >= need and not set(a) & set(b)]
         batches = [b for b in batches if sum(map(len, b)) < len(hand)]

@@ -12,9 +12,6 @@ the other hands and the deck.
 from __future__ import annotations
 
 import random
-from typing import ClassVar
-
-from pydantic import BaseModel
 
 from games.base import (
     Action,
@@ -34,23 +31,22 @@ from games.safaru.catches import Catch, parse_catch, plays, score_lines, tally, 
 from games.safaru.state import HAND_SIZE, TABLE_TOP_UP, Options, Release, SafaruState, SafaruView
 
 
-class Safaru(Game[SafaruState, SafaruView]):
+class Safaru(Game[SafaruState, SafaruView, Options]):
     key = "safaru"
     name = "Safarü"
     min_players = 2
     max_players = 4
     rules_version = 1
-    Options: ClassVar[type[BaseModel]] = Options
+    options_model = Options
     playout_cap = 3000  # a single game has at most 60 plays; a match to a target may run on
 
     # -- setup ---------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, seed: str) -> SafaruState:
+    def setup(self, players: int, options: Options, seed: str) -> SafaruState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Safarü needs 2 to 4 players, not {players}")
-        opts = options if isinstance(options, Options) else Options.model_validate(dict(options or {}))
-        sides = 2 if players == 4 and opts.teams else players
+        sides = 2 if players == 4 and options.teams else players
         state = SafaruState(
-            players=players, options=opts, seed=seed, draws=1, sides=sides, game_no=0,
+            players=players, options=options, seed=seed, draws=1, sides=sides, game_no=0,
             first_dealer=draw_rng(seed, 0).randrange(players), dealer=0, deal_no=0, turn=0, deck=[],
             hands=[() for _ in range(players)], table=(), piles=[() for _ in range(sides)],
             totals=[0] * sides, history=[], over=False, releases=[() for _ in range(players)],

@@ -71,14 +71,14 @@ _HELPER = tuple(f"helper:{i}" for i in range(1, 10))
 _SOURCE = {HAND: "hand", PILE: "stock", RESERVE: "reserve", HELPER: ""}
 
 
-class Skippo(BuildPileGame):
+class Skippo(BuildPileGame[Options]):
     key: ClassVar[str] = "skippo"
     name: ClassVar[str] = "Skippo"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     # 2: with aces out of turn, the dealt aces go out before the first turn (docs/rules-decisions.md D15).
     rules_version: ClassVar[int] = 2
-    Options = Options
+    options_model = Options
     TOP: ClassVar[int] = TOP
     PILE_NAME: ClassVar[str] = "stock"
     # Measured over 200 random matches of 5 games per count: with one deck (2–4 players) random
@@ -373,7 +373,8 @@ class Skippo(BuildPileGame):
         return lines
 
     def match_over(self, table: Table) -> bool:
-        return table.game_no >= table.options.games
+        games: int = table.options.games
+        return table.game_no >= games
 
 
 GAME = Skippo()

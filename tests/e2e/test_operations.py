@@ -21,8 +21,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app import Spieltisch
 from bot.ops import logs
 from bot.ops.config import Settings
-from bot.ops.metrics import Metrics, route_class
+from bot.ops.metrics import Endpoint, Metrics, route_class
 from bot.play.clock import ManualClock
+from bot.storage.status import Status
 from tests.e2e.calcory_driver import CalcoryDriver, play_two_player_game, start_calcory
 from tests.e2e.harness import make_double
 
@@ -48,7 +49,7 @@ async def _get(port: int, path: str) -> tuple[int, str]:
 
 async def test_metrics_count_a_games_moves_clicks_and_requests_by_route_class(env):
     await _restart(env, metrics_port=0)
-    port = env.bot.metrics.port
+    port = env.bot.endpoint.port
     first_request = len(env.double.requests)
     assert (await _get(port, "/health")) == (200, '{"status": "ok", "discord": "ok", "database": "ok"}')
 
@@ -82,7 +83,7 @@ REASONS = {429: "Too Many Requests", 404: "Not Found", 200: "OK"}
 
 
 async def test_a_429_is_counted_by_route_class_and_logged_without_the_interaction_token(caplog):
-    metrics = Metrics(SimpleNamespace())
+    metrics = Metrics()
     hook = metrics.trace().on_request_end[0]
     base = "http://discord.test/api/v10"
     for method, path, status in (("POST", "/interactions/1/aW50ZXJhY3Rpb246MQ/callback", 429),
@@ -103,8 +104,44 @@ async def test_a_429_is_counted_by_route_class_and_logged_without_the_interactio
     assert len(refused) == 3 and not any("aW50ZXJhY3Rpb24" in line for line in refused)
 
 
+def _endpoint(*, live: tuple[Status, ...] = (), guilds: tuple[int, ...] = (), fault: str | None = None,
+              ready: bool = True) -> Endpoint:
+    """An endpoint on stand-ins for its collaborators, no bot: sessions ``live`` (their statuses), a
+    connection to Discord with a server on each shard of ``guilds``, a database with ``fault``."""
+    sessions = SimpleNamespace(moves={"calcory": 7}, started={"calcory": 1}, ended={("mu", "stopped"): 2},
+                               live=lambda: [SimpleNamespace(status=status) for status in live])
+    connection = SimpleNamespace(guilds=[SimpleNamespace(shard_id=shard) for shard in guilds], own_shards=(),
+                                 is_ready=lambda: ready, is_closed=lambda: False)
+    return Endpoint(Metrics(), sessions, SimpleNamespace(fault=fault), connection, shard_count=None)
+
+
+async def test_the_endpoint_reads_only_the_collaborators_it_is_given():
+    endpoint = _endpoint(live=(Status.PLAYING, Status.LOBBY, Status.PLAYING), guilds=(0, 0))
+    await endpoint.start("127.0.0.1", 0)
+    try:
+        assert endpoint.port is not None
+        assert (await _get(endpoint.port, "/health")) == (200, '{"status": "ok", "discord": "ok", "database": "ok"}')
+        got = _samples((await _get(endpoint.port, "/metrics"))[1])
+    finally:
+        await endpoint.stop()
+    assert got["spieltisch_moves_total", (("game", "calcory"),)] == 7
+    assert got["spieltisch_games_ended_total", (("game", "mu"), ("status", "stopped"))] == 2
+    assert got["spieltisch_live_tables", (("status", "playing"),)] == 2
+    assert got["spieltisch_live_tables", (("status", "lobby"),)] == 1
+    assert got["spieltisch_guilds", (("shard", "0"),)] == 2
+
+    endpoint = _endpoint(fault="disk full", ready=False)
+    await endpoint.start("127.0.0.1", 0)
+    try:
+        assert endpoint.port is not None
+        assert (await _get(endpoint.port, "/health")) == (
+            503, '{"status": "unhealthy", "discord": "not connected", "database": "refuses writes"}')
+    finally:
+        await endpoint.stop()
+
+
 async def test_health_and_metrics_are_off_unless_a_port_is_set(env):
-    assert env.bot.settings.metrics_port is None and env.bot.metrics.port is None
+    assert env.bot.settings.metrics_port is None and env.bot.endpoint.port is None
 
 
 async def test_a_port_in_use_is_one_sentence():
@@ -116,15 +153,15 @@ async def test_a_port_in_use_is_one_sentence():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        metrics = Metrics(SimpleNamespace())
+        endpoint = _endpoint()
         try:
-            await metrics.start("127.0.0.1", port)
+            await endpoint.start("127.0.0.1", port)
         except MetricsPortError as exc:
             text = str(exc)
         else:
             raise AssertionError("the port was taken")
     assert text.startswith(f"/health and /metrics cannot listen on 127.0.0.1:{port} (") and text.endswith(".")
-    assert metrics.port is None
+    assert endpoint.port is None
 
 
 async def _closed_after(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, trickle: bytes = b"") -> float:
@@ -143,24 +180,24 @@ async def _closed_after(reader: asyncio.StreamReader, writer: asyncio.StreamWrit
 
 
 async def test_a_client_that_trickles_its_header_or_idles_is_cut_off():
-    metrics = Metrics(SimpleNamespace())
-    metrics.idle_seconds = 0.2
-    await metrics.start("127.0.0.1", 0)
+    endpoint = _endpoint()
+    endpoint.idle_seconds = 0.2
+    await endpoint.start("127.0.0.1", 0)
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", metrics.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", endpoint.port)
         header = b"GET /metrics HTTP/1.1\r\nHost: bot\r\nX-Slow: " + b"a" * 100 + b"\r\n\r\n"
         assert 0.2 <= await _closed_after(reader, writer, header) < 1.0
         writer.close()
 
         # A whole request is answered; the connection it kept alive is closed once idle.
-        reader, writer = await asyncio.open_connection("127.0.0.1", metrics.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", endpoint.port)
         writer.write(b"GET /metrics HTTP/1.1\r\nHost: bot\r\n\r\n")
         assert (await reader.readline()).startswith(b"HTTP/1.1 200 OK")
         await reader.readuntil(b"\r\n\r\n")
         assert await _closed_after(reader, writer) < 1.0
         writer.close()
     finally:
-        await metrics.stop()
+        await endpoint.stop()
 
 
 # ------------------------------------------------------------------------------ the log
@@ -364,7 +401,7 @@ async def test_health_says_503_while_the_database_refuses_writes(env, caplog):
     from tests.host.faults import read_only
 
     await _restart(env, metrics_port=0)
-    port = env.bot.metrics.port
+    port = env.bot.endpoint.port
     asked = await env.double.slash(env.ann, env.channel, "forget-me")
     async with read_only(env.bot.storage):
         refused = await env.double.click(env.ann, asked.message, ids.user(int(env.ann.id), "forget"))

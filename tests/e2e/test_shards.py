@@ -160,20 +160,20 @@ async def test_health_metrics_and_the_start_up_line_say_which_shards_a_process_r
     world.settings = {**_sharded(0, 1), "metrics_port": 0}
     bot = await world.start_bot()
     assert "in 2 servers, shards 0,1 of 2; 9 commands registered globally" in _ready_line(caplog, bot)
-    status, body = await _get(bot.metrics.port, "/health")
+    status, body = await _get(bot.endpoint.port, "/health")
     assert (status, json.loads(body)) == (200, {"status": "ok", "discord": "ok", "database": "ok",
                                                 "shards": [0, 1], "shard_count": 2})
-    guilds = _samples((await _get(bot.metrics.port, "/metrics"))[1])
+    guilds = _samples((await _get(bot.endpoint.port, "/metrics"))[1])
     assert {key: value for key, value in guilds.items() if key[0] == "spieltisch_guilds"} == {
         ("spieltisch_guilds", (("shard", "0"),)): 1, ("spieltisch_guilds", (("shard", "1"),)): 1}
 
     # One shard's connection down while the other's is up: the process is not healthy, and says which.
     await bot.get_shard(1).disconnect()
-    status, body = await _get(bot.metrics.port, "/health")
+    status, body = await _get(bot.endpoint.port, "/health")
     assert (status, json.loads(body)["status"], json.loads(body)["discord"]) == \
         (503, "unhealthy", "shard 1 not connected")
     await bot.get_shard(1).connect()
-    status, body = await _get(bot.metrics.port, "/health")
+    status, body = await _get(bot.endpoint.port, "/health")
     assert (status, json.loads(body)["discord"]) == (200, "ok")
     await world.stop_bot()
 
@@ -182,8 +182,8 @@ async def test_health_metrics_and_the_start_up_line_say_which_shards_a_process_r
     world.settings = {**_sharded(1), "metrics_port": 0}
     bot = await world.start_bot()
     assert "in 1 server, shard 1 of 2; " in _ready_line(caplog, bot)
-    body = json.loads((await _get(bot.metrics.port, "/health"))[1])
+    body = json.loads((await _get(bot.endpoint.port, "/health"))[1])
     assert (body["status"], body["shards"], body["shard_count"]) == ("ok", [1], 2)
-    guilds = _samples((await _get(bot.metrics.port, "/metrics"))[1])
+    guilds = _samples((await _get(bot.endpoint.port, "/metrics"))[1])
     assert [(key, value) for key, value in guilds.items() if key[0] == "spieltisch_guilds"] == [
         (("spieltisch_guilds", (("shard", "1"),)), 1)]

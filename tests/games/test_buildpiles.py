@@ -20,7 +20,7 @@ def test_rig_places_faces_in_deck_order_and_keeps_every_card():
     assert state.seats[0].pile == ["8a", "1a"]
     assert state.seats[1].hand == ["Xa", "1b", "7c"]  # hands are filled before build piles
     assert state.build == [["1c", "2a"], [], ["Xb"]]
-    assert sorted(DACAPO.cards(state)) == sorted(DACAPO.deck(DACAPO.Options(), 2))
+    assert sorted(DACAPO.cards(state)) == sorted(DACAPO.deck(DACAPO.options_model(), 2))
     boxed = rig(DACAPO, hands={0: ["5"]}, rest="box")
     assert boxed.draw == [] and len(boxed.box) == 164
 
@@ -79,7 +79,7 @@ def test_a_build_pile_is_set_aside_when_it_reaches_the_top_value():
 
 
 def test_copy_shares_no_mutable_part():
-    state = DACAPO.setup(3, DACAPO.Options(), "copy")
+    state = DACAPO.setup(3, DACAPO.options_model(), "copy")
     copy = DACAPO.clone(state)
     copy.seats[0].hand.append(copy.draw.pop())
     copy.seats[1].helpers[0].append("Xz")
@@ -91,7 +91,7 @@ def test_copy_shares_no_mutable_part():
 
 @pytest.mark.parametrize("game", [DACAPO, SKIPPO], ids=lambda g: g.key)
 def test_resample_redeals_only_hidden_cards(game):
-    state = game.setup(4, game.Options(), "resample")
+    state = game.setup(4, game.options_model(), "resample")
     before = game.view(state, None)
     moved = Counter()
     for n in range(20):

@@ -225,14 +225,14 @@ def test_options_defaults_and_validation():
 def test_setup_deals_everything_and_draws_the_first_dealer():
     dealers = set()
     for n, players in enumerate((4, 5, 6) * 4):
-        s = GAME.setup(players, None, f"seed{n}")
+        s = GAME.setup(players, MuOptions(), f"seed{n}")
         assert sorted(GAME.cards(s)) == sorted(DECK)
         assert GAME.view(s, None).hand_counts == (60 // players,) * players
         assert GAME.to_act(s) == {s.dealer}
         dealers.add(s.dealer)
     assert len(dealers) > 2
-    again = GAME.setup(5, None, "seed1")
-    assert again.dealer == GAME.setup(5, None, "seed1").dealer and again.hidden == GAME.setup(5, None, "seed1").hidden
+    again = GAME.setup(5, MuOptions(), "seed1")
+    assert again.dealer == GAME.setup(5, MuOptions(), "seed1").dealer and again.hidden == GAME.setup(5, MuOptions(), "seed1").hidden
 
 
 def play_out_hand(s, rng):
@@ -244,7 +244,7 @@ def play_out_hand(s, rng):
 
 
 def test_three_players_remove_two_random_colours_each_hand():
-    s = GAME.setup(3, None, "three")
+    s = GAME.setup(3, MuOptions(), "three")
     pairs = set()
     rng = random.Random(3)
     for _ in range(8):
@@ -316,7 +316,7 @@ def test_resample_keeps_voids_and_views():
 
 
 def test_clone_is_independent():
-    s = GAME.setup(4, None, "clone")
+    s = GAME.setup(4, MuOptions(), "clone")
     copy = GAME.clone(s)
     seat = s.dealer
     act(copy, seat, "bid", copy.hidden[seat][0])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from types import SimpleNamespace
 
 import discord
 import pytest
@@ -197,7 +196,7 @@ async def test_an_answer_with_a_message_is_the_same_request(env, monkeypatch):  
 
 async def test_answers_on_tokens_are_counted_and_a_refusal_logged_without_the_token(env, monkeypatch, caplog):  # noqa: F811
     d = env.double
-    metrics = Metrics(SimpleNamespace())
+    metrics = Metrics()
     env.bot.tokens.observe = metrics.answered
     (refused, _), (answered, _) = await _unanswered(env, monkeypatch, "click")
     d.fault("POST", "/interactions/*/callback", status=404, code=10062)

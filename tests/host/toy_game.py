@@ -66,13 +66,13 @@ class ToyView:
     hands: tuple[str, ...] | None  # every hand, face up, once the game is over
 
 
-class ToyGame(Game[ToyState, ToyView]):
+class ToyGame(Game[ToyState, ToyView, ToyOptions]):
     key = "toy"
     name = "High card"
     min_players = 2
     max_players = 4
     rules_version = 1
-    Options = ToyOptions
+    options_model = ToyOptions
 
     def setup(self, players: int, options: ToyOptions, seed: str) -> ToyState:
         deck = shuffled(seed, 0, DECK)

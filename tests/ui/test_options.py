@@ -13,7 +13,7 @@ from bot.ui.options import choices, label, render_panel
 
 
 def _field(game: str, name: str):
-    return games.REGISTRY[game].Options.model_fields[name]
+    return games.REGISTRY[game].options_model.model_fields[name]
 
 
 def test_a_switch_is_on_or_off() -> None:
@@ -39,7 +39,7 @@ def test_a_wide_range_offers_steps_around_the_rulebook_value_within_bounds() -> 
 def test_every_offered_value_passes_its_field_as_the_click_sends_it() -> None:
     """Values arrive as strings; rules that depend on each other are judged by the model later."""
     for game in games.REGISTRY.values():
-        for info in game.Options.model_fields.values():
+        for info in game.options_model.model_fields.values():
             field = TypeAdapter(Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation)
             for value in choices(info):
                 assert field.validate_python(str(value).lower() if isinstance(value, bool) else str(value)) == value
@@ -48,7 +48,7 @@ def test_every_offered_value_passes_its_field_as_the_click_sends_it() -> None:
 # -- values that mean "as the rulebook says" -------------------------------------------------------
 #: Fields whose 0 stands for the rulebook's own choice, as each game's Options documents it.
 RULEBOOK_ZERO = sorted((key, name) for key, game in games.REGISTRY.items()
-                       for name, info in game.Options.model_fields.items()
+                       for name, info in game.options_model.model_fields.items()
                        if re.search(r"\b0(:| means| plays)", info.description or ""))
 
 

@@ -12,6 +12,7 @@ from bot.pictures.layouts import WIDE_GAP
 from bot.pictures.sheet import GAP, Piece, Sheet, cascade, fitting, piece
 from bot.pictures.sprites import LOW_CARD, Face, badge, card, counted, slot, tag
 from bot.ui.labels import pile_label
+from games.buildpiles.state import TableView
 
 #: How much of each card under a helper pile's top shows: its number, not a sliver of its symbol.
 CASCADE = 54
@@ -23,7 +24,7 @@ def _state(cid: str | None, last: frozenset[str]) -> str:
     return "last" if cid in last else "plain"
 
 
-def buildpiles_table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v) -> Sheet:
+def buildpiles_table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v: TableView) -> Sheet:
     """The draw pile with its count and the build piles (their tops, a joker showing the number it
     stands for) over their letters A, B, ... (``bot.ui.labels.pile_label``: build pile 1 is A), then
     per player the seat's badge, the pile's top over its count, the helper piles (the top whole, the
@@ -34,7 +35,7 @@ def buildpiles_table(face_of: Callable[[str], Face], build_top: Callable[[str, i
                    ("buildpiles", len(v.seats)))
 
 
-def _table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v, under: int) -> Sheet:
+def _table(face_of: Callable[[str], Face], build_top: Callable[[str, int], Face], v: TableView, under: int) -> Sheet:
     sheet = Sheet()
     last = frozenset(v.last)
     head = [piece(card(back(v.draw_size), LOW_CARD), gap_after=WIDE_GAP)]

@@ -19,7 +19,9 @@ the same move); the card views hold every copy's moves.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.i18n import t
 from bot.pictures import Pictures
@@ -29,8 +31,11 @@ from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row,
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
 from games.base import Event, top_scorers
+from games.buildpiles import BuildPileGame
+from games.buildpiles.state import SeatView, TableView
 from games.keys import number
 
 JOKER = "🃏"
@@ -47,7 +52,15 @@ def build_pile(target: str) -> str:
     return pile_label(int(target[1:]) - 1)
 
 
-def _lowest_free(piles) -> int:
+def game_of(session: Shown) -> BuildPileGame[Any]:
+    """The session's game: these tables show only the build-pile games."""
+    game = session.game
+    if not isinstance(game, BuildPileGame):
+        raise TypeError(f"{game.key} is no build-pile game")
+    return game
+
+
+def _lowest_free(piles: Iterable[Sequence[str]]) -> int:
     return next((i for i, pile in enumerate(piles) if not pile), -1)
 
 
@@ -69,32 +82,32 @@ class BuildPilePresenter:
         self.pictures = pictures
 
     # -- hooks of the two games ---------------------------------------------------------------
-    def helper_top(self, pile: tuple[str, ...], game) -> str:
+    def helper_top(self, pile: tuple[str, ...], game: BuildPileGame[Any]) -> str:
         """A helper pile's top as shown (Skippo adds a joker's cap)."""
         return self.card(game, pile[-1])
 
-    def score(self, session, lang: str, points: int) -> str:
+    def score(self, session: Shown, lang: str, points: int) -> str:
         return t(lang, "buildpiles.ui.points", points=points)
 
-    def header(self, session, view, lang: str) -> str:
+    def header(self, session: Shown, view: TableView, lang: str) -> str:
         return t(lang, f"{self.key}.ui.header", number=view.game_no, target=getattr(session.options, "target", 0),
                  games=getattr(session.options, "games", 0))
 
     # -- cards and places -----------------------------------------------------------------------
     @staticmethod
-    def card(game, card: str) -> str:
+    def card(game: BuildPileGame[Any], card: str) -> str:
         face = game.face(card)
         return JOKER if face == "X" else face
 
-    def valued(self, game, card: str, value: int) -> str:
+    def valued(self, game: BuildPileGame[Any], card: str, value: int) -> str:
         """A card on a build pile: a joker shows the value it stands for."""
         label = self.card(game, card)
         return f"{label}({game.face_of_value(value)})" if label == JOKER else label
 
-    def source(self, session, source: str, card: str, lang: str) -> str:
+    def source(self, session: Shown, source: str, card: str, lang: str) -> str:
         """A card with where it comes from, in words (``pile 7``, ``H2·5``, ``Anna's pile 3``); a hand
         card is the card alone."""
-        if source == session.game.PILE_NAME:
+        if source == game_of(session).PILE_NAME:
             return t(lang, f"{self.key}.ui.from_pile", card=card)
         if source == "reserve":
             return t(lang, "buildpiles.ui.from_reserve", card=card)
@@ -106,19 +119,19 @@ class BuildPilePresenter:
         return card
 
     @staticmethod
-    def pile_target(view, target: str, lang: str) -> str:
+    def pile_target(view: TableView, target: str, lang: str) -> str:
         if target == "new":
             return t(lang, "buildpiles.ui.new_pile", pile=pile_label(_lowest_free(view.build)))
         return build_pile(target)
 
     @staticmethod
-    def helper_target(view, seat: int, target: str, lang: str) -> str:
+    def helper_target(view: TableView, seat: int, target: str, lang: str) -> str:
         if target == "new":
             return t(lang, "buildpiles.ui.new_helper", helper=f"H{_lowest_free(view.seats[seat].helpers) + 1}")
         return f"H{target.partition(':')[2]}"
 
-    def build_line(self, session, view, lang: str) -> str:
-        game = session.game
+    def build_line(self, session: Shown, view: TableView, lang: str) -> str:
+        game = game_of(session)
         piles = []
         for i, pile in enumerate(view.build):
             if not pile:
@@ -128,25 +141,25 @@ class BuildPilePresenter:
             piles.append(f"{pile_label(i)} {top}{JOKER if self.card(game, pile[-1]) == JOKER else ''}")
         return t(lang, "buildpiles.ui.build", piles=" · ".join(piles))
 
-    def helpers_text(self, session, helpers) -> str:
+    def helpers_text(self, session: Shown, helpers: Iterable[tuple[str, ...]]) -> str:
         out = []
         for i, pile in enumerate(helpers):
             if not pile:
                 out.append(f"H{i + 1} —")
             else:
                 size = f" ({len(pile)})" if len(pile) > 1 else ""
-                out.append(f"H{i + 1} **{self.helper_top(pile, session.game)}**{size}")
+                out.append(f"H{i + 1} **{self.helper_top(pile, game_of(session))}**{size}")
         return " · ".join(out)
 
-    def pile_text(self, session, seat_view, lang: str) -> str:
-        top = self.card(session.game, seat_view.pile_top) if seat_view.pile_top else "—"
+    def pile_text(self, session: Shown, seat_view: SeatView, lang: str) -> str:
+        top = self.card(game_of(session), seat_view.pile_top) if seat_view.pile_top else "—"
         text_ = t(lang, f"{self.key}.ui.pile", top=top, size=seat_view.pile_size)
         if seat_view.reserve:
             text_ += " " + t(lang, "buildpiles.ui.reserve", jokers=JOKER * len(seat_view.reserve))
         return text_
 
     # -- the table ----------------------------------------------------------------------------
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         playing = session.status == Status.PLAYING
         head = [self.header(session, view, lang), self.build_line(session, view, lang), self.supply(view, lang)]
@@ -167,18 +180,18 @@ class BuildPilePresenter:
                        picture)]
 
     @staticmethod
-    def supply(view, lang: str) -> str:
+    def supply(view: TableView, lang: str) -> str:
         """The draw pile, and the cards of completed build piles waiting to be shuffled into it (said
         only while there are some)."""
         line = t(lang, "buildpiles.ui.supply", draw=view.draw_size)
         return line + t(lang, "buildpiles.ui.supply_aside", aside=view.set_aside_size) if view.set_aside_size else line
 
-    def table_notes(self, session, view, lang: str) -> list[str]:
+    def table_notes(self, session: Shown, view: TableView, lang: str) -> list[str]:
         """Small print under the players for a mark the table shows that needs a word (Skippo's capped
         jokers); none here."""
         return []
 
-    def turn_line(self, session, view, lang: str) -> str:
+    def turn_line(self, session: Shown, view: TableView, lang: str) -> str:
         if session.status == Status.STOPPED:
             return t(lang, "table.stopped")
         if view.over:
@@ -186,16 +199,16 @@ class BuildPilePresenter:
                 return t(lang, "buildpiles.ui.stalled")
             names = ", ".join(session.seats[s].name for s in sorted(top_scorers(view.scores)))
             return t(lang, "buildpiles.ui.match_won", names=names)
-        line = t(lang, "buildpiles.ui.turn", name=session.seats[view.current].name)
+        line = t(lang, "buildpiles.ui.turn", name=self._name(session, view.current))
         if view.quiet:
             line += "\n" + t(lang, "buildpiles.ui.quiet", quiet=view.quiet, left=len(view.seats) - view.quiet)
         return line
 
     # -- the hand -----------------------------------------------------------------------------
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
         mine = view.seats[seat]
-        game = session.game
+        game = game_of(session)
         lines = [notice] if notice else []
         cards = " · ".join(self.card(game, c) for c in view.hand) or "—"
         alt = t(lang, "buildpiles.ui.your_hand", count=len(view.hand), cards=cards)
@@ -215,17 +228,17 @@ class BuildPilePresenter:
                                lambda card: self.card(game, card))
         return hand_message(session, seat, lines, out, picture)
 
-    def _turn(self, session, seat: int, view, lang: str) -> _Turn | None:
+    def _turn(self, session: Shown, seat: int, view: TableView, lang: str) -> _Turn | None:
         """The seat's moves while it is the seat's turn."""
         mine = session.status == Status.PLAYING and not view.over and view.current == seat
         return _Turn(self, session, seat, view, lang) if mine else None
 
-    def playable(self, session, seat: int) -> tuple[str, ...]:
+    def playable(self, session: Shown, seat: int) -> tuple[str, ...]:
         turn = self._turn(session, seat, session.game.view(session.state, seat), session.lang)
         return turn.playable() if turn else ()
 
     # -- public lines -------------------------------------------------------------------------
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """What the move did, in order, from public events only."""
         public = [e for e in events if e.to is None]
         said: list[str] = []
@@ -235,7 +248,7 @@ class BuildPilePresenter:
         def flush() -> None:
             if plays:
                 cards = "+".join(self.source(session, e.data["from"],
-                                             self.valued(session.game, e.data["card"], e.data["value"]), lang)
+                                             self.valued(game_of(session), e.data["card"], e.data["value"]), lang)
                                  for e in plays)
                 said.append(t(lang, "buildpiles.ui.ev.play", name=self._name(session, plays[0].seat), cards=cards,
                               pile=build_pile(plays[0].data["to"])))
@@ -263,16 +276,16 @@ class BuildPilePresenter:
         return (line if len(line) <= 900 else line[:899] + "…") or None
 
     @staticmethod
-    def _name(session, seat: int | None) -> str:
+    def _name(session: Shown, seat: int | None) -> str:
         return session.seats[seat].name if seat is not None else "?"
 
-    def _event_line(self, session, e: Event, lang: str) -> str | None:
+    def _event_line(self, session: Shown, e: Event, lang: str) -> str | None:
         data, name = e.data, self._name(session, e.seat)
         kind = e.kind
         if kind == "complete":
             return t(lang, "buildpiles.ui.ev.complete", pile=build_pile(data["pile"]))
         if kind == "discard":
-            return t(lang, "buildpiles.ui.ev.discard", name=name, card=self.card(session.game, data["card"]),
+            return t(lang, "buildpiles.ui.ev.discard", name=name, card=self.card(game_of(session), data["card"]),
                      helper=f"H{data['to'].partition(':')[2]}")
         if kind == "draw":
             return t(lang, "buildpiles.ui.ev.draw", name=name, count=data["count"])
@@ -298,7 +311,7 @@ class BuildPilePresenter:
             return t(lang, "buildpiles.ui.ev.deal", number=data["game"], name=self._name(session, data["first"]))
         return None
 
-    def summary(self, session, events: list[Event], lang: str) -> str | None:
+    def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """Each game's score breakdown once it is over, unless it ended the match (the closing summary
         shows that one)."""
         public = [e for e in events if e.to is None]
@@ -319,7 +332,7 @@ class _Turn:
     ``c:<source>/<card>`` (one card's moves), ``runs`` (Skippo's joker runs), each with ``#<page>``.
     """
 
-    def __init__(self, show: BuildPilePresenter, session, seat: int, view, lang: str) -> None:
+    def __init__(self, show: BuildPilePresenter, session: Shown, seat: int, view: TableView, lang: str) -> None:
         self.show, self.session, self.seat, self.view, self.lang = show, session, seat, view, lang
         self.counter = session.counters[seat]
         self.plays: list[Choice] = []
@@ -337,13 +350,13 @@ class _Turn:
 
     def _rank(self, source: str) -> int:
         """Own pile first (the goal), then hand, helper piles, set-aside jokers, other players' piles."""
-        if source == self.session.game.PILE_NAME:
+        if source == game_of(self.session).PILE_NAME:
             return 0
         return {"hand": 1, "reserve": 3}.get(source, 2 if source.startswith("helper:") else 4)
 
     # -- the choices ----------------------------------------------------------------------------
     def _add(self, kind: str, arg: str, key: str) -> None:
-        show, session, lang, game = self.show, self.session, self.lang, self.session.game
+        show, session, lang, game = self.show, self.session, self.lang, game_of(self.session)
         if kind == "play":
             card, _, rest = arg.partition("@")
             source, _, target = rest.partition(">")
@@ -378,7 +391,7 @@ class _Turn:
         if card in mine.reserve:
             return "reserve"
         if card == mine.pile_top:
-            return self.session.game.PILE_NAME
+            return game_of(self.session).PILE_NAME
         return next((f"helper:{i + 1}" for i, pile in enumerate(mine.helpers) if card in pile), "hand")
 
     def _move(self, key: str) -> str:
@@ -412,7 +425,7 @@ class _Turn:
         elif base.startswith("c:") and (moves := self._moves_of(base[2:])):
             source, _, card = base[2:].rpartition("/")
             lines.append(t(self.lang, "buildpiles.ui.card_help",
-                           card=self.show.source(self.session, source, self.show.card(self.session.game, card),
+                           card=self.show.source(self.session, source, self.show.card(game_of(self.session), card),
                                                  self.lang)))
             self._paged([self._button(c) for c in moves], base, page, out)
         else:
@@ -427,7 +440,7 @@ class _Turn:
         for choice in self.plays + self.discards:
             for part in choice.parts:
                 parts.setdefault(part)
-        game = self.session.game
+        game = game_of(self.session)
         return [button(self.show.source(self.session, source, self.show.card(game, card), self.lang),
                        self._step(f"c:{source}/{card}"))
                 for source, card in sorted(parts, key=lambda part: self._rank(part[0]))]
@@ -485,7 +498,7 @@ class _Turn:
             return [self._button(c) for c in quick]
         groups: dict[tuple[str, str], list[Choice]] = {}
         runs = []
-        game = self.session.game
+        game = game_of(self.session)
         for choice in quick:
             if choice.key.startswith("run:"):
                 runs.append(choice)
@@ -516,6 +529,6 @@ class _Turn:
         cards: dict[str, str] = {}
         for choice in discards:
             card = choice.parts[0][1]
-            cards.setdefault(self.show.card(self.session.game, card), card)
+            cards.setdefault(self.show.card(game_of(self.session), card), card)
         options = [(label, f"hand/{card}") for label, card in cards.items()]
         return row(select(self._step("c"), options, placeholder=t(lang, "buildpiles.ui.discard_card")))

@@ -28,22 +28,24 @@ from bot.ui.base import (
 )
 from bot.ui.labels import seat_badge
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from games.base import Event
 from games.calcory import COLUMNS, ROWS
+from games.calcory.state import CalcoryView, SlotView
 from games.deck import digit
 
 _HALVES = (COLUMNS[:5], COLUMNS[5:])
 
 
-def _playing(session) -> bool:
+def _playing(session: Shown) -> bool:
     return session.status == Status.PLAYING
 
 
-def _name(session, seat: int) -> str:
-    return session.seats[seat].name
+def _name(session: Shown, seat: int | None) -> str:
+    return session.seats[seat].name if seat is not None else "?"
 
 
-def _slot_button(cell, flip_id: str, flipping: bool) -> dict:
+def _slot_button(cell: SlotView, flip_id: str, flipping: bool) -> dict:
     custom_id = f"{flip_id}{cell.slot}"
     if cell.status == "down":
         return button(cell.slot, custom_id, disabled=not flipping)
@@ -56,7 +58,7 @@ def _slot_button(cell, flip_id: str, flipping: bool) -> dict:
     return button("·", custom_id, disabled=True)
 
 
-def _grid_rows(session, view, columns: str) -> list[dict]:
+def _grid_rows(session: Shown, view: CalcoryView, columns: str) -> list[dict]:
     """Six rows of five slots; every slot button is the active seat's flip of that slot."""
     active = view.active if view.active is not None else 0
     flip_id = ids.move(session.id, active, session.counters[active], "flip:")
@@ -68,7 +70,7 @@ def _grid_rows(session, view, columns: str) -> list[dict]:
     ]
 
 
-def _scoreboard(session, view, lang: str) -> str:
+def _scoreboard(session: Shown, view: CalcoryView, lang: str) -> str:
     lines = [t(lang, "calcory.ui.title")]
     counts = " · ".join(
         t(lang, "calcory.ui.count", badge=seat_badge(seat), name=_name(session, seat), count=n) for seat, n in enumerate(view.hand_counts)
@@ -83,7 +85,7 @@ def _scoreboard(session, view, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _failed_line(view, lang: str) -> str | None:
+def _failed_line(view: CalcoryView, lang: str) -> str | None:
     """The failed turn's cards, sum and reason, for as long as the cards lie face up (docs/rules-decisions.md
     D16)."""
     failed = view.failed
@@ -94,7 +96,7 @@ def _failed_line(view, lang: str) -> str | None:
              their_total=failed.their_total, their_count=failed.their_count)
 
 
-def _turn_line(session, view, lang: str, last: str | None) -> str:
+def _turn_line(session: Shown, view: CalcoryView, lang: str, last: str | None) -> str:
     lines = []
     if last:
         lines.append(last)
@@ -121,7 +123,7 @@ def _turn_line(session, view, lang: str, last: str | None) -> str:
 class CalcoryPresenter:
     table_messages = 2
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         # The Rules button goes under the first half: the second holds Discord's 40 components already.
         first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
@@ -136,7 +138,7 @@ class CalcoryPresenter:
         ))
         return [Rendered(StaticLayout(first)), Rendered(StaticLayout(second))]
 
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
         lines = []
         if notice:
@@ -156,7 +158,7 @@ class CalcoryPresenter:
         return hand_message(session, seat, lines, out)
 
     @staticmethod
-    def _return_controls(session, seat: int, view, lang: str, ui: str, out: list[dict]) -> None:
+    def _return_controls(session: Shown, seat: int, view: CalcoryView, lang: str, ui: str, out: list[dict]) -> None:
         counter = session.counters[seat]
         by_digit: dict[int, str] = {}
         for card in view.choices:
@@ -176,7 +178,7 @@ class CalcoryPresenter:
                                   placeholder=t(lang, "calcory.ui.pick_slot", first=chunk[0], last=chunk[-1]),
                                   disabled=default is None)))
 
-    def canonical(self, session, seat: int, key: str) -> str:
+    def canonical(self, session: Shown, seat: int, key: str) -> str:
         """The move the hand offers for ``key``: taken cards of equal digit are one choice (the
         first of them), since which of them goes back changes nothing in Calcory."""
         if not key.startswith("ret:"):
@@ -186,7 +188,7 @@ class CalcoryPresenter:
         same = next((c for c in choices if digit(c) == digit(card)), card) if card in choices else card
         return f"ret:{same}-{slot}"
 
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """Say what ended a turn; flips themselves show on the grid while they are face up."""
         for event in events:
             name = _name(session, event.seat) if event.seat is not None else ""

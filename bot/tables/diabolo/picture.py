@@ -13,6 +13,7 @@ from bot.pictures.palette import DIABOLO, mix
 from bot.pictures.sheet import MARGIN, WIDTH, Sheet, piece
 from bot.pictures.sprites import BG, DARK, MINI_ROW, Face, badge, card, chip, sealed, side_mark, text
 from games.diabolo import cards as diabolo_cards
+from games.diabolo.state import DiaboloView
 
 #: A closed row's sums: greyed like its cards, still 5:1 on the table.
 CLOSED_INK = mix(DARK, BG, 0.25)
@@ -36,7 +37,7 @@ def _sum(total: int, closed: bool) -> Image.Image:
     return text(f"={total}", CLOSED_INK if closed else DARK)
 
 
-def diabolo_table(v) -> Sheet:
+def diabolo_table(v: DiaboloView) -> Sheet:
     """The five colour rows: devils' cards and sum left of the colour's symbol, angels' sum and cards
     right of it, as around the real table, under a horned head (devils) and a haloed one (angels); a
     closed row greys and its colour carries a padlock; the card laid last is framed. Under the rows

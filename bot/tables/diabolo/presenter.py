@@ -9,6 +9,7 @@ player still holding one; the table says who has chosen but never what, until al
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from bot.i18n import t
@@ -20,10 +21,11 @@ from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row,
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
 from games.base import Event, HandScore, ScoreLine
 from games.diabolo.cards import COLOUR, COLOURS, ROW, VALUE
-from games.diabolo.state import DISCARD, DOUBLER, NO, OVER, PLACE, USE
+from games.diabolo.state import DISCARD, DOUBLER, NO, OVER, PLACE, USE, DiaboloView, RowView
 
 #: One symbol per Diabolo colour, the shapes its card pictures draw.
 _SYMBOL = {letter: emoji(name) for letter, name in DIABOLO.items()}
@@ -36,7 +38,7 @@ def label(card: str) -> str:
     return f"{_SYMBOL[COLOUR[card]]}{VALUE[card]}"
 
 
-def labels(cards) -> str:
+def labels(cards: Iterable[str]) -> str:
     return " ".join(label(card) for card in cards) or "—"
 
 
@@ -45,27 +47,27 @@ def colour(lang: str, letter: str) -> str:
     return f"{_SYMBOL[letter]} {t(lang, f'diabolo.colour.{letter}')}"
 
 
-def _name(session, seat: int) -> str:
-    return session.seats[seat].name
+def _name(session: Shown, seat: int | None) -> str:
+    return session.seats[seat].name if seat is not None else "?"
 
 
-def _names(session, seats) -> str:
+def _names(session: Shown, seats: Iterable[int]) -> str:
     return ", ".join(_name(session, s) for s in seats)
 
 
-def _playing(session) -> bool:
+def _playing(session: Shown) -> bool:
     return session.status == Status.PLAYING
 
 
 # -- the table ------------------------------------------------------------------------------------
-def _row_line(row_view, lang: str) -> str:
+def _row_line(row_view: RowView, lang: str) -> str:
     digits = {side: " ".join(str(VALUE[c]) for c in getattr(row_view, side)) or "—" for side in _SIDES}
     return t(lang, "diabolo.ui.row", colour=colour(lang, row_view.colour), devil=digits["devil"],
              devil_sum=row_view.devil_sum, angel_sum=row_view.angel_sum, angel=digits["angel"],
              closed=t(lang, "diabolo.ui.closed") if row_view.closed else "")
 
 
-def _rows_block(session, view, lang: str) -> str:
+def _rows_block(session: Shown, view: DiaboloView, lang: str) -> str:
     closed = sum(r.closed for r in view.rows)
     lines = [
         t(lang, "diabolo.ui.title", round=view.round, rounds=view.rounds),
@@ -79,7 +81,7 @@ def _rows_block(session, view, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _doubler_state(view, seat: int, lang: str) -> str:
+def _doubler_state(view: DiaboloView, seat: int, lang: str) -> str:
     if not view.doublers[seat]:
         return t(lang, "diabolo.ui.doubler_used")
     if view.deciding is not None:
@@ -88,7 +90,7 @@ def _doubler_state(view, seat: int, lang: str) -> str:
     return t(lang, "diabolo.ui.doubler_ready")
 
 
-def _players_block(session, view, lang: str) -> str:
+def _players_block(session: Shown, view: DiaboloView, lang: str) -> str:
     lines = [t(lang, "diabolo.ui.players")]
     for seat in range(view.players):
         marker = "▶ " if seat == view.current or seat in view.waiting else ""
@@ -100,19 +102,20 @@ def _players_block(session, view, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _score_line(session, line: ScoreLine, lang: str) -> str:
+def _score_line(session: Shown, line: ScoreLine, lang: str) -> str:
     shown = score_line(line, lang)
     return t(lang, "table.summary_line", name=_name(session, line.seat), text=t(lang, shown.label, **shown.params),
              points=f"{line.points:+d}")
 
 
-def _status_block(session, view, lang: str, last: str | None) -> str:
+def _status_block(session: Shown, view: DiaboloView, lang: str, last: str | None) -> str:
     lines = [last] if last else []
     if session.status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
     elif view.phase == OVER:
         lines.append(t(lang, "diabolo.ui.over"))
     elif view.phase == DOUBLER:
+        assert view.deciding is not None  # the colour whose doublers are being chosen
         row_view = view.rows[COLOURS.index(view.deciding)]
         lines.append(t(lang, "diabolo.ui.scoring", colour=colour(lang, view.deciding),
                        angel=row_view.angel_sum, devil=row_view.devil_sum, names=_names(session, view.waiting)))
@@ -127,7 +130,7 @@ def _status_block(session, view, lang: str, last: str | None) -> str:
 
 
 # -- the hand -------------------------------------------------------------------------------------
-def _place_rows(session, seat: int, view, lang: str) -> tuple[list[str], list[dict]]:
+def _place_rows(session: Shown, seat: int, view: DiaboloView, lang: str) -> tuple[list[str], list[dict]]:
     """One select per side listing the hand cards that fit there, with the sum they would make."""
     counter = session.counters[seat]
     legal = {(a.kind, a.arg) for a in session.game.legal_actions(session.state, seat)}
@@ -147,15 +150,16 @@ def _place_rows(session, seat: int, view, lang: str) -> tuple[list[str], list[di
     return text_lines, out
 
 
-def _discard_rows(session, seat: int, view, lang: str) -> tuple[list[str], list[dict]]:
+def _discard_rows(session: Shown, seat: int, view: DiaboloView, lang: str) -> tuple[list[str], list[dict]]:
     options = [(label(card), card) for card in view.hand]
     custom_id = ids.move_select(session.id, seat, session.counters[seat], "discard:")
     return [t(lang, "diabolo.ui.must_discard")], [row(select(custom_id, options,
                                                              placeholder=t(lang, "diabolo.ui.pick_discard")))]
 
 
-def _doubler_rows(session, seat: int, view, lang: str) -> tuple[list[str], list[dict]]:
+def _doubler_rows(session: Shown, seat: int, view: DiaboloView, lang: str) -> tuple[list[str], list[dict]]:
     letter = view.deciding
+    assert letter is not None  # the colour whose doublers are being chosen
     row_view = view.rows[COLOURS.index(letter)]
     mine = [card for card in view.hand if COLOUR[card] == letter]
     lines = [t(lang, "diabolo.ui.doubler_ask", colour=colour(lang, letter), angel=row_view.angel_sum,
@@ -176,10 +180,11 @@ def _doubler_rows(session, seat: int, view, lang: str) -> tuple[list[str], list[
     return lines, out
 
 
-def _waiting_line(session, seat: int, view, lang: str) -> str:
+def _waiting_line(session: Shown, seat: int, view: DiaboloView, lang: str) -> str:
     if view.phase == OVER or not _playing(session):
         return t(lang, "diabolo.ui.hand_over")
     if view.phase == DOUBLER:
+        assert view.deciding is not None  # the colour whose doublers are being chosen
         return t(lang, "diabolo.ui.scoring_wait", colour=colour(lang, view.deciding),
                  names=_names(session, view.waiting))
     return t(lang, "diabolo.ui.wait", name=_name(session, view.current))
@@ -193,7 +198,7 @@ def score_line(line: ScoreLine, lang: str) -> ScoreLine:
                      {**line.params, "colour": colour(lang, line.params["colour"])})
 
 
-def _event_text(session, event: Event, lang: str) -> str | None:
+def _event_text(session: Shown, event: Event, lang: str) -> str | None:
     data, kind = event.data, event.kind
     name = _name(session, event.seat) if event.seat is not None else ""
     if kind == "place":
@@ -224,7 +229,7 @@ def _event_text(session, event: Event, lang: str) -> str | None:
     return None
 
 
-def _playable(session, seat: int, view) -> tuple[str, ...]:
+def _playable(session: Shown, seat: int, view: DiaboloView) -> tuple[str, ...]:
     """``DiaboloPresenter.playable`` from the seat's view, which the hand has already."""
     if not _playing(session) or view.current != seat or view.phase not in (PLACE, DISCARD):
         return ()
@@ -239,7 +244,7 @@ class DiaboloPresenter:
     #: Score lines that name their colour, for any breakdown of a Diabolo round.
     score_line = staticmethod(score_line)
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         rows = _rows_block(session, view, lang)
         components = [
@@ -250,7 +255,7 @@ class DiaboloPresenter:
         ]
         return [framed(components, table_picture(PICTURES, session, view, lang, rows))]
 
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         """The seat's cards and its one current choice; no in-hand steps, so ``ui`` is ignored."""
         view = session.game.view(session.state, seat)
         lines = [notice] if notice else []
@@ -271,18 +276,18 @@ class DiaboloPresenter:
         return hand_message(session, seat, lines, out, picture)
 
     @staticmethod
-    def playable(session, seat: int) -> tuple[str, ...]:
+    def playable(session: Shown, seat: int) -> tuple[str, ...]:
         """On the seat's turn the cards its selects offer: those that fit a row, or any to discard."""
         return _playable(session, seat, session.game.view(session.state, seat))
 
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """What the move did, from its public events: the card laid or discarded, rows closed,
         shown hands, who has chosen a doubler (never what, until all have), reveals, a new round."""
         parts = [part for event in events if event.to is None
                  if (part := _event_text(session, event, lang)) is not None]
         return " ".join(parts) or None
 
-    def summary(self, session, events: list[Event], lang: str) -> str | None:
+    def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """The breakdown of a round that this move finished, each line naming its colour."""
         done = next((e.data["round"] for e in events if e.to is None and e.kind == "round_scored"), None)
         if done is None:

@@ -14,6 +14,7 @@ from bot.pictures.sheet import MARGIN, Sheet
 from bot.pictures.sprites import BADGE, CHIP_BELOW, WHITE, Face, badge, card, counted, slot, tag
 from bot.ui.labels import pile_label
 from games.kapado import cards as kapado_cards
+from games.kapado.state import KapadoView, StackView
 
 #: A stack's top: lower than a full card, so seven seats' stacks fit a phone's screen (900 px).
 STACK_CARD = (80, 95)
@@ -37,7 +38,7 @@ def face(cid: str) -> Face:
     return Face(str(kapado_cards.VALUE[cid]), ink.rgb, writing(ink.rgb), ink.shape)
 
 
-def _stack(stack, last: str | None) -> Image.Image:
+def _stack(stack: StackView, last: str | None) -> Image.Image:
     """A stack's top (its back when face down) with its count chip, a padlock when locked, faded and
     crossed out when dead, framed when the last move put a card on it."""
     if not stack.cards:
@@ -47,7 +48,7 @@ def _stack(stack, last: str | None) -> Image.Image:
     return counted(top, STACK_CARD, stack.count, stack.lock, "last" if stack.id == last else "plain")
 
 
-def kapado_table(v) -> Sheet:
+def kapado_table(v: KapadoView) -> Sheet:
     """Each player's stacks in a row after the seat's badge, under a header of the stacks' letters
     (stack B is the second of every seat: ``bot.ui.labels.pile_label``); right of them the draw pile
     with its count, the ban cards in the middle, one under the other, and a drawn card the table
@@ -79,7 +80,7 @@ def kapado_table(v) -> Sheet:
     return sheet
 
 
-def hand_cards(view) -> tuple[str, ...]:
+def hand_cards(view: KapadoView) -> tuple[str, ...]:
     """A Kapado hand is the drawn card (while it is held) and the seat's wish cards."""
     return (*([view.drawn] if view.drawn else []), *(view.wishes[view.seat] if view.seat is not None else ()))
 

@@ -27,10 +27,11 @@ from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row,
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
-from games.base import Event
+from games.base import Action, Event
 from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, SYMBOL, VALUE, WISH, fit
-from games.kapado.state import StackView
+from games.kapado.state import KapadoView, StackView
 
 #: One emoji per colour of the deck, each a different shape so colour vision is never needed (the
 #: shapes its card pictures draw).
@@ -81,11 +82,11 @@ def stack_text(stack: StackView) -> str:
     return f"{stack_name(stack.id)} {_marked_top(stack)} ({stack.count})"
 
 
-def _name(session, seat: int) -> str:
-    return session.seats[seat].name
+def _name(session: Shown, seat: int | None) -> str:
+    return session.seats[seat].name if seat is not None else "?"
 
 
-def _playing(session) -> bool:
+def _playing(session: Shown) -> bool:
     return session.status == Status.PLAYING
 
 
@@ -96,13 +97,13 @@ def _legend(lang: str) -> str:
     return t(lang, "kapado.ui.legend", colours=colours)
 
 
-def _bans(view, lang: str) -> str:
+def _bans(view: KapadoView, lang: str) -> str:
     if not view.banned:
         return t(lang, "kapado.ui.no_bans")
     return t(lang, "kapado.ui.bans", bans=", ".join(f"{BAN_MARK}{d}" for d in view.banned))
 
 
-def _header(view, lang: str) -> str:
+def _header(view: KapadoView, lang: str) -> str:
     title = t(lang, "kapado.ui.title")
     if view.games > 1:
         title += t(lang, "kapado.ui.game_of", game=view.game, games=view.games)
@@ -110,7 +111,7 @@ def _header(view, lang: str) -> str:
     return f"{title}\n{pile} · {_bans(view, lang)}"
 
 
-def _player(session, view, seat: int, lang: str) -> str:
+def _player(session: Shown, view: KapadoView, seat: int, lang: str) -> str:
     head = t(lang, "kapado.ui.player", name=_name(session, seat), count=view.counts[seat])
     if view.wishes[seat]:
         head += t(lang, "kapado.ui.player_wishes", count=len(view.wishes[seat]))
@@ -120,7 +121,7 @@ def _player(session, view, seat: int, lang: str) -> str:
     return f"{seat_badge(seat)} {marker}{head}\n" + "  ".join(stack_text(stack) for stack in view.stacks[seat])
 
 
-def _turn(session, view, lang: str) -> str:
+def _turn(session: Shown, view: KapadoView, lang: str) -> str:
     if session.status == Status.STOPPED:
         return t(lang, "table.stopped")
     if view.phase == "over" or view.current is None:
@@ -136,7 +137,7 @@ def _turn(session, view, lang: str) -> str:
 class KapadoPresenter:
     table_messages = 1
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         players = "\n\n".join(_player(session, view, seat, lang) for seat in range(view.players))
         turn = f"{last}\n{_turn(session, view, lang)}" if last else _turn(session, view, lang)
@@ -146,7 +147,7 @@ class KapadoPresenter:
         return [framed([text(header), text(players), text(turn), row(hand, rules_or_rematch(session, lang))], picture)]
 
     # -- the hand ------------------------------------------------------------------------------
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
         lines = [notice] if notice else []
         lines.append(t(lang, "kapado.ui.your_stacks", stacks="  ".join(stack_text(s) for s in view.stacks[seat])))
@@ -180,14 +181,15 @@ class KapadoPresenter:
         return hand_message(session, seat, lines, out, picture)
 
     @staticmethod
-    def playable(session, seat: int) -> tuple[str, ...]:
+    def playable(session: Shown, seat: int) -> tuple[str, ...]:
         """The drawn card (or the wish card), to place or use, on the seat's turn; else none."""
         return _playable(session, seat, session.game.view(session.state, seat))
 
     @staticmethod
-    def _place(session, seat: int, view, lang: str, ui: str, legal, lines: list[str], out: list[dict]) -> None:
+    def _place(session: Shown, seat: int, view: KapadoView, lang: str, ui: str, legal: list[Action], lines: list[str], out: list[dict]) -> None:
         """A number card to place: face-up buttons, unlock attempts (confirmed first), face-down buttons."""
         card, counter = view.drawn, session.counters[seat]
+        assert card is not None  # the number card to place
         stacks = {stack.id: stack for stack in view.stacks[seat]}
         by_kind: dict[str, list[str]] = {"up": [], "unlock": [], "down": []}
         for action in legal:
@@ -232,7 +234,7 @@ class KapadoPresenter:
         out.extend(row(*group) for group in (ups, unlocks, downs) if group)
 
     @staticmethod
-    def _wish(session, seat: int, view, lang: str, legal, lines: list[str], out: list[dict]) -> None:
+    def _wish(session: Shown, seat: int, view: KapadoView, lang: str, legal: list[Action], lines: list[str], out: list[dict]) -> None:
         """A wish card: which opponent's top card to take (a select, paged by 25), or keep it."""
         counter = session.counters[seat]
         takeable = {a.arg for a in legal if a.kind == "take"}
@@ -255,13 +257,13 @@ class KapadoPresenter:
                               style=Style.secondary if options else Style.primary)))
 
     # -- public lines --------------------------------------------------------------------------
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """The placements, unlocks, wish cards and bans of a move, in order, as one line."""
         said = [line for event in events if event.to is None
                 for line in [_event_line(session, event, lang)] if line]
         return " ".join(said) or None
 
-    def summary(self, session, events: list[Event], lang: str) -> str | None:
+    def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """Each game's card count once it is scored, unless it ended the match (the closing summary
         shows that one)."""
         ends = [event.data["game"] for event in events if event.to is None and event.kind == "game_end"]
@@ -271,13 +273,13 @@ class KapadoPresenter:
         return render_hand(session, history[ends[-1] - 1], lang)
 
 
-def _playable(session, seat: int, view) -> tuple[str, ...]:
+def _playable(session: Shown, seat: int, view: KapadoView) -> tuple[str, ...]:
     """``playable`` from the seat's view, which the hand has already."""
     mine = _playing(session) and view.phase != "over" and view.current == seat
     return (view.drawn,) if mine and view.drawn else ()
 
 
-def _best_fit(session, view, seat: int, card: str, lang: str) -> str:
+def _best_fit(session: Shown, view: KapadoView, seat: int, card: str, lang: str) -> str:
     """How a card taken with the wish card would go on the taker's stacks: the best face-up fit, or
     that only an unlock attempt is possible."""
     banned, multiples = frozenset(view.banned), session.options.ban_multiples
@@ -294,7 +296,7 @@ def _best_fit(session, view, seat: int, card: str, lang: str) -> str:
     return t(lang, key, stack=stack_name(where.id))
 
 
-def _event_line(session, event: Event, lang: str) -> str | None:
+def _event_line(session: Shown, event: Event, lang: str) -> str | None:
     data = event.data
     name = _name(session, event.seat) if event.seat is not None else ""
     kind = event.kind

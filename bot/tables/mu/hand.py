@@ -11,6 +11,8 @@ Trumps are named from a select of the legal names only, the partner by one butto
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.i18n import t
 from bot.storage.status import Status
 from bot.tables.mu.picture import PICTURES
@@ -28,13 +30,15 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_message, row, rows, select
 from bot.ui.cards import colour_name, label, labels
 from bot.ui.pictured import hand_picture
+from bot.ui.shown import Shown
 from games.deck import sort_cards
 from games.mu.cards import TRUMP
 from games.mu.rules import PASS, bid_action
 from games.mu.state import AUCTION, CHEF_TRUMP, OVER, PARTNER, TRICKS, VIZE_TRUMP
+from games.mu.views import MuView
 
 
-def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+def hand(session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
     view = session.game.view(session.state, seat)
     playing = session.status == Status.PLAYING and view.phase != OVER
     mine = playing and view.to_act == seat
@@ -66,7 +70,7 @@ def hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered
     return hand_message(session, seat, lines, out, picture)
 
 
-def playable(session, view, seat: int) -> tuple[str, ...]:
+def playable(session: Shown, view: MuView, seat: int) -> tuple[str, ...]:
     """The cards the hand lets the seat play now, in hand order: in the auction the face-down ones
     (each can be laid out for a bid), in the tricks those that follow suit (the green buttons)."""
     if session.status != Status.PLAYING or view.phase == OVER or view.to_act != seat:
@@ -76,7 +80,7 @@ def playable(session, view, seat: int) -> tuple[str, ...]:
     return tuple(card for card in view.hand if card in view.playable) if view.phase == TRICKS else ()
 
 
-def _role(session, view, lang: str, seat: int) -> list[str]:
+def _role(session: Shown, view: MuView, lang: str, seat: int) -> list[str]:
     chef = name(session, view.chef)
     out = []
     if seat == view.chef:
@@ -93,7 +97,7 @@ def _role(session, view, lang: str, seat: int) -> list[str]:
     return out
 
 
-def _card_rows(view, make) -> list[dict]:
+def _card_rows(view: MuView, make: Callable[[str], dict]) -> list[dict]:
     """The hand in its order, five cards a row: at most 15 cards, three rows."""
     return rows([make(card) for card in view.hand], 5)
 
@@ -101,12 +105,12 @@ def _card_rows(view, make) -> list[dict]:
 FACE_UP = "👁️"
 
 
-def _face(view, seat: int, card: str) -> str:
+def _face(view: MuView, seat: int, card: str) -> str:
     """A card's button label: 👁️ in front when the whole table has seen it."""
     return f"{FACE_UP}{label(card)}" if card in view.shown[seat] else label(card)
 
 
-def _inert(session, view, seat: int, card: str) -> dict:
+def _inert(session: Shown, view: MuView, seat: int, card: str) -> dict:
     """A card that cannot be clicked now (its id only keeps the custom_ids apart)."""
     return button(_face(view, seat, card), ids.hand_step(session.id, seat, session.counters[seat], f"x:{card}"),
                   disabled=True)
@@ -120,7 +124,7 @@ def _chosen(ui: str, face_down: list[str], limit: int) -> list[str]:
     return [card for card in face_down if card in picked][:limit]
 
 
-def _auction(session, view, lang: str, seat: int, ui: str, mine: bool, lines: list[str], out: list[dict]) -> None:
+def _auction(session: Shown, view: MuView, lang: str, seat: int, ui: str, mine: bool, lines: list[str], out: list[dict]) -> None:
     counter = session.counters[seat]
     face_down = sort_cards(c for c in view.hand if c not in view.shown[seat])
     chosen = _chosen(ui, face_down, view.bid_limit)
@@ -151,7 +155,7 @@ def _auction(session, view, lang: str, seat: int, ui: str, mine: bool, lines: li
     ))
 
 
-def _trump(session, view, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
+def _trump(session: Shown, view: MuView, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
     out += _card_rows(view, lambda card: _inert(session, view, seat, card))
     if not mine:
         lines.append(t(lang, "mu.ui.hand.wait_trump", name=name(session, view.to_act)))
@@ -165,7 +169,7 @@ def _trump(session, view, lang: str, seat: int, mine: bool, lines: list[str], ou
     out.append(row(select(custom_id, options, placeholder=t(lang, "mu.ui.hand.pick_trump"))))
 
 
-def _partner(session, view, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
+def _partner(session: Shown, view: MuView, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
     out += _card_rows(view, lambda card: _inert(session, view, seat, card))
     if not mine:
         lines.append(t(lang, "mu.ui.hand.wait_partner", name=name(session, view.to_act)))
@@ -178,7 +182,7 @@ def _partner(session, view, lang: str, seat: int, mine: bool, lines: list[str], 
     )))
 
 
-def _tricks(session, view, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
+def _tricks(session: Shown, view: MuView, lang: str, seat: int, mine: bool, lines: list[str], out: list[dict]) -> None:
     counter = session.counters[seat]
 
     def card_button(card: str) -> dict:

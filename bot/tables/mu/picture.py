@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -12,6 +13,7 @@ from bot.pictures.palette import INKS, PAPER
 from bot.pictures.sheet import Piece, Sheet, fitting, piece
 from bot.pictures.sprites import CARD, DARK, NARROW_CARD, Face, arrow, badge, card, chip, crossed, slot, token
 from games.mu.cards import matches
+from games.mu.views import MuView
 
 #: Under each named trump's hexagon, who named it: the role's name is the same in every language.
 ROLES = ("Chef", "Vize")
@@ -24,19 +26,19 @@ def _trump(name: str) -> Face:
     return Face(name, PAPER, DARK)
 
 
-def trumps(v) -> frozenset[str]:
+def trumps(v: MuView) -> frozenset[str]:
     """The cards of a view's hand that are trumps (the named colours and digits)."""
     named = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
     return frozenset(c for c in v.hand if any(matches(t, c) for t in named)) if named else frozenset()
 
 
-def _face(v, cid: str) -> Face:
+def _face(v: MuView, cid: str) -> Face:
     named = [t for t in (v.chef_trump, v.vize_trump) if t and t != "none"]
     shown = faces.mu(cid)
     return replace(shown, trump=True) if any(matches(t, cid) for t in named) else shown
 
 
-def mu_table(v) -> Sheet:
+def mu_table(v: MuView) -> Sheet:
     """Trumps named so far (hexagons over "Chef" and "Vize") and the colours out of this hand (struck
     out, over a count of 0), each seat's face-up bid cards (before the tricks every seat, its badge
     alone when it shows none), the trick in play order with its players' badges and an empty place
@@ -48,7 +50,7 @@ def mu_table(v) -> Sheet:
                    ("mu", len(v.shown)))
 
 
-def _table(v, size: tuple[int, int], paired: bool) -> Sheet:
+def _table(v: MuView, size: tuple[int, int], paired: bool) -> Sheet:
     """The table with its bid cards at ``size``, their rows ``paired`` in two columns or one a line."""
     sheet = Sheet()
     last = frozenset(v.last)
@@ -75,7 +77,7 @@ def _table(v, size: tuple[int, int], paired: bool) -> Sheet:
     return sheet
 
 
-def _played(v, trick, winner: int | None, last: frozenset[str]) -> list[Piece]:
+def _played(v: MuView, trick: Sequence[tuple[int, str]], winner: int | None, last: frozenset[str]) -> list[Piece]:
     """Cards in play order, each over its player's badge; with a winner, the others' cards fade."""
     out: list[Piece] = []
     for i, (seat, cid) in enumerate(trick):

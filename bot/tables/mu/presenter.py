@@ -18,13 +18,15 @@ from bot.ui.cards import colour_name, label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
 from games.base import Event
 from games.mu.cards import NO_TRUMP
 from games.mu.state import AUCTION, OVER, TRICKS
+from games.mu.views import MuView
 
 
-def _roles(lang: str, view, seat: int) -> str:
+def _roles(lang: str, view: MuView, seat: int) -> str:
     roles = []
     if seat == view.chef:
         roles.append(t(lang, "mu.ui.role_chef"))
@@ -35,7 +37,7 @@ def _roles(lang: str, view, seat: int) -> str:
     return t(lang, "mu.ui.roles", roles=", ".join(roles)) if roles else ""
 
 
-def _seat_line(session, view, lang: str, seat: int) -> str:
+def _seat_line(session: Shown, view: MuView, lang: str, seat: int) -> str:
     marker = "▶ " if view.to_act == seat and session.status == Status.PLAYING else ""
     line = t(lang, "mu.ui.seat", badge=seat_badge(seat), marker=marker, name=name(session, seat), roles=_roles(lang, view, seat),
              cards=view.hand_counts[seat], score=view.scores[seat])
@@ -52,7 +54,7 @@ def _seat_line(session, view, lang: str, seat: int) -> str:
     return line
 
 
-def _header(session, view, lang: str) -> str:
+def _header(session: Shown, view: MuView, lang: str) -> str:
     lines = [t(lang, "mu.ui.title", number=view.hand_no),
              t(lang, "mu.ui.dealer", name=name(session, view.dealer), target=view.target)]
     if view.removed_colours:
@@ -62,7 +64,7 @@ def _header(session, view, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _contract(session, view, lang: str) -> list[str]:
+def _contract(session: Shown, view: MuView, lang: str) -> list[str]:
     """The auction's standing, or who plays what against whom."""
     if view.phase == AUCTION:
         return [t(lang, "mu.ui.auction", most=max(view.bids), passes=view.passes, players=view.players)]
@@ -84,7 +86,7 @@ def _contract(session, view, lang: str) -> list[str]:
     return parts
 
 
-def _play(session, view, lang: str, last: str | None) -> str:
+def _play(session: Shown, view: MuView, lang: str, last: str | None) -> str:
     lines = _contract(session, view, lang)
     if view.phase == TRICKS:
         number = sum(view.tricks_won) + 1
@@ -104,16 +106,17 @@ def _play(session, view, lang: str, last: str | None) -> str:
     return "\n".join(lines)
 
 
-def _turn(session, view, lang: str) -> str:
+def _turn(session: Shown, view: MuView, lang: str) -> str:
     seat = view.to_act
     limit = 0
     if view.phase == AUCTION:  # the engine's bid limit, from public counts (the public view leaves it out)
+        assert seat is not None  # someone bids while the auction runs
         face_down = view.hand_counts[seat] - len(view.shown[seat])
         limit = min(max(view.bids) + 1 - view.bids[seat], face_down)
     return t(lang, f"mu.ui.turn.{view.phase}", name=name(session, seat), limit=limit)
 
 
-def _pictured(session, view, lang: str) -> str:
+def _pictured(session: Shown, view: MuView, lang: str) -> str:
     """What the table picture shows, in words: the trumps named, the cards laid out face up, the
     trick in play order and the last trick (empty while none of these is on the table)."""
     lines = []
@@ -131,24 +134,24 @@ def _pictured(session, view, lang: str) -> str:
 class MuPresenter:
     table_messages = 1
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)),
                  row(hand_button(session, lang), rules_or_rematch(session, lang))]
         return [framed(parts, table_picture(PICTURES, session, view, lang, _pictured(session, view, lang)))]
 
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         return hand(session, seat, lang, ui, notice)
 
-    def playable(self, session, seat: int) -> tuple[str, ...]:
+    def playable(self, session: Shown, seat: int) -> tuple[str, ...]:
         return playable(session, session.game.view(session.state, seat), seat)
 
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """One line for the move and what it set off (a trick taken, a hand scored, a new deal)."""
         parts = [part for event in events if event.to is None and (part := _said(session, event, lang))]
         return " · ".join(parts) or None
 
-    def summary(self, session, events: list[Event], lang: str) -> str | None:
+    def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """The breakdown of a hand that just ended, played or Patt."""
         number = next((e.data["hand"] for e in events if e.kind == "hand_scored" and e.to is None), None)
         if number is None:
@@ -157,7 +160,7 @@ class MuPresenter:
         return render_hand(session, score, lang) if score is not None and score.number == number else None
 
 
-def _said(session, event: Event, lang: str) -> str | None:
+def _said(session: Shown, event: Event, lang: str) -> str | None:
     who = name(session, event.seat) if event.seat is not None else ""
     data = event.data
     kind = event.kind

@@ -5,17 +5,21 @@ Everything here reads a ``MuView`` (public facts, or the seat's own hand), never
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from bot.i18n import t
 from bot.ui.cards import colour_name, label, symbol
+from bot.ui.shown import Shown
 from games.deck import COLOURS
 from games.mu.cards import NO_TRUMP, PLAIN, TRUMP, ranking
+from games.mu.views import MuView
 
 #: The mark before the trump group of a hand: no suit's symbol (⭐ is the yellow suit's).
 TRUMP_MARK = "👑"
 
 
-def name(session, seat: int) -> str:
-    return session.seats[seat].name
+def name(session: Shown, seat: int | None) -> str:
+    return session.seats[seat].name if seat is not None else "?"
 
 
 def trump_name(lang: str, trump: str) -> str:
@@ -27,7 +31,7 @@ def trump_name(lang: str, trump: str) -> str:
     return t(lang, "mu.ui.digit_trump", digit=trump)
 
 
-def trumps_text(lang: str, view) -> str | None:
+def trumps_text(lang: str, view: MuView) -> str | None:
     """What is trump so far, Chef over Vize ("☘️ green over 7s"); None before anyone named one."""
     vize, chef = view.vize_trump, view.chef_trump
     if chef is None:
@@ -43,25 +47,25 @@ def trumps_text(lang: str, view) -> str | None:
     return t(lang, "mu.trump.over", chef=trump_name(lang, chef), vize=trump_name(lang, vize))
 
 
-def team_names(session, view) -> str:
+def team_names(session: Shown, view: MuView) -> str:
     """The Chef team: the Chef, and the partner once chosen."""
     seats = [view.chef] + ([view.partner] if view.partner is not None else [])
     return " + ".join(f"**{name(session, s)}**" for s in seats)
 
 
-def trick_text(session, trick) -> str:
+def trick_text(session: Shown, trick: Sequence[tuple[int, str]]) -> str:
     """Cards in play order: ``ann ❤️6 → bob ❤️9``."""
     return " → ".join(f"{name(session, seat)} {label(card)}" for seat, card in trick)
 
 
-def suits(view) -> dict[str, tuple[str, int]]:
+def suits(view: MuView) -> dict[str, tuple[str, int]]:
     """Card -> (effective suit, trump tier), once the Chef's trump settled the trumps."""
     if view.chef_trump is None:
         return PLAIN
     return ranking(view.vize_trump or "", view.chef_trump)
 
 
-def grouped(cards, view) -> str:
+def grouped(cards: Iterable[str], view: MuView) -> str:
     """A hand in its order (already grouped by effective suit), with ``·`` between suits and
     ``TRUMP_MARK`` before the trumps."""
     ranks = suits(view)
@@ -76,6 +80,6 @@ def grouped(cards, view) -> str:
     return " · ".join(" ".join(group) for group in groups) or "—"
 
 
-def led_suit(view) -> str | None:
+def led_suit(view: MuView) -> str | None:
     """The effective suit led to the current trick, or None."""
     return suits(view)[view.trick[0][1]][0] if view.trick else None

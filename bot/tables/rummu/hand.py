@@ -15,6 +15,7 @@ as the engine's reason in the notice line. The verdict line under the pick only 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -26,11 +27,12 @@ from bot.ui.base import Rendered, Style, button, hand_message, row, select
 from bot.ui.cards import label, labels
 from bot.ui.labels import pile_label
 from bot.ui.pictured import hand_picture
+from bot.ui.shown import Shown
 from games.base import IllegalAction
 from games.deck import colour, digit, sort_cards, split_cards
 from games.keys import number as key_number
 from games.rummu.combos import YELLOW, arrange, classify, valid
-from games.rummu.state import DRAW
+from games.rummu.state import DRAW, RummuView
 
 PAGE = 25
 #: Picks up to this size are cut into combinations when they are not one (bounds the search).
@@ -51,7 +53,7 @@ class Pick:
         return (*self.groups, self.chosen) if self.chosen else self.groups
 
 
-def ordered(cards, yellow_is_colour: bool = True) -> tuple[str, ...]:
+def ordered(cards: Sequence[str], yellow_is_colour: bool = True) -> tuple[str, ...]:
     """A combination's cards as the engine lays them out (deck order when it is no combination)."""
     kind = valid(cards, yellow_is_colour)
     return arrange(kind, cards) if kind else tuple(sort_cards(cards))
@@ -85,7 +87,7 @@ def parse(ui: str, hand: tuple[str, ...], yellow_is_colour: bool = True) -> Pick
     return Pick(page % pages, tuple(groups), ordered(chosen, yellow_is_colour) if chosen else ())
 
 
-def splits(cards, yellow_is_colour: bool = True, limit: int = 2) -> list[tuple[tuple[str, ...], ...]]:
+def splits(cards: Sequence[str], yellow_is_colour: bool = True, limit: int = 2) -> list[tuple[tuple[str, ...], ...]]:
     """Up to ``limit`` ways to cut ``cards`` into valid combinations, each laid out in order.
 
     Each combination holds the lowest card still left, so every way is found once."""
@@ -105,7 +107,7 @@ def splits(cards, yellow_is_colour: bool = True, limit: int = 2) -> list[tuple[t
     return found
 
 
-def _combinations_with(first: str, others: tuple[str, ...], yellow_is_colour: bool):
+def _combinations_with(first: str, others: tuple[str, ...], yellow_is_colour: bool) -> Iterator[tuple[str, ...]]:
     """Every valid combination of ``first`` with some of ``others``: Linge of its digit, and
     sequences with one card per digit over every range of digits around it."""
     low = digit(first)
@@ -128,13 +130,13 @@ def _combinations_with(first: str, others: tuple[str, ...], yellow_is_colour: bo
                 yield from _if_valid((first, *rest), yellow_is_colour)
 
 
-def _if_valid(cards: tuple[str, ...], yellow_is_colour: bool):
+def _if_valid(cards: tuple[str, ...], yellow_is_colour: bool) -> Iterator[tuple[str, ...]]:
     kind = valid(cards, yellow_is_colour)
     if kind:
         yield arrange(kind, cards)
 
 
-def meld_choices(pick: Pick, yellow_is_colour: bool = True):
+def meld_choices(pick: Pick, yellow_is_colour: bool = True) -> tuple[tuple[tuple[str, ...], ...] | None, list[tuple[tuple[str, ...], ...]]]:
     """What "Lay out" lays, and the other ways to cut the pick into combinations (for a select).
 
     The pick goes as one combination when it is one, or cannot be cut at all (the engine then
@@ -144,6 +146,7 @@ def meld_choices(pick: Pick, yellow_is_colour: bool = True):
     if not chosen:
         return (groups or None), []
     cuts = [(*groups, *way) for way in splits(chosen, yellow_is_colour, PAGE)] if len(chosen) >= 6 else []
+    primary: tuple[tuple[str, ...], ...] | None
     if valid(chosen, yellow_is_colour) or not cuts:
         primary = pick.laid
     else:
@@ -151,18 +154,18 @@ def meld_choices(pick: Pick, yellow_is_colour: bool = True):
     return primary, [cut for cut in cuts if cut != primary]
 
 
-def batch(laid) -> str:
+def batch(laid: Iterable[Iterable[str]]) -> str:
     """A meld's argument: combinations of cards run together, separated by ``/``."""
     return "/".join("".join(group) for group in laid)
 
 
-def head(page: int, groups, carried=()) -> str:
+def head(page: int, groups: Iterable[Iterable[str]], carried: Sequence[str] = ()) -> str:
     """The ``ui`` string of a pick (without the part a select appends)."""
     out = f"p{page}" + "".join(f"/g{''.join(g)}" for g in groups)
     return out + (f"/c{''.join(carried)}" if carried else "")
 
 
-def verdict(lang: str, cards, yellow_is_colour: bool) -> str:
+def verdict(lang: str, cards: Iterable[str], yellow_is_colour: bool) -> str:
     """The engine's word on a pick: its kind, or the rule it breaks."""
     try:
         kind = classify(tuple(cards), yellow_is_colour)
@@ -171,7 +174,7 @@ def verdict(lang: str, cards, yellow_is_colour: bool) -> str:
     return t(lang, f"rummu.kind.{kind}")
 
 
-def pick_verdict(lang: str, cards, yellow_is_colour: bool) -> str:
+def pick_verdict(lang: str, cards: Sequence[str], yellow_is_colour: bool) -> str:
     """Like ``verdict``, and how "Lay out" would cut a pick that is not one combination."""
     if len(cards) >= 6 and not valid(cards, yellow_is_colour):
         ways = splits(cards, yellow_is_colour)
@@ -183,7 +186,7 @@ def pick_verdict(lang: str, cards, yellow_is_colour: bool) -> str:
     return verdict(lang, cards, yellow_is_colour)
 
 
-def piles(lang: str, view) -> str:
+def piles(lang: str, view: RummuView) -> str:
     """The draw pile's size and the discard pile's size and visible top card."""
     if not view.discard_top:
         return t(lang, "rummu.ui.piles_no_discard", stock=view.stock_size)
@@ -199,7 +202,7 @@ def combo_number(name: str) -> str:
 class HandView:
     """One rendering of one seat's hand."""
 
-    def __init__(self, session, seat: int, lang: str, ui: str, notice: str | None) -> None:
+    def __init__(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> None:
         self.session, self.seat, self.lang = session, seat, lang
         self.view = session.game.view(session.state, seat)
         self.yellow = getattr(session.options, "yellow_is_colour", True)
@@ -213,16 +216,24 @@ class HandView:
     def name(self, seat: int) -> str:
         return self.session.seats[seat].name
 
-    def step_id(self, arg: str) -> str | None:
+    def step_id(self, arg: str) -> str:
+        """A hand step's custom_id, for an ``arg`` short enough to fit (``ids`` refuses any other)."""
+        return ids.hand_step(self.session.id, self.seat, self.counter, arg)
+
+    def step_fits(self, arg: str) -> str | None:
         """A hand step's custom_id, or None when ``arg`` would make it longer than Discord allows."""
         try:
-            return ids.hand_step(self.session.id, self.seat, self.counter, arg)
+            return self.step_id(arg)
         except ValueError:
             return None
 
-    def move_id(self, key: str) -> str | None:
+    def move_id(self, key: str) -> str:
+        return ids.move(self.session.id, self.seat, self.counter, key)
+
+    def move_fits(self, key: str) -> str | None:
+        """A move's custom_id, or None when ``key`` (a meld's cards) makes it too long."""
         try:
-            return ids.move(self.session.id, self.seat, self.counter, key)
+            return self.move_id(key)
         except ValueError:
             return None
 
@@ -303,8 +314,8 @@ class HandView:
         options = [(label(c), c) for c in shown if c in free]
         if not options:
             return
-        custom_id = (self.step_id(head(pick.page, pick.groups, carried))
-                     or self.step_id(head(pick.page, pick.groups)) or self.step_id(head(pick.page, ())))
+        custom_id = (self.step_fits(head(pick.page, pick.groups, carried))
+                     or self.step_fits(head(pick.page, pick.groups)) or self.step_id(head(pick.page, ())))
         placeholder = t(self.lang, "rummu.ui.pick", page=pick.page + 1, pages=pages) if pages > 1 \
             else t(self.lang, "rummu.ui.pick_one_page")
         menu = select(custom_id, options, placeholder=placeholder, max_values=len(options))
@@ -316,13 +327,15 @@ class HandView:
         lang = self.lang
         out = []
         primary, others = meld_choices(pick, self.yellow)
-        meld_id = self.move_id("meld:" + batch(primary) if primary else "meld:")
+        meld_id = self.move_fits("meld:" + batch(primary) if primary else "meld:")
         if meld_id is None:
             # Too long for a button: the cards ride in a select option's value instead.
-            primary, others, meld_id = None, [primary, *others], self.move_id("meld:")
+            assert primary is not None  # "meld:" alone always fits
+            others = [primary, *others]
+            primary, meld_id = None, self.move_id("meld:")
         out.append(button(t(lang, "rummu.ui.meld"), meld_id, style=Style.success, disabled=primary is None))
         if need:
-            aside = self.step_id(head(pick.page, (*pick.groups, pick.chosen))) if pick.chosen else None
+            aside = self.step_fits(head(pick.page, (*pick.groups, pick.chosen))) if pick.chosen else None
             out.append(button(t(lang, "rummu.ui.aside"), aside or self.step_id("aside"),
                               disabled=aside is None))
         single = pick.chosen[0] if len(pick.chosen) == 1 else None
@@ -331,7 +344,7 @@ class HandView:
         out.append(button(t(lang, "rummu.ui.clear"), self.step_id("clear"), disabled=not pick.laid))
         pages = -(-len(self.view.hand) // PAGE)
         if pages > 1:
-            turn = self.step_id(head((pick.page + 1) % pages, pick.groups, pick.chosen)) or \
+            turn = self.step_fits(head((pick.page + 1) % pages, pick.groups, pick.chosen)) or \
                 self.step_id(head((pick.page + 1) % pages, ()))
             out.append(button(t(lang, "rummu.ui.next_page", page=(pick.page + 1) % pages + 1, pages=pages), turn))
         self.rows.append(row(*out))
@@ -375,12 +388,12 @@ class HandView:
                                         placeholder=t(self.lang, "rummu.ui.swap"))))
 
 
-def playable(session, view, seat: int) -> tuple[str, ...]:
+def playable(session: Shown, view: RummuView, seat: int) -> tuple[str, ...]:
     """After the draw every card of the seat's hand can be picked (for a meld, an addition, a swap
     or the discard); before it none."""
     mine = session.status == Status.PLAYING and not view.over and view.turn == seat and view.phase != DRAW
-    return view.hand if mine else ()
+    return view.hand or () if mine else ()
 
 
-def render_hand(session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+def render_hand(session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
     return HandView(session, seat, lang, ui, notice).render()

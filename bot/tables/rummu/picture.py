@@ -13,6 +13,7 @@ from bot.pictures.layouts import WIDE_GAP, two_columns
 from bot.pictures.sheet import GAP, MARGIN, WIDTH, Piece, Sheet, fitting, piece
 from bot.pictures.sprites import BADGE, CARD, NARROW_CARD, badge, card, chip, slot, tag
 from bot.ui.labels import pile_label
+from games.rummu.state import RummuView
 
 #: Beside a seat's badge: a display wider than this breaks over two lines of its own, so the badge
 #: always stands beside (never above) its first display.
@@ -38,7 +39,7 @@ def _display(cards: list[Image.Image], label: Image.Image) -> Piece:
     return Piece((*cards, label), tuple(ys), WIDE_GAP, tuple(xs))
 
 
-def rummu_table(v) -> Sheet:
+def rummu_table(v: RummuView) -> Sheet:
     """The draw pile (with its count) and the discard pile's top, then each player's badge with the
     count of the cards in their hand at its foot, and their displays, each over its letter (display k of the table is
     ``pile_label(k)``, as the text and buttons name it); the cards the last move laid are framed.
@@ -47,7 +48,7 @@ def rummu_table(v) -> Sheet:
     return fitting([partial(_table, v, size, how) for size, how in LAYOUTS], ("rummu", v.players))
 
 
-def _table(v, size: tuple[int, int], how: str) -> Sheet:
+def _table(v: RummuView, size: tuple[int, int], how: str) -> Sheet:
     sheet = Sheet()
     last = frozenset(v.last)
     top = card(faces.mu(v.discard_top), CARD, "last" if v.discard_top in last else "plain") if v.discard_top \

@@ -20,25 +20,26 @@ from bot.ui.cards import label, labels
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from bot.ui.summary import render_hand as render_hand_score
 from games.base import Event, HandScore, ScoreLine
 from games.deck import ORDER, split_cards
-from games.rummu.state import DRAW
+from games.rummu.state import DRAW, RummuView
 
 
-def _name(session, seat: int) -> str:
-    return session.seats[seat].name
+def _name(session: Shown, seat: int | None) -> str:
+    return session.seats[seat].name if seat is not None else "?"
 
 
-def _badged(session, seat: int) -> str:
+def _badged(session: Shown, seat: int) -> str:
     return f"{seat_badge(seat)} {_name(session, seat)}"
 
 
-def _side_names(session, view, side: int) -> str:
+def _side_names(session: Shown, view: RummuView, side: int) -> str:
     return " & ".join(_badged(session, s) for s in range(view.players) if s % view.sides == side)
 
 
-def _scores(session, view, lang: str) -> str:
+def _scores(session: Shown, view: RummuView, lang: str) -> str:
     options = session.options
     if view.sides < view.players:
         parts = [t(lang, "rummu.ui.entry", name=_side_names(session, view, side), value=view.totals[side])
@@ -48,7 +49,7 @@ def _scores(session, view, lang: str) -> str:
     return t(lang, "rummu.ui.scores", scores=" · ".join(parts), target=options.target)
 
 
-def _header(session, view, lang: str) -> str:
+def _header(session: Shown, view: RummuView, lang: str) -> str:
     return "\n".join([
         t(lang, "rummu.ui.title", number=view.hand_no, dealer=_name(session, view.dealer)),
         _scores(session, view, lang),
@@ -56,7 +57,7 @@ def _header(session, view, lang: str) -> str:
     ])
 
 
-def _displays(session, view, lang: str) -> str:
+def _displays(session: Shown, view: RummuView, lang: str) -> str:
     lines = [t(lang, "rummu.ui.displays")]
     for seat in range(view.players):
         own = [c for c in view.combos if c.owner == seat]
@@ -69,7 +70,7 @@ def _displays(session, view, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _turn(session, view, lang: str, last: str | None) -> str:
+def _turn(session: Shown, view: RummuView, lang: str, last: str | None) -> str:
     lines = [last] if last else []
     if session.status == Status.STOPPED:
         lines.append(t(lang, "table.stopped"))
@@ -85,7 +86,7 @@ def _turn(session, view, lang: str, last: str | None) -> str:
 class RummuPresenter:
     table_messages = 1
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
         displays = _displays(session, view, lang)
@@ -97,13 +98,13 @@ class RummuPresenter:
             row(hand, rules_or_rematch(session, lang)),
         ], picture)]
 
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         return render_hand(session, seat, lang, ui, notice)
 
-    def playable(self, session, seat: int) -> tuple[str, ...]:
+    def playable(self, session: Shown, seat: int) -> tuple[str, ...]:
         return playable(session, session.game.view(session.state, seat), seat)
 
-    def canonical(self, session, seat: int, key: str) -> str:
+    def canonical(self, session: Shown, seat: int, key: str) -> str:
         """A batch of new combinations as the hand offers it: the combinations in the order of
         their lowest cards (the same combinations, perhaps named in another order)."""
         kind, _, arg = key.partition(":")
@@ -115,14 +116,14 @@ class RummuPresenter:
             return key
         return "meld:" + batch(sorted(groups, key=lambda group: min(map(ORDER.__getitem__, group))))
 
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """Everything public a move did, in one line: a discard may end the hand and deal the next."""
         parts = [part for event in events if event.to is None
                  and (part := self._event(session, event, lang)) is not None]
         return " ".join(parts) or None
 
     @staticmethod
-    def _event(session, event: Event, lang: str) -> str | None:
+    def _event(session: Shown, event: Event, lang: str) -> str | None:
         data = event.data
         name = _name(session, event.seat) if event.seat is not None else ""
         kind = event.kind
@@ -152,7 +153,7 @@ class RummuPresenter:
             return t(lang, "rummu.ui.did_deal", number=data["hand"], name=name, card=label(data["discard"]))
         return None
 
-    def summary(self, session, events: list[Event], lang: str) -> str | None:
+    def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """The breakdown of a hand that just ended; the match's closing summary covers the last one."""
         ended = next((e for e in events if e.kind == "hand_end"), None)
         if ended is None:

@@ -7,9 +7,10 @@ from bot.pictures.faces import back
 from bot.pictures.layouts import WIDE_GAP
 from bot.pictures.sheet import Piece, Sheet, piece
 from bot.pictures.sprites import LOW_CARD, badge, card, chip, slot
+from games.safaru.state import SafaruView
 
 
-def safaru_table(v) -> Sheet:
+def safaru_table(v: SafaruView) -> Sheet:
     """The draw pile with its count, then the free cards in the middle, in the order they lie (the
     card played last framed while it lies there); under them each side (a seat, or a team of two):
     its badges, the one to act filled, how many cards its catch pile holds, and the cards the last

@@ -11,6 +11,7 @@ visible before anyone tries.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import SimpleNamespace
 
 from bot.i18n import t
@@ -22,11 +23,13 @@ from bot.ui.cards import label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_or_rematch
+from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
 from games.base import Action, Event, HandScore
 from games.deck import DECK, ORDER, digit, split_cards
 from games.safaru import ANIMAL_COLOURS, Catch
 from games.safaru.catches import LISTED, SEVENTEEN, catches, join_cards, parse_catch, splits, tally
+from games.safaru.state import SafaruView
 
 #: Catches per select, and free cards per select of the picker.
 PER_SELECT = 25
@@ -37,16 +40,16 @@ _PICK = "~"
 
 # -- shared words ----------------------------------------------------------------------------------
 
-def _by_digit(cards) -> list[str]:
+def _by_digit(cards: Iterable[str]) -> list[str]:
     """Free cards by digit, the order that helps to spot sums and pairs."""
     return sorted(cards, key=lambda c: (digit(c), ORDER[c]))
 
 
-def _side_of(view, seat: int) -> int:
+def _side_of(view: SafaruView, seat: int) -> int:
     return seat % view.sides
 
 
-def side_name(session, view, side: int, lang: str) -> str:
+def side_name(session: Shown, view: SafaruView, side: int, lang: str) -> str:
     """A player's name, or both partners' names for a team."""
     names = [seat.name for i, seat in enumerate(session.seats) if _side_of(view, i) == side]
     if len(names) == 1:
@@ -54,7 +57,7 @@ def side_name(session, view, side: int, lang: str) -> str:
     return t(lang, "safaru.ui.team", first=names[0], second=names[1])
 
 
-def tally_text(cards, lang: str) -> str:
+def tally_text(cards: Iterable[str], lang: str) -> str:
     counts = tally(cards)
     return t(lang, "safaru.ui.tally", unicorns=counts.unicorns, fish=counts.fish, babies=counts.babies,
              triangles=counts.triangles)
@@ -100,7 +103,7 @@ def _deals(players: int) -> int:
     return -(-len(DECK) // (4 * players + 4))
 
 
-def _pictured(session, view, lang: str) -> list[str]:
+def _pictured(session: Shown, view: SafaruView, lang: str) -> list[str]:
     """The free cards and the deck: what the table picture shows, in words."""
     if view.table:
         free = t(lang, "safaru.ui.free", count=len(view.table), cards=labels(_by_digit(view.table), sort=False))
@@ -109,7 +112,7 @@ def _pictured(session, view, lang: str) -> list[str]:
     return [free, t(lang, "safaru.ui.deck", count=view.deck_size, name=session.seats[view.dealer].name)]
 
 
-def _table_text(session, view, lang: str, last: str | None) -> str:
+def _table_text(session: Shown, view: SafaruView, lang: str, last: str | None) -> str:
     lines = [t(lang, "safaru.ui.title", game=view.game_no, deal=view.deal_no, deals=_deals(view.players))]
     lines.append(t(lang, "safaru.ui.legend", unicorn=symbol(ANIMAL_COLOURS["unicorn"]),
                    fish=symbol(ANIMAL_COLOURS["fish"])))
@@ -159,10 +162,10 @@ def _parse_ui(ui: str, hand: tuple[str, ...], table: tuple[str, ...]) -> tuple[s
     return card, tuple(sorted(picked, key=ORDER.__getitem__))
 
 
-def _card_row(session, seat: int, view, lang: str, chosen: str | None, found: dict[str, list[Catch]]) -> dict:
+def _card_row(session: Shown, seat: int, view: SafaruView, lang: str, chosen: str | None, found: dict[str, list[Catch]]) -> dict:
     counter = session.counters[seat]
     buttons = []
-    for card in view.hand:
+    for card in view.hand or ():  # a seat's own view always holds its hand
         n = len(found[card])
         if n:
             key = "safaru.ui.card_one" if n == 1 else "safaru.ui.card_many" if n <= LISTED else "safaru.ui.card_lots"
@@ -175,7 +178,7 @@ def _card_row(session, seat: int, view, lang: str, chosen: str | None, found: di
     return row(*buttons)
 
 
-def _catch_rows(session, seat: int, lang: str, card: str, found: list[Catch], lines: list[str]) -> list[dict]:
+def _catch_rows(session: Shown, seat: int, lang: str, card: str, found: list[Catch], lines: list[str]) -> list[dict]:
     """The chosen card's catches, at most ``LISTED``: one button, or selects of 25."""
     counter = session.counters[seat]
     if len(found) == 1:
@@ -198,7 +201,7 @@ def _catch_rows(session, seat: int, lang: str, card: str, found: list[Catch], li
     return out
 
 
-def _picker_rows(session, seat: int, view, lang: str, card: str, picked: tuple[str, ...],
+def _picker_rows(session: Shown, seat: int, view: SafaruView, lang: str, card: str, picked: tuple[str, ...],
                  lines: list[str]) -> list[dict]:
     """More catches than a list holds: the player picks the free cards to take (selects of 25, each
     keeping the picks of the others), then the catch, or the two when pairing is a choice."""
@@ -239,21 +242,21 @@ def _listed(found: list[Catch]) -> bool:
     return len(found) <= LISTED
 
 
-def _playable(session, seat: int, view) -> tuple[str, ...]:
+def _playable(session: Shown, seat: int, view: SafaruView) -> tuple[str, ...]:
     """``SafaruPresenter.playable`` from the seat's view, which the hand has already."""
-    return view.hand if session.status == Status.PLAYING and view.turn == seat else ()
+    return view.hand or () if session.status == Status.PLAYING and view.turn == seat else ()
 
 
 class SafaruPresenter:
     table_messages = 1
 
-    def table(self, session, lang: str, last: str | None) -> list[Rendered]:
+    def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
         picture = table_picture(PICTURES, session, view, lang, "\n".join(_pictured(session, view, lang)))
         return [framed([text(_table_text(session, view, lang, last)), row(hand, rules_or_rematch(session, lang))], picture)]
 
-    def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
+    def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
         lines = [notice] if notice else []
         lines.append(t(lang, "safaru.ui.hand", cards=labels(view.hand)))
@@ -289,11 +292,11 @@ class SafaruPresenter:
         picture = hand_picture(PICTURES, session, view, lang, _playable(session, seat, view), alt)
         return hand_message(session, seat, lines, out, picture)
 
-    def playable(self, session, seat: int) -> tuple[str, ...]:
+    def playable(self, session: Shown, seat: int) -> tuple[str, ...]:
         """On the seat's turn every card: each either catches or is released."""
         return _playable(session, seat, session.game.view(session.state, seat))
 
-    def canonical(self, session, seat: int, key: str) -> str:
+    def canonical(self, session: Shown, seat: int, key: str) -> str:
         """The catch the hand offers for ``key``: itself when its card lists its catches, otherwise
         the one ``splits`` makes of the same free cards with the same pairing."""
         catch = parse_catch(Action.parse(key).arg)
@@ -303,7 +306,7 @@ class SafaruPresenter:
         same = [c for c in splits(catch.card, catch.taken, table) if bool(c.pair) == bool(catch.pair)]
         return f"play:{same[0].arg}" if same else key
 
-    def describe(self, session, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """The play, and any deal or scoring it caused, from public events only."""
         said = []
         for event in events:
@@ -313,6 +316,7 @@ class SafaruPresenter:
                 said.append(self._play_line(session, event, lang))
             elif event.kind == "deal":
                 key = "safaru.ui.dealt" if event.data["table"] else "safaru.ui.dealt_last"
+                assert event.seat is not None  # the dealer
                 said.append(t(lang, key, name=session.seats[event.seat].name, deal=event.data["deal"],
                               cards=labels(event.data["table"]), deck=event.data["deck"]))
             elif event.kind == "game_end":
@@ -320,7 +324,8 @@ class SafaruPresenter:
         return " ".join(said) or None
 
     @staticmethod
-    def _play_line(session, event: Event, lang: str) -> str:
+    def _play_line(session: Shown, event: Event, lang: str) -> str:
+        assert event.seat is not None  # a play is a seat's
         name = session.seats[event.seat].name
         card = event.data["card"]
         if event.data["released"]:
@@ -329,7 +334,7 @@ class SafaruPresenter:
         key = "safaru.ui.caught_paired" if catch.pair else "safaru.ui.caught_free"
         return t(lang, key, name=name, card=label(card), parts=catch_parts(catch, lang))
 
-    def summary(self, session, events: list[Event], lang: str) -> str | None:
+    def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """A game's breakdown when the match goes on; the last game's is in the closing summary."""
         if not any(event.kind == "game_end" for event in events):
             return None
@@ -338,14 +343,14 @@ class SafaruPresenter:
             return None
         return game_breakdown(session, view, view.history[-1], lang)
 
-    def score_names(self, session, lang: str) -> list[str]:
+    def score_names(self, session: Shown, lang: str) -> list[str]:
         """Who each score line's ``seat`` is: the engine scores catch piles, so at four with teams
         line 0 is the first team and line 1 the second."""
         view = session.game.view(session.state, None)
         return [side_name(session, view, side, lang) for side in range(view.sides)]
 
 
-def game_breakdown(session, view, score: HandScore, lang: str) -> str:
+def game_breakdown(session: Shown, view: SafaruView, score: HandScore, lang: str) -> str:
     """``render_hand`` with one name per catch pile: score lines name sides, which are teams at four."""
     if view.sides == view.players:
         return render_hand(session, score, lang)
