@@ -27,6 +27,7 @@ from bot.play.computers import ComputerPool
 from bot.play.forget import Forget
 from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
+from bot.replays.replays import Replays
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
 from bot.transport import compat
@@ -36,7 +37,7 @@ from bot.transport.webhooks import Tokens
 
 log = logging.getLogger("spieltisch")
 
-COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.privacy")
+COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.privacy", "cogs.replays")
 #: The ``meta`` key under which the bot remembers where it registered its commands.
 COMMAND_SCOPE = "command_scope"
 #: Discord out of reach at login: no DNS, a refused or dropped connection (aiohttp's connection errors
@@ -120,6 +121,7 @@ class Spieltisch(commands.Bot):
         self.autoplay: Autoplay
         self.tables: TableWriter
         self.forget: Forget
+        self.replays: Replays
         self.clicks: Clicks
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
@@ -170,7 +172,8 @@ class Spieltisch(commands.Bot):
         self.changes.follow(self.autoplay.follow)
         self.changes.follow(self.tables.follow)
         self.forget = Forget(storage, self.sessions.games)
-        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
+        self.replays = Replays(storage, self.sessions.games)
+        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, self.clock,
                              lobby_timeout=lobby_timeout)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
