@@ -46,19 +46,17 @@ def stepper(walked: Walked, at: Position, hands: bool, lang: str, ended_at: floa
     last = "\n".join(move_log(at, lang, show)) or None
     parts: list[dict] = [text("\n".join(head))]
     pictures: list[Picture] = []
-    for rendered in show.table(at, lang, last):
+    board = getattr(show, "board", None)
+    grids = board(at, lang) if board is not None else []
+    for index, rendered in enumerate(show.table(at, lang, last)):
         parts.extend(_shown(rendered.view.to_components()))
         pictures.extend(rendered.pictures)
-    board = getattr(show, "board", None)
-    if board is not None:
-        parts.append(text(board(at, lang)))
+        if index < len(grids):      # a table of buttons (Calcory's grid) in words, where its buttons were
+            parts.append(text(grids[index]))
     if hands:
-        lines, drawn = _hands(at, lang)
-        room = TEXT_LIMIT - sum(len(part.get("content", "")) for part in parts)
-        parts.append(text("\n".join(lines)[:max(room, 0)]))
-        if drawn:
-            parts.append(media.gallery(*drawn))
-            pictures.extend(drawn)
+        shown, drawn = _hands(at, lang, TEXT_LIMIT - sum(len(part.get("content", "")) for part in parts))
+        parts.extend(shown)
+        pictures.extend(drawn)
     parts.append(_buttons(walked, at, step, hands, lang))
     parts.append(row(_jump(walked, at, step, hands, lang)))
     return Rendered(StaticLayout([{"type": 17, "components": parts}]), pictures=tuple(pictures))
@@ -79,19 +77,25 @@ def _shown(components: list[dict]) -> list[dict]:
     return out
 
 
-def _hands(at: Position, lang: str) -> tuple[list[str], list[Picture]]:
-    """Every seat's hand at this step, as its owner saw it then: its picture, and one line after the
-    seat's badge and name, the picture's own words for the cards (its alt text) or, without a picture,
-    the hand's first line."""
+def _hands(at: Position, lang: str, room: int) -> tuple[list[dict], list[Picture]]:
+    """Every seat's hand at this step, as its owner saw it then: a line after the seat's badge and name
+    (the picture's own words for the cards, its alt text, or without a picture the hand's first line),
+    then its picture, so each picture stands under its owner. At most ``room`` characters of text."""
     show = presenter(at.game.key)
-    lines, drawn = [t(lang, "replay.hands")], list[Picture]()
+    parts, drawn = [text(t(lang, "replay.hands"))], list[Picture]()
     for seat, player in enumerate(at.seats):
         hand = show.hand(at, seat, lang, "", None)
         said = hand.pictures[0].alt if hand.pictures else hand.text
         cards = next((line for line in said.splitlines() if line.strip()), "")
-        lines.append(f"{seat_badge(seat)} **{player.name}** · {cards}")
-        drawn.extend(hand.pictures)
-    return lines, drawn
+        parts.append(text(f"{seat_badge(seat)} **{player.name}** · {cards}"))
+        parts.extend(media.galleries(hand.pictures[0] if hand.pictures else None))
+        drawn.extend(hand.pictures[:1])
+    while sum(len(part.get("content", "")) for part in parts) > room:     # the longest lines halved
+        longest = max((part for part in parts if part.get("content")), key=lambda part: len(part["content"]))
+        if len(longest["content"]) < 8:
+            break
+        longest["content"] = longest["content"][:len(longest["content"]) // 2].rstrip() + "…"
+    return parts, drawn
 
 
 def _buttons(walked: Walked, at: Position, step: int, hands: bool, lang: str) -> dict:

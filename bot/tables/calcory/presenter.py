@@ -125,16 +125,21 @@ _CELLS = {"down": " · ", "up": " {} ", "marked": "[{}]", "shown": "!{}!", "empt
 class CalcoryPresenter:
     table_messages = 2
 
-    def board(self, session, lang: str) -> str:
-        """The grid in words, where a replay cannot show its 60 buttons: a code block of the slots as
-        the buttons showed them (face down ·, face up the digit, marked [digit], a failed turn's !digit!)."""
+    def board(self, session, lang: str) -> list[str]:
+        """The grid in words, one half per table message, where a replay cannot show its 60 buttons: a
+        code block of the slots as the buttons showed them (face down ·, face up the digit, marked
+        [digit], a failed turn's !digit!), the legend under the second."""
         view = session.game.view(session.state, None)
         by_slot = {cell.slot: cell for cell in view.grid}
-        lines = ["  " + "".join(f" {column} " for column in COLUMNS)]
-        for line in range(1, ROWS + 1):
-            cells = (by_slot[f"{column}{line}"] for column in COLUMNS)
-            lines.append(f"{line:>2}" + "".join(_CELLS.get(cell.status, "   ").format(cell.digit) for cell in cells))
-        return "\n".join([t(lang, "calcory.ui.board_legend"), "```", *lines, "```"])
+        halves = []
+        for columns in _HALVES:
+            lines = ["   " + "".join(f" {column} " for column in columns)]
+            for line in range(1, ROWS + 1):
+                cells = (by_slot[f"{column}{line}"] for column in columns)
+                lines.append(f"{line:>2} " + "".join(_CELLS.get(cell.status, "   ").format(cell.digit) for cell in cells))
+            halves.append("\n".join(["```", *lines, "```"]))
+        halves[-1] += "\n-# " + t(lang, "calcory.ui.board_legend")
+        return halves
 
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
