@@ -29,6 +29,8 @@ log = logging.getLogger("spieltisch.replays")
 
 #: Matches ``/replay`` lists (one select).
 LISTED = 25
+#: The step the End button asks for before the match is walked: the last, whichever step that is.
+LAST = 1 << 62
 
 
 class Unreplayable(Exception):
@@ -159,7 +161,3 @@ class Replays:
             log.exception("match %s (%s) could not be replayed", row.id, row.game)
             raise Unreplayable("replay.old_rules", game=game.name) from None
         return self.walks.keep(row.id, walked)
-
-
-#: The step ``last`` asks for before the match is walked: the end, whichever step that is.
-LAST = 1 << 62

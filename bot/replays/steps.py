@@ -152,10 +152,6 @@ class Position:
     started_at: float | None = None
     messages: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def is_live(self) -> bool:
-        return self.status == Status.PLAYING
-
     def events_from(self, start: int) -> list[list[Event]]:
         return [events or [] for _, _, events in self.history[start:]]
 
