@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.registry import playable
-from bot.replays.steps import Player, Walked, position
 from bot.replays.stepper import PAGE, stepper
+from bot.replays.steps import Player, Walked, position
 from bot.transport import ids
 from games import REGISTRY
 from tests.ui import kit
@@ -52,7 +52,7 @@ def test_every_step_kind_fits_discords_limits(key):
                 assert len(rendered.text) <= 4000
                 options = jump_options(rendered)
                 assert 1 <= len(options) <= 25
-                assert [o for o in options if o["default"]][0]["value"] == str(match.starts[match.start_of(step)].step)
+                assert next(o for o in options if o["default"])["value"] == str(match.starts[match.start_of(step)].step)
 
 
 def test_the_jump_pages_through_many_turns():
