@@ -118,7 +118,7 @@ FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=
                 budget_moves=150)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
-                 replay_steps=8, replay_longest=200,
+                 replay_steps=4, replay_longest=120,
                  safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50,
                  budget_moves=10, cpu_moves=20, capacity=(20,), capacity_target=20, pace=2.0, capacity_window=4.0)
 

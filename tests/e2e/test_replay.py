@@ -114,7 +114,8 @@ async def test_the_hands_toggle_shows_every_hand_and_hides_them_again(env):
     stepper = (await env.double.click(env.dia, stepper, ids.replay(match.id, 1, False, "hands"))).message
     shown = text_displays(stepper.payload)
     assert shown[:len(hidden)] == hidden
-    lines = shown[-1].splitlines()
+    # Under the table: the heading, then each seat's line with its hand's picture under it.
+    lines = shown[len(hidden):]
     assert lines[0] == "**Everyone's hands**"
     for seat, person in enumerate(match.seats):
         assert lines[seat + 1].startswith(f"{seat_badge(seat)} **{person.name}** · Your hand (")
@@ -123,7 +124,7 @@ async def test_the_hands_toggle_shows_every_hand_and_hides_them_again(env):
     assert stepper.component(ids.replay(match.id, 1, True, "hands"))["label"] == "Hide hands"
     # The toggle survives a step, and hides them again.
     stepper = (await env.double.click(env.dia, stepper, ids.replay(match.id, 1, True, "next"))).message
-    assert text_displays(stepper.payload)[-1].startswith("**Everyone's hands**")
+    assert "**Everyone's hands**" in text_displays(stepper.payload)
     stepper = (await env.double.click(env.dia, stepper, ids.replay(match.id, 2, True, "hands"))).message
     assert not any(name.startswith("hand-") for name in stepper.files)
     shows(stepper, seen, 2)
