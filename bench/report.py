@@ -20,6 +20,8 @@ RAW_SQLITE = "raw SQLite commits/s"
 PICTURE_MEDIAN = "table picture, median"
 PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
+#: Issue 27: one row per game with pictures, the game's name after this.
+REPLAY_STEP = "replay step with its picture, median"
 RATING_UPDATE = "rating update per finished match, median"
 RATING_BOARD = "/leaderboard by rating, median"
 CHANNEL_ROUTES = "Discord channel-route requests per move"

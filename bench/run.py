@@ -25,6 +25,8 @@ from bench.postgres import describe as describe_postgres
 from bench.postgres import measure as measure_postgres
 from bench.ratings import RatingResult
 from bench.ratings import measure as measure_ratings
+from bench.replay import ReplayStep
+from bench.replay import measure as measure_replays
 from bench.report import (
     BOT_CPU,
     CAPACITY_CPU,
@@ -45,6 +47,7 @@ from bench.report import (
     RATING_BOARD,
     RATING_UPDATE,
     RAW_SQLITE,
+    REPLAY_STEP,
     RESTORE,
     SKIPPED,
     STATS,
@@ -72,6 +75,8 @@ from games import REGISTRY
 MEDIAN_MS, P99_MS, THINKING_P99_MS, RESTORE_S, MEMORY_MB = 5.0, 20.0, 10.0, 2.0, 250
 READ_MS = 20.0
 PICTURE_MEDIAN_MS, PICTURE_P99_MS, PICTURE_KB = 15.0, 40.0, 200
+#: Issue 27: a replay's step, its picture drawn, median per game.
+REPLAY_STEP_MS = 50.0
 RATING_UPDATE_MS, RATING_BOARD_MS = 2.0, 20.0
 CHANNEL_PER_MOVE = 1.0
 #: Issue 24: one bot process carries this many tables at human pace within these.
@@ -92,6 +97,8 @@ class Workload:
     sqlite_seconds: float
     playout_seconds: float      # per game
     picture_rounds: int         # timed passes over every game's seeded positions
+    replay_steps: int           # consecutive steps of each game's long match drawn by the replay stepper
+    replay_longest: int         # the most moves of that match
     safaru_positions: int       # seeded positions per count of free cards
     result_rows: int            # result rows under /leaderboard, /stats and the rating board
     rated_players: int          # people the rated rows are spread over (one guild, eight games)
@@ -106,10 +113,12 @@ class Workload:
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
                 sessions=1000, moves=(200, 200), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
+                replay_steps=60, replay_longest=1500,
                 safaru_positions=20, result_rows=1_000_000, rated_players=5000, rating_updates=500,
                 budget_moves=150)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
+                 replay_steps=4, replay_longest=120,
                  safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50,
                  budget_moves=10, cpu_moves=20, capacity=(20,), capacity_target=20, pace=2.0, capacity_window=4.0)
 
@@ -143,6 +152,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
     via_aiosqlite = await aiosqlite_commit_rate(workdir, w.sqlite_seconds)
     playouts = measure_playouts(w.playout_seconds)
     pictures = measure_pictures(w.picture_rounds)
+    replays = measure_replays(w.replay_steps, w.replay_longest)
     safaru = measure_safaru(w.safaru_positions)
     ratings = await measure_ratings(workdir, w.result_rows, w.rated_players, w.rating_updates, w.rating_updates // 2)
     postgres.start()        # initdb and the start run meanwhile: counting requests times nothing
@@ -184,7 +194,7 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
     rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts, computer_processes)
-            + _picture_rows(w, pictures) + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
+            + _picture_rows(w, pictures) + _replay_rows(w, replays) + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
             + _budget_rows(w, budget) + _cpu_rows(w, cpu) + _capacity_rows(w, capacity))
     rows = beside(rows, _postgres_rows(w, pg, postgres.reason))
     notes = _notes(live, restored, time.perf_counter() - started)
@@ -290,6 +300,16 @@ def _picture_rows(w: Workload, p: PictureResult) -> list[Row]:
         Row("table pictures, cold sprite cache", ms(p.cold), "-", INFO,
             f"the first pass over all {p.positions} positions after dropping every cached card face"),
     ]
+
+
+def _replay_rows(w: Workload, measured: list[ReplayStep]) -> list[Row]:
+    """Per game with pictures: the median replay step of a long match, its picture painted."""
+    mark = (lambda status: f"{status}*") if w.quick else (lambda status: status)
+    return [Row(f"{REPLAY_STEP}, {m.game}", ms(median(m.times)), f"<= {REPLAY_STEP_MS:g} ms",
+                mark(check(median(m.times) * 1000, REPLAY_STEP_MS, at_most=True)),
+                f"{m.players} players, a match of {m.moves} moves walked in {ms(m.walk)}; {len(m.times)} "
+                "consecutive steps from its middle, picture caches cold")
+            for m in measured]
 
 
 def _safaru_rows(w: Workload, measured: list[FreeCards]) -> list[Row]:

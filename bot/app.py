@@ -28,6 +28,7 @@ from bot.play.forget import Forget
 from bot.play.seasons import SeasonKeeper
 from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
+from bot.replays.replays import Replays
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
 from bot.transport import compat
@@ -37,7 +38,7 @@ from bot.transport.webhooks import Tokens
 
 log = logging.getLogger("spieltisch")
 
-COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.seasons", "cogs.privacy")
+COGS = ("cogs.controls", "cogs.games", "cogs.seats", "cogs.results", "cogs.seasons", "cogs.privacy", "cogs.replays")
 #: The ``meta`` key under which the bot remembers where it registered its commands.
 COMMAND_SCOPE = "command_scope"
 #: Discord out of reach at login: no DNS, a refused or dropped connection (aiohttp's connection errors
@@ -122,6 +123,7 @@ class Spieltisch(commands.Bot):
         self.autoplay: Autoplay
         self.tables: TableWriter
         self.forget: Forget
+        self.replays: Replays
         self.clicks: Clicks
         self.seasons: SeasonKeeper
         #: Where the commands were registered at start-up, in words for the start-up line.
@@ -174,7 +176,8 @@ class Spieltisch(commands.Bot):
         self.changes.follow(self.autoplay.follow)
         self.changes.follow(self.tables.follow)
         self.forget = Forget(storage, self.sessions.games)
-        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
+        self.replays = Replays(storage, self.sessions.games)
+        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, self.clock,
                              lobby_timeout=lobby_timeout)
         self.seasons = SeasonKeeper(storage, self.clock, self, shards=self.settings.shards)
         self.sessions.add_listener(self._session_event)

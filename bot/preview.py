@@ -47,10 +47,10 @@ def positions(key: str, players: int, count: int = POSITIONS, seed: str = "previ
             if game.is_over(state):
                 return
             seat = rng.choice(sorted(game.to_act(state)))
-            game.apply(state, seat, _random_move(game, state, seat, rng))
+            game.apply(state, seat, random_move(game, state, seat, rng))
 
 
-def _random_move(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Random) -> Action:
+def random_move(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Random) -> Action:
     """A random legal move, its kind drawn first, so one "pass" weighs as much as all of Mü's bids
     and the walk leaves the auction."""
     legal = game.legal_actions(state, seat)

@@ -25,12 +25,14 @@ from bench.report import (
     POSTGRESQL,
     POSTGRESQL_ROWS,
     RAW_SQLITE,
+    REPLAY_STEP,
     SKIPPED,
     TARGET_ROWS,
     Row,
     beside,
 )
 from bench.run import QUICK, _postgres_rows
+from bot.registry import with_pictures
 from tests.postgres import NoServer, required
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +61,11 @@ def test_quick_mode_prints_every_row(tmp_path):
     assert "capacity, 20 tables: set up in" in done.stdout and "still in play" in done.stdout
     safaru = [label for label in rows if label.startswith("Safarü legal moves + hand")]
     assert len(safaru) == 4 and all(rows[label]["status"] in ("ok*", "missed*") for label in safaru), safaru
+    # Issue 27: a replay step of a long match, its picture drawn, for each game with pictures.
+    replays = [label for label in rows if label.startswith(REPLAY_STEP)]
+    assert sorted(label.rpartition(", ")[2] for label in replays) == sorted(with_pictures()), replays
+    assert all(rows[label]["status"] in ("ok*", "missed*") and rows[label]["target"] == "<= 50 ms"
+               for label in replays), replays
     assert float(rows[LATENCY_MEDIAN]["figure"].removesuffix(" ms")) > 0
     assert "QUICK MODE" in done.stdout and "synchronous=NORMAL" in done.stdout
     assert "request validation off" in done.stdout

@@ -25,6 +25,7 @@ from bot.play.seats import SeatKind
 from bot.play.sessions import Refusal, Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.registry import presenter
+from bot.replays.replays import Replays
 from bot.storage.status import Status
 from bot.transport import ids, media, webhooks
 from bot.transport.clicked import ClickedMessage, clicked_message
@@ -91,13 +92,15 @@ class Clicks:
     """Every click of the bot, over the services it changes and tells."""
 
     def __init__(self, sessions: SessionManager, tables: TableWriter, changes: Changes, forget: Forget,
-                 clock: Clock, *, lobby_timeout: float) -> None:
+                 replays: Replays, clock: Clock, *, lobby_timeout: float) -> None:
         self.sessions = sessions
         #: Told what each click's answer drew (a hand, a table message), so it is not drawn twice.
         self.tables = tables
         #: Told every change a click made, once it was answered.
         self.changes = changes
         self.forget = forget
+        #: Finished matches stepped through privately: the Replay button and the steppers' clicks.
+        self.replays = replays
         self.clock = clock
         #: Seconds an unstarted lobby stays open (its message says until when).
         self.lobby_timeout = lobby_timeout
@@ -134,6 +137,10 @@ class Clicks:
         if mine is not None:            # a button about the user's own data, not a table's
             await self.forget.confirmed(reply, custom_id, *mine)
             return
+        stepped = ids.parse_replay(custom_id)
+        if stepped is not None:         # a private replay: its whole state is in the id, no live session
+            await self.replays.click(reply, custom_id, stepped, values)
+            return
         click = ids.parse(custom_id)
         if click is None:
             await reply.notice("table.unknown_button")
@@ -144,6 +151,9 @@ class Clicks:
             return
         if click.kind == "t" and click.arg == ids.REMATCH:     # a finished match's button, not a live table's
             await self._rematch(reply, click.session)
+            return
+        if click.kind == "t" and click.arg == ids.REPLAY:
+            await self.replays.open(reply, click.session)
             return
         session = self.sessions.get(click.session)
         if session is None or not session.is_live:

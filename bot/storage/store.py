@@ -246,6 +246,20 @@ class BoardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """One finished match a person played, as ``/replay`` lists it: their own place, score and win, and
+    everyone's seats as stored (a forgotten person's name is empty)."""
+
+    id: int
+    game: str
+    ended_at: float
+    seats: list[dict[str, Any]]
+    rank: int | None
+    score: int | None
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GameStats:
     game: str
     games: int
@@ -655,6 +669,19 @@ class Storage:
             (guild_id,), reader=True,
         )
         return rows[0][0] if rows else None
+
+    async def played_matches(self, guild_id: int, user_id: int, limit: int = 25) -> list[PlayedMatch]:
+        """The newest finished matches of one guild that ``user_id`` played (the results index by guild,
+        person and end), newest first."""
+        rows = await self._fetchall(
+            "SELECT s.id, s.game, r.ended_at, s.seats, r.rank, r.score, r.won FROM results r "
+            "JOIN sessions s ON s.id = r.session_id "
+            "WHERE r.guild_id = ? AND r.user_id = ? AND r.stopped = 0 AND s.status = 'finished' "
+            "ORDER BY r.ended_at DESC, s.id DESC LIMIT ?",
+            (guild_id, user_id, limit), reader=True,
+        )
+        return [PlayedMatch(match, game, ended, json.loads(seats), rank, score, bool(won))
+                for match, game, ended, seats, rank, score, won in rows]
 
     async def stats(self, guild_id: int, user_id: int, *, season: int | None = None) -> list[GameStats]:
         """Per game: matches with a result, wins, win rate, last played; most played first. With

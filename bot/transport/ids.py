@@ -13,6 +13,11 @@ nothing hidden):
 - ``st:u:<user>:<op>``                          a private button about the clicking user's own data
                                                 (``/forget-me``'s confirmation); ``parse_user``, not
                                                 ``parse``, reads it, since it names no session
+- ``st:r:<session>:<step>:<hands>:<op>``        a replay's stepper (``bot/replays``): the whole state
+                                                of a private replay (the match, the step shown, hands
+                                                shown 1 or not 0), so a click after a restart just
+                                                works; ``parse_replay`` reads it, and ``st:r:pick``,
+                                                the select of ``/replay`` whose value is a match
 
 ``parse`` never raises: anything malformed comes back as ``None`` and the click is answered with an
 explanation instead of Discord's "This interaction failed". Numbers have one spelling only
@@ -81,6 +86,52 @@ def move_select(session: int, seat: int, counter: int, prefix: str) -> str:
 
 def hand_step(session: int, seat: int, counter: int, ui: str) -> str:
     return _checked(f"{PREFIX}:h:{session}:{seat}:{counter}:{ui}")
+
+
+#: The table op of the Replay button: a private stepper through the finished match ``session``.
+REPLAY = "replay"
+
+
+def replay_button(session: int) -> str:
+    return table(session, REPLAY)
+
+
+#: The op of ``/replay``'s select of matches: ``st:r:pick``, the chosen value is the match's id.
+PICK = "pick"
+
+
+class ReplayId(BaseModel):
+    """A parsed stepper id: ``session`` None for ``/replay``'s select (``op`` is ``PICK``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session: int | None
+    step: int = 0
+    hands: bool = False
+    op: str
+
+
+def replay(session: int, step: int, hands: bool, op: str) -> str:
+    return _checked(f"{PREFIX}:r:{session}:{step}:{int(hands)}:{op}")
+
+
+def replay_pick() -> str:
+    return f"{PREFIX}:r:{PICK}"
+
+
+def parse_replay(custom_id: str) -> ReplayId | None:
+    """A stepper id, or None for anything else, malformed ones too (never raises)."""
+    if len(custom_id) > MAX_LENGTH or not custom_id.startswith(f"{PREFIX}:r:"):
+        return None
+    parts = custom_id.split(":", 5)
+    if parts[2:] == [PICK]:
+        return ReplayId(session=None, op=PICK)
+    if len(parts) != 6 or parts[4] not in ("0", "1") or not parts[5]:
+        return None
+    session, step = number(parts[2]), number(parts[3])
+    if session is None or step is None:
+        return None
+    return ReplayId(session=session, step=step, hands=parts[4] == "1", op=parts[5])
 
 
 def user(user_id: int, op: str) -> str:

@@ -14,19 +14,19 @@ from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, StaticLayout, button, text
 from bot.ui.shown import Shown
-from bot.ui.summary import rematch_button
+from bot.ui.summary import after_buttons
 
 #: Catalogues a game's move phrases may come from, after its own.
 SHARED = {"dacapo": "buildpiles", "skippo": "buildpiles"}
 
 
-def rules_or_rematch(session: Shown, lang: str) -> dict:
-    """The table's button beside Hand: Rules while the match is played (anyone may read them), Rematch
-    once it is finished, so the final table offers the next match; a stopped table's Rules button is
-    off (it answers no click; ``/rules`` still shows the rules)."""
+def rules_or_rematch(session: Shown, lang: str) -> list[dict]:
+    """The table's buttons beside Hand: Rules while the match is played (anyone may read them), Rematch
+    and Replay once it is finished, so the final table offers the next match and a look back; a stopped
+    table's Rules button is off (it answers no click; ``/rules`` still shows the rules)."""
     if session.status == Status.FINISHED:
-        return rematch_button(session, lang)
-    return button(t(lang, "table.rules"), ids.table(session.id, "rules"), disabled=session.status != Status.PLAYING)
+        return after_buttons(session, lang)
+    return [button(t(lang, "table.rules"), ids.table(session.id, "rules"), disabled=session.status != Status.PLAYING)]
 
 
 def rules_message(session: Shown, seat: int | None, lang: str) -> Rendered:

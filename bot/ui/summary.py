@@ -1,5 +1,6 @@
 """The closing message of a match: who won (a team by its badges and names), the standing with each
-player's rating change, how the last hand was scored, a result picture, and a Rematch button.
+player's rating change, how the last hand was scored, a result picture, and the Rematch and Replay
+buttons.
 
 It stays within ``MAX_LINES`` lines: the hand summaries the channel got after every earlier hand,
 and the picture's table of totals after each hand, tell the rest of the story. Identical score lines
@@ -37,14 +38,14 @@ Ratings = Mapping[int, tuple[float, float]]
 
 def closing(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> Rendered | None:
     """The closing message: the summary, the result picture (unless the table has pictures off) and,
-    after a finished match, the Rematch button. None when nothing is to be said."""
+    after a finished match, the Rematch and Replay buttons. None when nothing is to be said."""
     text = render_summary(session, lang, show, ratings)
     if text is None:
         return None
     result = session.result() if session.status == Status.FINISHED else None
     if result is None:
         return Rendered(StaticView([]), text)
-    return Rendered(StaticView([row(rematch_button(session, lang))]), text,
+    return Rendered(StaticView([row(*after_buttons(session, lang))]), text,
                     media.pictures(result_picture(session, result, lang)))
 
 
@@ -52,6 +53,12 @@ def rematch_button(session: Shown, lang: str) -> dict:
     """A finished match's Rematch button (on its closing message and on its final table): the same
     seats, computer players and house rules in a new lobby."""
     return button(t(lang, "table.end.rematch"), ids.rematch(session.id), style=Style.success)
+
+
+def after_buttons(session: Shown, lang: str) -> list[dict]:
+    """What a finished match offers on its closing message and its final table: the Rematch, and the
+    Replay, which steps through the match privately (``bot/replays``)."""
+    return [rematch_button(session, lang), button(t(lang, "replay.button"), ids.replay_button(session.id))]
 
 
 def render_summary(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> str | None:
@@ -68,7 +75,7 @@ def render_summary(session: Shown, lang: str, show: Presenter | None, ratings: R
     if result.breakdown:
         hand = result.breakdown[-1]
         if len(result.breakdown) > 1:
-            lines.append(t(lang, _own(session, "summary_hand"), number=hand.number))
+            lines.append(t(lang, own_key(session, "summary_hand"), number=hand.number))
         reword = getattr(show, "score_line", None)
         if reword is not None:
             hand = replace(hand, lines=tuple(reword(line, lang) for line in hand.lines))
@@ -88,7 +95,7 @@ def breakdown_lines(hand: HandScore, names: list[str], lang: str) -> list[str]:
 def render_hand(session: Shown, hand: HandScore, lang: str) -> str:
     """The public message after a hand of a longer match: every scoring step, then the totals."""
     names = [seat.name for seat in session.seats]
-    lines = [t(lang, _own(session, "hand_summary"), game=session.game.name, number=hand.number)]
+    lines = [t(lang, own_key(session, "hand_summary"), game=session.game.name, number=hand.number)]
     lines.extend(breakdown_lines(hand, names, lang))
     totals = " · ".join(t(lang, "table.hand_total", name=name, score=score)
                         for name, score in zip(names, hand.totals, strict=False))
@@ -96,7 +103,7 @@ def render_hand(session: Shown, hand: HandScore, lang: str) -> str:
     return _fit("\n".join(lines))
 
 
-def _own(session: Shown, key: str) -> str:
+def own_key(session: Shown, key: str) -> str:
     """A game's own wording of a shared text, naming its scoring unit (Diabolo's rounds, Kapado's
     games), else the shared one (hands)."""
     own = f"{session.game.key}.ui.{key}"

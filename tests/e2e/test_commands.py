@@ -302,7 +302,7 @@ async def test_german_command_names_are_registered(env):
     german = {name: command["name_localizations"]["de"] for name, command in synced.items()}
     assert german == {"start": "starten", "stop": "beenden", "table": "tisch", "rules": "regeln",
                       "leaderboard": "rangliste", "stats": "statistik", "replace": "ersetzen",
-                      "forget-me": "vergiss-mich", "season": "saison"}
+                      "forget-me": "vergiss-mich", "season": "saison", "replay": "wiederholung"}
     for command in synced.values():
         assert command["description_localizations"]["de"] != command["description"]
     game = next(o for o in synced["start"]["options"] if o["name"] == "game")

@@ -244,7 +244,7 @@ async def test_an_info_log_of_a_whole_game_says_what_happened_and_holds_no_token
     assert "PyNaCl" not in text and "davey" not in text and "voice" not in text
     lines = text.splitlines()
     (ready,) = [line for line in lines if "logged in as Spieltisch" in line]
-    assert "in 1 server; 9 commands registered globally" in ready
+    assert "in 1 server; 10 commands registered globally" in ready
     assert any("calcory started with 2 seats" in line for line in lines)
     assert any("calcory finished (over)" in line for line in lines)
 
@@ -379,11 +379,11 @@ async def test_a_stop_while_waiting_to_reach_discord_ends_the_start_at_once(tmp_
 
 async def test_moving_the_commands_between_a_test_server_and_global_removes_the_stale_copies(env, caplog):
     guild = env.guild.id
-    assert len(env.double.commands[None]) == 9 and not env.double.commands.get(guild)
+    assert len(env.double.commands[None]) == 10 and not env.double.commands.get(guild)
 
     await _restart(env, command_guild_id=int(guild))
-    assert len(env.double.commands[guild]) == 9 and env.double.commands[None] == {}
-    assert f"9 commands registered in server {guild}, stale copies removed (globally)" in caplog.text
+    assert len(env.double.commands[guild]) == 10 and env.double.commands[None] == {}
+    assert f"10 commands registered in server {guild}, stale copies removed (globally)" in caplog.text
     record = await env.double.slash(env.ann, env.channel, "rules", game="calcory")
     assert record.message.text.startswith("**Calcory**")       # the server's copy works
 
@@ -392,8 +392,8 @@ async def test_moving_the_commands_between_a_test_server_and_global_removes_the_
     assert len([r for r in env.double.requests if r.method == "PUT"]) == puts + 1
 
     await _restart(env)
-    assert len(env.double.commands[None]) == 9 and env.double.commands[guild] == {}
-    assert f"9 commands registered globally, stale copies removed (in server {guild})" in caplog.text
+    assert len(env.double.commands[None]) == 10 and env.double.commands[guild] == {}
+    assert f"10 commands registered globally, stale copies removed (in server {guild})" in caplog.text
 
 
 async def test_health_says_503_while_the_database_refuses_writes(env, caplog):

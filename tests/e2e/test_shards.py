@@ -159,7 +159,7 @@ async def test_health_metrics_and_the_start_up_line_say_which_shards_a_process_r
     caplog.set_level(logging.INFO, "spieltisch")
     world.settings = {**_sharded(0, 1), "metrics_port": 0}
     bot = await world.start_bot()
-    assert "in 2 servers, shards 0,1 of 2; 9 commands registered globally" in _ready_line(caplog, bot)
+    assert "in 2 servers, shards 0,1 of 2; 10 commands registered globally" in _ready_line(caplog, bot)
     status, body = await _get(bot.endpoint.port, "/health")
     assert (status, json.loads(body)) == (200, {"status": "ok", "discord": "ok", "database": "ok",
                                                 "shards": [0, 1], "shard_count": 2})

@@ -120,14 +120,34 @@ def _turn_line(session: Shown, view: CalcoryView, lang: str, last: str | None) -
     return "\n".join(lines)
 
 
+#: How each slot reads in the grid as text (``board``), by its status: three characters each.
+_CELLS = {"down": " · ", "up": " {} ", "marked": "[{}]", "shown": "!{}!", "empty": "   "}
+
+
 class CalcoryPresenter:
     table_messages = 2
+
+    def board(self, session: Shown, lang: str) -> list[str]:
+        """The grid in words, one half per table message, where a replay cannot show its 60 buttons: a
+        code block of the slots as the buttons showed them (face down ·, face up the digit, marked
+        [digit], a failed turn's !digit!), the legend under the second."""
+        view = session.game.view(session.state, None)
+        by_slot = {cell.slot: cell for cell in view.grid}
+        halves = []
+        for columns in _HALVES:
+            lines = ["   " + "".join(f" {column} " for column in columns)]
+            for line in range(1, ROWS + 1):
+                cells = (by_slot[f"{column}{line}"] for column in columns)
+                lines.append(f"{line:>2} " + "".join(_CELLS.get(cell.status, "   ").format(cell.digit) for cell in cells))
+            halves.append("\n".join(["```", *lines, "```"]))
+        halves[-1] += "\n-# " + t(lang, "calcory.ui.board_legend")
+        return halves
 
     def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         # The Rules button goes under the first half: the second holds Discord's 40 components already.
         first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
-                 row(rules_or_rematch(session, lang))]
+                 row(*rules_or_rematch(session, lang))]
         second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"

@@ -1,0 +1,2 @@
+"""After the game: a finished match stepped through privately (the replay stepper), rebuilt from its
+stored seed and action log with ``games.base.walk``."""
