@@ -328,6 +328,13 @@ SCHEMA: tuple[Migration, ...] = (
         "CREATE INDEX ratings_user ON ratings (user_id)",
         "CREATE INDEX rating_log_player ON rating_log (guild_id, user_id, game, ended_at)",
     )),
+    # When the daily prune deleted an ended session's action log (``replay_days``, docs/match-record.md):
+    # its results and ratings stay, and an export says its moves are no longer kept instead of
+    # showing a match without moves. The index finds the ended sessions still to prune.
+    (7, "pruned moves", (
+        "ALTER TABLE sessions ADD COLUMN moves_pruned_at {real}",
+        "CREATE INDEX sessions_unpruned ON sessions (ended_at) WHERE moves_pruned_at IS NULL",
+    )),
 )
 
 

@@ -139,12 +139,14 @@ class SessionRow:
     end_reason: str | None
     pace: str = "none"
     pictures: bool = True
+    #: When the retention prune deleted the action log of this ended session (None: it is kept).
+    moves_pruned_at: float | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
 
 
 _SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, host_id, lang, status, options, seats, seed, rules_version, "
-    "created_at, started_at, ended_at, messages, end_reason, pace, pictures"
+    "created_at, started_at, ended_at, messages, end_reason, pace, pictures, moves_pruned_at"
 )
 
 
@@ -154,6 +156,7 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
         status=row[6], options=json.loads(row[7]), seats=json.loads(row[8]), seed=row[9],
         rules_version=row[10], created_at=row[11], started_at=row[12], ended_at=row[13],
         messages=json.loads(row[14]), end_reason=row[15], pace=row[16], pictures=bool(row[17]),
+        moves_pruned_at=row[18],
     )
 
 
@@ -515,6 +518,23 @@ class Storage:
         """The action log of one session, ``(seat, key)`` in order."""
         rows = await self._fetchall("SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,))
         return [(seat, action) for seat, action in rows]
+
+    async def timed_actions(self, session_id: int) -> list[tuple[int, str, float]]:
+        """The action log of one session with each move's time, ``(seat, key, at)`` in order."""
+        rows = await self._fetchall("SELECT seat, action, at FROM actions WHERE session_id = ? ORDER BY seq",
+                                    (session_id,))
+        return [(seat, action, at) for seat, action, at in rows]
+
+    async def prune_actions(self, before: float, *, now: float) -> tuple[int, int]:
+        """Delete the action logs of the finished and stopped matches that ended before ``before``, in
+        one transaction, and mark those sessions pruned at ``now``: ``(sessions, actions)`` deleted.
+        Their session rows, results and ratings stay; live sessions are never touched."""
+        ended = ("status IN ('finished', 'stopped') AND ended_at < ? AND moves_pruned_at IS NULL")
+        async with self._transaction() as db:
+            actions = await db.execute(
+                f"DELETE FROM actions WHERE session_id IN (SELECT id FROM sessions WHERE {ended})", (before,))
+            sessions = await db.execute(f"UPDATE sessions SET moves_pruned_at = ? WHERE {ended}", (now, before))
+        return sessions, actions
 
     async def live_sessions(self) -> list[SessionRow]:
         """Every lobby and game in progress with its action log."""

@@ -18,6 +18,7 @@ RELEASED = {
         4: "afa85d3ff4c91ac7bfb76213820dc601ae49fd52153b1a22f8c26e5e3dfb813d",
         5: "f8d59a445742b501ad8f59683799962788f494dec0a32e8816501ac0d0d84175",
         6: "6cffd89edd82ca718c9252e8082b9c4f5d3e4b333fc3bd7ca7dd1ce7e9d17b6e",
+        7: "980592814ba6739ccf26df76aba003f54962d1b9824ec73ac99302382f8f06ab",
     },
     "postgresql": {
         1: "f4b0ced76494dbfd5b7dfe9aed3710dbb548a406ad79931c010ae7a5c1b8d107",
@@ -26,6 +27,7 @@ RELEASED = {
         4: "afa85d3ff4c91ac7bfb76213820dc601ae49fd52153b1a22f8c26e5e3dfb813d",
         5: "e7e25b33350af8b6e598ac2bd93295a21adc5a6fbb4ed9f6781cabc9b3ad7f38",
         6: "c1cbceb393bad426b781f058d4020c084dabf9b585cd1ce8de81de31bf66ed55",
+        7: "d67358c68aeb8306c79d672c6b5fa25bb5a279a056d5f059625bf3e64057ae2b",
     },
 }
 
