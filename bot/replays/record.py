@@ -110,6 +110,8 @@ async def load(storage: Storage, match_id: int, lang: str) -> MatchRecord:
     """The record of the ended match ``match_id``, names of forgotten seats in ``lang``; ``NoRecord``
     for a match that is not there, still played, never dealt, or whose moves the prune deleted."""
     row = await storage.session(match_id)
+    if row is not None and row.status == Status.PLAYING:
+        raise NoRecord("archive.live", match=match_id)
     if row is None or row.status not in RECORDED or row.seed is None or row.started_at is None:
         raise NoRecord("archive.no_match", match=match_id)
     if row.moves_pruned_at is not None:
