@@ -2,7 +2,7 @@
 
 The frames are the public table picture (``Pictures.table_png`` of ``game.view(state, None)``, what
 everyone at the table saw) after the deal and after each move, at most ``MAX_FRAMES`` of them spread
-evenly over the match (``bot.pictures.result.spread``), the final table always last and held longest.
+evenly over the match (``chosen``): the deal first, the final table always last and held longest.
 A file over ``MAX_BYTES`` is drawn again with fewer frames. Drawing is pure and slow (a picture per
 frame), so the host runs ``animate`` off the event loop.
 
@@ -22,7 +22,7 @@ from bot.pictures.result import spread
 from bot.registry import pictures
 from bot.replays.record import MatchRecord, steps
 
-#: Discord's upload limit for a bot without a boosted server, and the issue's cap.
+#: The largest GIF: well under the 10 MiB Discord takes in an interaction's answer, and quick to load.
 MAX_BYTES = 8 * 1024 * 1024
 #: Frames at most: a long Rummü match has hundreds of moves; 80 at ``FRAME_MS`` play for a minute.
 MAX_FRAMES = 80
@@ -39,13 +39,23 @@ def has_gif(game_key: str) -> bool:
     return pictures(game_key) is not None
 
 
+def chosen(count: int, most: int) -> list[int]:
+    """Which of ``count`` pictures to show when at most ``most`` fit: the first (the deal), then the
+    rest spread evenly (``bot.pictures.result.spread``), ending with the last (the final table)."""
+    if count <= most:
+        return list(range(count))
+    if most < 2:
+        return [count - 1]
+    return [0, *(index + 1 for index in spread(count - 1, most - 1))]
+
+
 def frames(record: MatchRecord, most: int = MAX_FRAMES) -> list[bytes]:
-    """The public table after at most ``most`` positions of the match, spread evenly, the final table
-    last; none for a game without a table picture."""
+    """The public table after at most ``most`` positions of the match (``chosen``); none for a game
+    without a table picture."""
     kit = pictures(record.game)
     if kit is None:
         return []
-    wanted = set(spread(len(record.moves) + 1, most))
+    wanted = set(chosen(len(record.moves) + 1, most))
     out = []
     for index, step in enumerate(steps(record)):
         if index in wanted:
@@ -152,5 +162,5 @@ def animate(record: MatchRecord, *, limit: int = MAX_BYTES, most: int = MAX_FRAM
             return Animation(data, len(pngs))
         if len(pngs) == 1:
             return None
-        pngs = [pngs[i] for i in spread(len(pngs), max(1, int(len(pngs) * SHRINK)))]
+        pngs = [pngs[i] for i in chosen(len(pngs), max(1, int(len(pngs) * SHRINK)))]
     return None

@@ -16,6 +16,8 @@ log = logging.getLogger("spieltisch.retention")
 
 #: Seconds in a day: the prune runs this often, and ``replay_days`` counts them.
 DAY = 24 * 60 * 60.0
+#: Matches pruned per transaction.
+BATCH = 100
 
 
 class Retention:
@@ -28,19 +30,21 @@ class Retention:
         self.last: float | None = None
 
     async def prune(self, now: float) -> int:
-        """Delete the action logs of the matches that ended more than ``days`` days before ``now``;
-        the number of matches pruned. A database refusing the write is logged by the storage and
-        tried again at the next prune."""
+        """Delete the action logs of the matches that ended more than ``days`` days before ``now``, a
+        batch of matches per transaction (the first prune of an old database may find many, and the
+        tables' moves must not wait for all of them): the number of matches pruned. A database
+        refusing the write is logged by the storage and tried again at the next prune."""
+        pruned = moves = 0
         try:
-            if not self.days:
-                return 0
-            try:
-                sessions, actions = await self.storage.prune_actions(now - self.days * DAY, now=now)
-            except StorageFault:
-                return 0
+            while self.days:
+                sessions, actions = await self.storage.prune_actions(now - self.days * DAY, now=now, batch=BATCH)
+                pruned, moves = pruned + sessions, moves + actions
+                if sessions < BATCH:
+                    break
+        except StorageFault:
+            pass
         finally:
             self.last = now
-        if sessions:
-            log.info("pruned the moves of %d matches that ended over %d days ago (%d moves)",
-                     sessions, self.days, actions)
-        return sessions
+        if pruned:
+            log.info("pruned the moves of %d matches that ended over %d days ago (%d moves)", pruned, self.days, moves)
+        return pruned

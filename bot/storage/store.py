@@ -525,16 +525,22 @@ class Storage:
                                     (session_id,))
         return [(seat, action, at) for seat, action, at in rows]
 
-    async def prune_actions(self, before: float, *, now: float) -> tuple[int, int]:
-        """Delete the action logs of the finished and stopped matches that ended before ``before``, in
-        one transaction, and mark those sessions pruned at ``now``: ``(sessions, actions)`` deleted.
-        Their session rows, results and ratings stay; live sessions are never touched."""
-        ended = ("status IN ('finished', 'stopped') AND ended_at < ? AND moves_pruned_at IS NULL")
+    async def prune_actions(self, before: float, *, now: float, batch: int = 100) -> tuple[int, int]:
+        """Delete the action logs of up to ``batch`` finished or stopped matches that ended before
+        ``before`` (the oldest first) and mark those sessions pruned at ``now``, in one short
+        transaction: ``(sessions, actions)`` deleted; fewer than ``batch`` sessions means no more are
+        left. The session rows, results and ratings stay; live sessions are never touched."""
         async with self._transaction() as db:
-            actions = await db.execute(
-                f"DELETE FROM actions WHERE session_id IN (SELECT id FROM sessions WHERE {ended})", (before,))
-            sessions = await db.execute(f"UPDATE sessions SET moves_pruned_at = ? WHERE {ended}", (now, before))
-        return sessions, actions
+            found = await db.fetchall(
+                "SELECT id FROM sessions WHERE moves_pruned_at IS NULL AND ended_at < ? "
+                "AND status IN ('finished', 'stopped') ORDER BY ended_at LIMIT ?", (before, batch))
+            ids = [session_id for (session_id,) in found]
+            if not ids:
+                return 0, 0
+            marks = ", ".join("?" * len(ids))
+            actions = await db.execute(f"DELETE FROM actions WHERE session_id IN ({marks})", ids)
+            await db.execute(f"UPDATE sessions SET moves_pruned_at = ? WHERE id IN ({marks})", (now, *ids))
+        return len(ids), actions
 
     async def live_sessions(self) -> list[SessionRow]:
         """Every lobby and game in progress with its action log."""

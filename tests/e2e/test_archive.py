@@ -92,7 +92,10 @@ async def test_export_sends_the_record_privately_as_a_json_file_that_replays_the
     assert list(replayed.scores) == [r.score for r in record.results]
     assert list(replayed.ranks) == [r.rank for r in record.results]
 
-    # Anyone who sees the button may export; nothing is posted in the channel.
+    # Anyone who sees the button may export, after a restart too (the record is read from the
+    # database); nothing is posted in the channel.
+    await env.stop_bot()
+    await env.start_bot()
     posted = len(env.public())
     other = await env.double.click(env.cem, closing, export)
     assert _exported(other)[1] == record and len(env.public()) == posted

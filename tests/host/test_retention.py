@@ -84,3 +84,13 @@ async def test_a_match_still_played_or_never_dealt_has_no_record(storage):
         with pytest.raises(NoRecord) as missing:
             await load(storage, session_id, "en")
         assert missing.value.key == key
+
+
+async def test_many_old_matches_are_pruned_a_batch_at_a_time_oldest_first(storage, monkeypatch):
+    monkeypatch.setattr("bot.replays.retention.BATCH", 2)
+    old = [await played(storage, ended=NOW - (300 - n) * DAY, moves=2) for n in range(5)]
+    recent = await played(storage, ended=NOW - DAY)
+    assert await storage.prune_actions(NOW - 180 * DAY, now=NOW, batch=2) == (2, 4)
+    assert [len(await storage.actions(s)) for s in old] == [0, 0, 2, 2, 2]
+    assert await Retention(storage, 180).prune(NOW) == 3
+    assert [len(await storage.actions(s)) for s in old] == [0] * 5 and len(await storage.actions(recent)) == 3

@@ -5,6 +5,7 @@ held longest, every colour the table's own; Calcory, drawn as text, has no GIF a
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from datetime import UTC, datetime
 
@@ -37,10 +38,18 @@ def played(key: str, players: int, seed: int, most: int = 5000) -> MatchRecord:
                        moves=moves, results=[])
 
 
-def final_table(record: MatchRecord) -> Image.Image:
-    *_, last = steps(record)
-    png = pictures(record.game).table_png(games.REGISTRY[record.game].view(last.state, None))
+def table(record: MatchRecord, step: int | None = None) -> Image.Image:
+    """The public table after ``step`` moves (None: the final table), as players saw it."""
+    for index, position in enumerate(steps(record)):
+        state = position.state          # the walk's own, moved on by the next step: stop here
+        if index == step:
+            break
+    png = pictures(record.game).table_png(games.REGISTRY[record.game].view(state, None))
     return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def final_table(record: MatchRecord) -> Image.Image:
+    return table(record)
 
 
 def last_frame(animation: Image.Image) -> Image.Image:
@@ -61,6 +70,18 @@ def test_a_long_match_shows_at_most_the_cap_of_frames_ending_on_the_final_table(
     assert durations == [gif.FRAME_MS] * (gif.MAX_FRAMES - 1) + [gif.FINAL_MS]
     final = final_table(record)
     assert last_frame(animation).crop((0, 0, *final.size)).tobytes() == final.tobytes()
+    animation.seek(0)
+    deal = table(record, 0)
+    assert animation.convert("RGB").crop((0, 0, *deal.size)).tobytes() == deal.tobytes()
+
+
+def test_frames_are_chosen_evenly_from_the_deal_to_the_final_table():
+    assert gif.chosen(5, 80) == [0, 1, 2, 3, 4]
+    picked = gif.chosen(227, 80)
+    assert len(picked) == 80 and picked[0] == 0 and picked[-1] == 226 and picked == sorted(set(picked))
+    gaps = {b - a for a, b in itertools.pairwise(picked)}
+    assert gaps <= {2, 3, 4}
+    assert gif.chosen(227, 1) == [226]
 
 
 def test_a_file_over_the_size_cap_is_drawn_again_with_fewer_frames_the_final_table_kept():
