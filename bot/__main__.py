@@ -4,7 +4,8 @@
 and says whether they are usable; ``backup PATH`` copies an SQLite database with SQLite's online
 backup API, safe while the bot runs; ``rebuild-ratings`` recomputes every rating (all time and each season's) from the result rows
 (while the bot is stopped); ``copy-database --from URL --to URL`` copies everything into an empty
-database (SQLite to PostgreSQL, say; while the bot is stopped). ``python -m bot config.toml`` (a bare path) still means
+database (SQLite to PostgreSQL, say; while the bot is stopped); ``export-match ID [--out FILE]`` writes the
+record of an ended match (docs/match-record.md) to stdout or a file. ``python -m bot config.toml`` (a bare path) still means
 ``python -m bot --config config.toml run``. Every mistake is one sentence on stderr, never a traceback:
 exit code 2 for the settings and the command line, 1 for the database and a token Discord refuses.
 """
@@ -22,18 +23,20 @@ from pathlib import Path
 import discord
 
 from bot.app import Spieltisch, point_at_double
+from bot.i18n import t
 from bot.ops import logs
 from bot.ops.backup import BackupError, backup
 from bot.ops.config import ConfigError, Settings, load_settings
 from bot.ops.copy_database import CopyError
 from bot.ops.copy_database import copy_database as _copy
 from bot.ops.metrics import MetricsPortError
+from bot.replays.record import MatchRecord, NoRecord, load
 from bot.storage.database import parse_url
 from bot.storage.store import Storage, StorageFault, StorageOpenError
 
 log = logging.getLogger("spieltisch")
 
-COMMANDS = ("run", "check-config", "backup", "rebuild-ratings", "copy-database")
+COMMANDS = ("run", "check-config", "backup", "rebuild-ratings", "copy-database", "export-match")
 
 #: The cyclic garbage collector's thresholds while the bot runs. Every click leaves its discord.py
 #: interaction (with its member, user and response objects, and discord.py's parse of the clicked
@@ -96,6 +99,9 @@ def parser() -> argparse.ArgumentParser:
     move.add_argument("--from", dest="source", required=True, metavar="URL",
                       help="the database to copy: sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME")
     move.add_argument("--to", dest="target", required=True, metavar="URL", help="the empty database to fill")
+    export = sub.add_parser("export-match", help="write the record of an ended match as JSON (docs/match-record.md)")
+    export.add_argument("match", type=int, metavar="ID", help="the match's number (its session id)")
+    export.add_argument("--out", type=Path, metavar="FILE", help="the file to write (default: standard output)")
     return top
 
 
@@ -136,6 +142,38 @@ def rebuild_ratings(settings: Settings) -> int:
     return 0
 
 
+async def _record(database_url: str, match_id: int) -> MatchRecord:
+    storage = await Storage.open(database_url)
+    try:
+        return await load(storage, match_id, "en")
+    finally:
+        await storage.close()
+
+
+def export_match(settings: Settings, match_id: int, out: Path | None) -> int:
+    """The record of an ended match, in English (a forgotten seat is "anonymous"), to ``out`` or
+    stdout; a match without one (never played, still live, moves pruned) is one line and exit 1."""
+    try:
+        record = asyncio.run(_record(settings.database_url, match_id))
+    except StorageOpenError as exc:
+        return _fail(str(exc), 1)
+    except StorageFault as exc:
+        return _fail(f"The database {settings.database_shown} could not be read ({exc}).", 1)
+    except NoRecord as missing:
+        return _fail(t("en", missing.key, **missing.params), 1)
+    data = record.to_json()
+    if out is None:
+        sys.stdout.buffer.write(data + b"\n")
+        sys.stdout.flush()
+        return 0
+    try:
+        out.write_bytes(data + b"\n")
+    except OSError as exc:
+        return _fail(f"Cannot write {out}: {exc.strerror or exc}.", 1)
+    print(f"spieltisch: Wrote the record of match {match_id} ({record.game}, {len(record.moves)} moves) to {out}.")
+    return 0
+
+
 def copy_database(source: str, target: str) -> int:
     """Copy everything from ``source`` into the empty ``target`` and print the rows per table."""
     for url in (source, target):
@@ -159,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "copy-database":         # both databases are named: no settings needed
         return copy_database(args.source, args.target)
     try:
-        settings = load_settings(args.config, need_token=args.command not in ("backup", "rebuild-ratings"))
+        settings = load_settings(args.config,
+                                 need_token=args.command not in ("backup", "rebuild-ratings", "export-match"))
     except ConfigError as exc:
         return _fail(str(exc), 2)
     if args.command == "check-config":
@@ -180,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "rebuild-ratings":
         return rebuild_ratings(settings)
+    if args.command == "export-match":
+        return export_match(settings, args.match, args.out)
     return _run_bot(settings)
 
 

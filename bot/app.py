@@ -29,6 +29,8 @@ from bot.play.seasons import SeasonKeeper
 from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
 from bot.replays.replays import Replays
+from bot.replays.retention import DAY, Retention
+from bot.replays.share import Share
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
 from bot.transport import compat
@@ -126,6 +128,9 @@ class Spieltisch(commands.Bot):
         self.replays: Replays
         self.clicks: Clicks
         self.seasons: SeasonKeeper
+        self.retention: Retention
+        #: The daily prune of old action logs (``_prune_daily``), from the end of ``setup_hook``.
+        self._pruning: asyncio.Task[None] | None = None
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
         #: ``setup_hook`` has begun: login reached Discord, and what fails from here is not retried.
@@ -177,7 +182,8 @@ class Spieltisch(commands.Bot):
         self.changes.follow(self.tables.follow)
         self.forget = Forget(storage, self.sessions.games)
         self.replays = Replays(storage, self.sessions.games)
-        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, self.clock,
+        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, Share(storage),
+                             self.clock,
                              lobby_timeout=lobby_timeout)
         self.seasons = SeasonKeeper(storage, self.clock, self, shards=self.settings.shards)
         self.sessions.add_listener(self._session_event)
@@ -199,6 +205,24 @@ class Spieltisch(commands.Bot):
             await self._sync_commands(storage)
         if self.computers is not None:
             self.computers.start()      # after the rebuild and the sync, which people wait for
+        self.retention = Retention(storage, self.settings.replay_days)
+        self._pruning = asyncio.create_task(self._prune_daily())
+
+    async def _prune_daily(self) -> None:
+        """The retention prune at start-up, then once a day on the bot's clock."""
+        while True:
+            await self.retention.prune(self.clock.now())
+            await sleep_until(self.clock, self.clock.now() + DAY)
+
+    async def pruned(self) -> None:
+        """Wait until the prune that the clock's time calls for has run (tests advance the clock by
+        days, then wait here), like ``Timers.idle``."""
+        while self.retention.last is None or self.retention.last + DAY <= self.clock.now():
+            if self._pruning is None or self._pruning.done():
+                if self._pruning is not None and not self._pruning.cancelled() and self._pruning.exception():
+                    raise RuntimeError("the daily prune died") from self._pruning.exception()
+                return
+            await asyncio.sleep(0)
 
     async def _sync_commands(self, storage: Storage) -> None:
         """Register the commands in their scope, and remove the copies a change of scope left behind
@@ -259,6 +283,9 @@ class Spieltisch(commands.Bot):
         try:
             if getattr(self, "endpoint", None) is not None:
                 await self.endpoint.stop()
+            if self._pruning is not None:
+                self._pruning.cancel()
+                await asyncio.wait({self._pruning})
             if getattr(self, "tables", None) is not None:
                 await self.tables.close()
             if getattr(self, "autoplay", None) is not None:

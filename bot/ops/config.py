@@ -57,6 +57,10 @@ class Settings(BaseModel):
     database: Path | None = Field(
         None, description="The older way to name an SQLite file (sqlite:///PATH); set from database_url if not set.")
     lobby_timeout_minutes: int = Field(30, ge=1, le=24 * 60, description="Minutes before an unstarted lobby closes.")
+    replay_days: int = Field(
+        180, ge=0, le=100 * 365,
+        description="Days the moves of an ended match are kept for replays, exports and GIFs; then only its "
+                    "result and ratings stay. 0 keeps them for ever.")
     computer_delay_seconds: float = Field(
         2.0, ge=0, le=60, description="Seconds a computer player waits before its move, so people can follow.")
     computer_show_seconds: float = Field(

@@ -22,10 +22,12 @@ from bot.play.changes import Change, Changes
 from bot.play.clock import Clock
 from bot.play.forget import Forget
 from bot.play.seats import SeatKind
-from bot.play.sessions import Refusal, Session, SessionManager
+from bot.play.sessions import Refusal, Session, SessionManager, players
 from bot.play.writer import TableWriter
 from bot.registry import presenter
+from bot.replays import share
 from bot.replays.replays import Replays
+from bot.replays.share import Share
 from bot.storage.status import Status
 from bot.transport import ids, media, webhooks
 from bot.transport.clicked import ClickedMessage, clicked_message
@@ -92,8 +94,10 @@ class Clicks:
     """Every click of the bot, over the services it changes and tells."""
 
     def __init__(self, sessions: SessionManager, tables: TableWriter, changes: Changes, forget: Forget,
-                 replays: Replays, clock: Clock, *, lobby_timeout: float) -> None:
+                 replays: Replays, share: Share, clock: Clock, *, lobby_timeout: float) -> None:
         self.sessions = sessions
+        #: An ended match's Export and Share as GIF.
+        self.share = share
         #: Told what each click's answer drew (a hand, a table message), so it is not drawn twice.
         self.tables = tables
         #: Told every change a click made, once it was answered.
@@ -154,6 +158,9 @@ class Clicks:
             return
         if click.kind == "t" and click.arg == ids.REPLAY:
             await self.replays.open(reply, click.session)
+            return
+        if click.kind == "t" and click.arg in share.OPS:       # an ended match's Export and Share as GIF
+            await self._archive(reply, click.session, click.arg)
             return
         session = self.sessions.get(click.session)
         if session is None or not session.is_live:
@@ -338,6 +345,22 @@ class Clicks:
                 await answer(reply, reply.notice("table.end.rematch_joined", link=link))
                 with contextlib.suppress(discord.HTTPException):
                     await self.tables.redraw_lobby(session)
+
+    async def _archive(self, reply: Reply, match_id: int, op: str) -> None:
+        """Export (anyone who sees the button gets the record privately) or Share as GIF (only a
+        player of the finished match, posted in the table's language)."""
+        if op == share.EXPORT:
+            await self.share.export(reply, match_id)
+            return
+        try:
+            match = await self.sessions.finished_match(match_id)
+        except Refusal as refusal:
+            await reply.notice(refusal.key, **refusal.params)
+            return
+        if match is None:
+            await reply.notice("table.session_gone")
+            return
+        await self.share.gif(reply, match.id, players(match), match.lang)
 
     async def _post_lobby(self, reply: Reply, session: Session, rendered: Rendered) -> None:
         """Post a lobby the click opened as the click's answer, and remember its message."""

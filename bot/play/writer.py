@@ -41,6 +41,7 @@ from bot.play.changes import Change, Changes
 from bot.play.clock import Alarm, Clock
 from bot.play.sessions import EndedSession, Refusal, Session, SessionManager
 from bot.registry import find_presenter, hand_summary, pictures, presenter
+from bot.replays.share import archive_buttons
 from bot.storage.status import Status
 from bot.storage.store import StorageFault
 from bot.transport import media, webhooks
@@ -709,14 +710,15 @@ class TableWriter:
 
     async def _summarise(self, session: Session, table: _Table) -> None:
         """The closing message: the summary with each player's rating change (left out when the
-        database cannot say it now), the result picture and the Rematch button. Where the channel
+        database cannot say it now), the result picture, Rematch, Export and Share as GIF. Where the channel
         takes no files (as the newest click says, or as Discord answers) it goes without its picture."""
         await self.autoplay.ended(session)
         ratings = None
         if session.status == Status.FINISHED:
             with contextlib.suppress(StorageFault):
                 ratings = await self.sessions.storage.rating_changes(session.id)
-        message = closing(session, session.lang, find_presenter(session.game.key), ratings)
+        message = closing(session, session.lang, find_presenter(session.game.key), ratings,
+                          archive_buttons(session.id, session.lang, session.game.key))
         if message is None:
             return
         text, pictures = message.content or "", message.pictures

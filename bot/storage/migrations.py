@@ -371,6 +371,13 @@ SCHEMA: tuple[Migration, ...] = (
         "CREATE INDEX season_ratings_board ON season_ratings (season_id, game, ordinal, games, user_id)",
         "CREATE INDEX season_ratings_user ON season_ratings (user_id)",
     )),
+    # When the daily prune deleted an ended session's action log (``replay_days``, docs/match-record.md):
+    # its results and ratings stay, and an export says its moves are no longer kept instead of
+    # showing a match without moves. The index finds the ended sessions still to prune.
+    (8, "pruned moves", (
+        "ALTER TABLE sessions ADD COLUMN moves_pruned_at {real}",
+        "CREATE INDEX sessions_unpruned ON sessions (ended_at) WHERE moves_pruned_at IS NULL",
+    )),
 )
 
 

@@ -140,12 +140,14 @@ class SessionRow:
     end_reason: str | None
     pace: str = "none"
     pictures: bool = True
+    #: When the retention prune deleted the action log of this ended session (None: it is kept).
+    moves_pruned_at: float | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
 
 
 _SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, host_id, lang, status, options, seats, seed, rules_version, "
-    "created_at, started_at, ended_at, messages, end_reason, pace, pictures"
+    "created_at, started_at, ended_at, messages, end_reason, pace, pictures, moves_pruned_at"
 )
 
 
@@ -155,6 +157,7 @@ def _session_row(row: Sequence[Any]) -> SessionRow:
         status=row[6], options=json.loads(row[7]), seats=json.loads(row[8]), seed=row[9],
         rules_version=row[10], created_at=row[11], started_at=row[12], ended_at=row[13],
         messages=json.loads(row[14]), end_reason=row[15], pace=row[16], pictures=bool(row[17]),
+        moves_pruned_at=row[18],
     )
 
 
@@ -535,6 +538,29 @@ class Storage:
         """The action log of one session, ``(seat, key)`` in order."""
         rows = await self._fetchall("SELECT seat, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,))
         return [(seat, action) for seat, action in rows]
+
+    async def timed_actions(self, session_id: int) -> list[tuple[int, str, float]]:
+        """The action log of one session with each move's time, ``(seat, key, at)`` in order."""
+        rows = await self._fetchall("SELECT seat, action, at FROM actions WHERE session_id = ? ORDER BY seq",
+                                    (session_id,))
+        return [(seat, action, at) for seat, action, at in rows]
+
+    async def prune_actions(self, before: float, *, now: float, batch: int = 100) -> tuple[int, int]:
+        """Delete the action logs of up to ``batch`` finished or stopped matches that ended before
+        ``before`` (the oldest first) and mark those sessions pruned at ``now``, in one short
+        transaction: ``(sessions, actions)`` deleted; fewer than ``batch`` sessions means no more are
+        left. The session rows, results and ratings stay; live sessions are never touched."""
+        async with self._transaction() as db:
+            found = await db.fetchall(
+                "SELECT id FROM sessions WHERE moves_pruned_at IS NULL AND ended_at < ? "
+                "AND status IN ('finished', 'stopped') ORDER BY ended_at LIMIT ?", (before, batch))
+            ids = [session_id for (session_id,) in found]
+            if not ids:
+                return 0, 0
+            marks = ", ".join("?" * len(ids))
+            actions = await db.execute(f"DELETE FROM actions WHERE session_id IN ({marks})", ids)
+            await db.execute(f"UPDATE sessions SET moves_pruned_at = ? WHERE id IN ({marks})", (now, *ids))
+        return len(ids), actions
 
     async def live_sessions(self) -> list[SessionRow]:
         """Every lobby and game in progress with its action log."""

@@ -58,6 +58,20 @@ class Picture:
         return discord.File(io.BytesIO(self.png), filename=self.name, description=self.alt)
 
 
+@dataclass(frozen=True)
+class Document:
+    """A file sent as it is, below a message's text rather than in a gallery (a match record, an
+    animated GIF); Discord tells its type by the name's ending."""
+
+    data: bytes
+    filename: str
+    description: str = ""
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.data), filename=self.filename,
+                            description=self.description[:MAX_ALT] or None)
+
+
 @lru_cache(maxsize=64)
 def _digest(png: bytes) -> str:
     """The content hash of a PNG, hashed once: every redraw of an unchanged table or open hand gets

@@ -34,6 +34,15 @@ class Reply:
         else:
             await webhooks.send_message(self.interaction, text, ephemeral=True)
 
+    async def send_file(self, text: str, document: media.Document, *, ephemeral: bool = True) -> None:
+        """A new message with ``text`` and one file: privately (the default), or, after a deferred
+        click, in the channel."""
+        files = [document.file()]
+        if self.interaction.response.is_done():
+            await webhooks.send_followup(self.interaction, text, files=files, ephemeral=ephemeral)
+        else:
+            await webhooks.send_message(self.interaction, text, files=files, ephemeral=ephemeral)
+
     async def update(self, rendered: media.Showing) -> None:
         """Redraw the clicked message in place; its pictures are uploaded only where they changed."""
         message = clicked_message(self.interaction)

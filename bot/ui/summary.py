@@ -1,6 +1,6 @@
 """The closing message of a match: who won (a team by its badges and names), the standing with each
 player's rating change, how the last hand was scored, a result picture, and the Rematch and Replay
-buttons.
+buttons (with the match's Export and Share as GIF beside them).
 
 It stays within ``MAX_LINES`` lines: the hand summaries the channel got after every earlier hand,
 and the picture's table of totals after each hand, tell the rest of the story. Identical score lines
@@ -11,7 +11,7 @@ one line of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bot.i18n import has, t
@@ -36,16 +36,19 @@ MAX_LINES = 15
 Ratings = Mapping[int, tuple[float, float]]
 
 
-def closing(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> Rendered | None:
+def closing(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None,
+            beside: Sequence[dict] = ()) -> Rendered | None:
     """The closing message: the summary, the result picture (unless the table has pictures off) and,
-    after a finished match, the Rematch and Replay buttons. None when nothing is to be said."""
+    after a finished match, the Rematch and Replay buttons with the buttons ``beside`` them (the
+    match's Export and Share as GIF, which the host's replays package draws). None when nothing is
+    to be said."""
     text = render_summary(session, lang, show, ratings)
     if text is None:
         return None
     result = session.result() if session.status == Status.FINISHED else None
     if result is None:
         return Rendered(StaticView([]), text)
-    return Rendered(StaticView([row(*after_buttons(session, lang))]), text,
+    return Rendered(StaticView([row(*after_buttons(session, lang), *beside)]), text,
                     media.pictures(result_picture(session, result, lang)))
 
 

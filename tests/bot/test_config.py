@@ -51,6 +51,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
         "SPIELTISCH_METRICS_HOST": "0.0.0.0", "SPIELTISCH_TESTING_API_BASE_URL": "http://127.0.0.1:1/api/v10",
         "SPIELTISCH_TESTING_GATEWAY_URL": "ws://127.0.0.1:1/gateway", "SPIELTISCH_COMPUTER_PROCESSES": "1",
         "SPIELTISCH_SHARD_COUNT": "4", "SPIELTISCH_SHARD_IDS": "2, 0", "SPIELTISCH_TESTING_SEED": "env-seed",
+        "SPIELTISCH_REPLAY_DAYS": "0",
     }
     # one variable per setting, none forgotten (SPIELTISCH_DATABASE, the older name: see below)
     assert set(env) | {"SPIELTISCH_DATABASE"} == set(ENV_NAMES)
@@ -63,7 +64,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
     assert (settings.log_level, settings.log_format, settings.metrics_port, settings.metrics_host) == (
         "WARNING", "json", 9108, "0.0.0.0")
     assert settings.testing.gateway_url == "ws://127.0.0.1:1/gateway" and settings.computer_processes == 1
-    assert settings.testing.seed == "env-seed"
+    assert settings.testing.seed == "env-seed" and settings.replay_days == 0
     assert (settings.shard_count, settings.shard_ids) == (4, [2, 0]) and settings.shards == Shards(4, (0, 2))
     # DISCORD_TOKEN keeps working and wins; an empty variable is as good as unset.
     both = load_settings(write(tmp_path, ""), env={"SPIELTISCH_TOKEN": "a", "DISCORD_TOKEN": "b",
@@ -74,7 +75,7 @@ def test_every_setting_can_come_from_the_environment(tmp_path):
 @pytest.mark.parametrize(("variable", "value"), [
     ("SPIELTISCH_SHARD_IDS", "0,one"), ("SPIELTISCH_SHARD_COUNT", "0"),
     ("SPIELTISCH_LOBBY_TIMEOUT_MINUTES", "soon"), ("SPIELTISCH_SYNC_COMMANDS", "perhaps"),
-    ("SPIELTISCH_METRICS_PORT", "70000"), ("SPIELTISCH_LOG_LEVEL", "LOUD"),
+    ("SPIELTISCH_METRICS_PORT", "70000"), ("SPIELTISCH_LOG_LEVEL", "LOUD"), ("SPIELTISCH_REPLAY_DAYS", "-1"),
 ])
 def test_a_malformed_environment_variable_is_named_in_one_sentence(tmp_path, variable, value):
     with pytest.raises(ConfigError) as err:
@@ -216,3 +217,10 @@ def test_check_config_and_backup_on_postgresql_never_show_the_password(tmp_path,
     assert err == ("spieltisch: backup copies SQLite files; postgresql://bot:***@db:5432/spieltisch is PostgreSQL, "
                    "whose own tool pg_dump makes a consistent copy while the bot runs (pg_dump --format=custom).\n")
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_replay_days_keeps_moves_half_a_year_by_default_and_refuses_a_negative_count(tmp_path):
+    assert load_settings(write(tmp_path, ""), env={}, need_token=False).replay_days == 180
+    assert load_settings(write(tmp_path, "replay_days = 0\n"), env={}, need_token=False).replay_days == 0
+    with pytest.raises(ConfigError, match="`replay_days`"):
+        load_settings(write(tmp_path, "replay_days = -3\n"), env={}, need_token=False)
