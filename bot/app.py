@@ -17,6 +17,7 @@ import discord.gateway
 import yarl
 from discord.ext import commands
 
+from bot.coach.service import Coach
 from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.play.autoplay import Autoplay
@@ -120,6 +121,7 @@ class Spieltisch(commands.Bot):
         self.autoplay: Autoplay
         self.tables: TableWriter
         self.forget: Forget
+        self.coach: Coach
         self.clicks: Clicks
         #: Where the commands were registered at start-up, in words for the start-up line.
         self.synced = "commands not registered (sync_commands is off)"
@@ -170,8 +172,9 @@ class Spieltisch(commands.Bot):
         self.changes.follow(self.autoplay.follow)
         self.changes.follow(self.tables.follow)
         self.forget = Forget(storage, self.sessions.games)
+        self.coach = Coach(self.sessions, storage, self.clock, self.computers)
         self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.clock,
-                             lobby_timeout=lobby_timeout)
+                             lobby_timeout=lobby_timeout, coach=self.coach)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
         ended = await self.sessions.restore()
@@ -253,6 +256,8 @@ class Spieltisch(commands.Bot):
                 await self.tables.close()
             if getattr(self, "autoplay", None) is not None:
                 self.autoplay.close()
+            if getattr(self, "coach", None) is not None:
+                self.coach.close()
             if getattr(self, "timers", None) is not None:
                 await self.timers.stop()
             if self._own_computers and self.computers is not None:

@@ -13,19 +13,20 @@ from bot.i18n import has, t
 from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, StaticLayout, button, text
-from bot.ui.summary import rematch_button
+from bot.ui.summary import coach_button, rematch_button
 
 #: Catalogues a game's move phrases may come from, after its own.
 SHARED = {"dacapo": "buildpiles", "skippo": "buildpiles"}
 
 
-def rules_or_rematch(session, lang: str) -> dict:
-    """The table's button beside Hand: Rules while the match is played (anyone may read them), Rematch
-    once it is finished, so the final table offers the next match; a stopped table's Rules button is
-    off (it answers no click; ``/rules`` still shows the rules)."""
+def rules_or_rematch(session, lang: str) -> list[dict]:
+    """The table's buttons beside Hand: Rules while the match is played (anyone may read them),
+    Rematch and How did I play? once it is finished, so the final table offers the next match and
+    the coach; a stopped table's Rules button is off (it answers no click; ``/rules`` still shows
+    the rules)."""
     if session.status == Status.FINISHED:
-        return rematch_button(session, lang)
-    return button(t(lang, "table.rules"), ids.table(session.id, "rules"), disabled=session.status != Status.PLAYING)
+        return [rematch_button(session, lang), coach_button(session, lang)]
+    return [button(t(lang, "table.rules"), ids.table(session.id, "rules"), disabled=session.status != Status.PLAYING)]
 
 
 def rules_message(session, seat: int | None, lang: str) -> Rendered:

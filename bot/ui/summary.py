@@ -1,5 +1,6 @@
 """The closing message of a match: who won (a team by its badges and names), the standing with each
-player's rating change, how the last hand was scored, a result picture, and a Rematch button.
+player's rating change, how the last hand was scored, a result picture, and the Rematch and How did
+I play? buttons.
 
 It stays within ``MAX_LINES`` lines: the hand summaries the channel got after every earlier hand,
 and the picture's table of totals after each hand, tell the rest of the story. Identical score lines
@@ -43,7 +44,7 @@ def closing(session, lang: str, show: Presenter | None, ratings: Ratings | None 
     result = session.result() if session.status == Status.FINISHED else None
     if result is None:
         return Rendered(StaticView([]), text)
-    return Rendered(StaticView([row(rematch_button(session, lang))]), text,
+    return Rendered(StaticView([row(rematch_button(session, lang), coach_button(session, lang))]), text,
                     media.pictures(result_picture(session, result, lang)))
 
 
@@ -51,6 +52,12 @@ def rematch_button(session, lang: str) -> dict:
     """A finished match's Rematch button (on its closing message and on its final table): the same
     seats, computer players and house rules in a new lobby."""
     return button(t(lang, "table.end.rematch"), ids.rematch(session.id), style=Style.success)
+
+
+def coach_button(session, lang: str) -> dict:
+    """A finished match's How did I play? button (on its closing message and its final table): each
+    of its players gets a private review of their costliest decisions (``bot.coach``)."""
+    return button(t(lang, "coach.button"), ids.coach(session.id))
 
 
 def render_summary(session, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> str | None:

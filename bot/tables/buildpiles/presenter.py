@@ -163,7 +163,7 @@ class BuildPilePresenter:
         turn.append(self.turn_line(session, view, lang))
         hand = hand_button(session, lang)
         picture = table_picture(self.pictures, session, view, lang, "\n".join(head[1:] + players))
-        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand, rules_or_rematch(session, lang))],
+        return [framed([text("\n".join(head)), text("\n".join(players)), text("\n".join(turn)), row(hand, *rules_or_rematch(session, lang))],
                        picture)]
 
     @staticmethod

@@ -125,7 +125,7 @@ class CalcoryPresenter:
         view = session.game.view(session.state, None)
         # The Rules button goes under the first half: the second holds Discord's 40 components already.
         first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
-                 row(rules_or_rematch(session, lang))]
+                 row(*rules_or_rematch(session, lang))]
         second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"

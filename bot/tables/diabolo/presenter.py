@@ -246,7 +246,7 @@ class DiaboloPresenter:
             text(rows),
             text(_players_block(session, view, lang)),
             text(_status_block(session, view, lang, last)),
-            row(hand_button(session, lang), rules_or_rematch(session, lang)),
+            row(hand_button(session, lang), *rules_or_rematch(session, lang)),
         ]
         return [framed(components, table_picture(PICTURES, session, view, lang, rows))]
 

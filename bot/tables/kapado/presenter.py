@@ -143,7 +143,7 @@ class KapadoPresenter:
         hand = hand_button(session, lang)
         header = _header(view, lang)
         picture = table_picture(PICTURES, session, view, lang, f"{header}\n{players}")
-        return [framed([text(header), text(players), text(turn), row(hand, rules_or_rematch(session, lang))], picture)]
+        return [framed([text(header), text(players), text(turn), row(hand, *rules_or_rematch(session, lang))], picture)]
 
     # -- the hand ------------------------------------------------------------------------------
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

@@ -134,7 +134,7 @@ class MuPresenter:
     def table(self, session, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
         parts = [text(_header(session, view, lang)), text(_play(session, view, lang, last)),
-                 row(hand_button(session, lang), rules_or_rematch(session, lang))]
+                 row(hand_button(session, lang), *rules_or_rematch(session, lang))]
         return [framed(parts, table_picture(PICTURES, session, view, lang, _pictured(session, view, lang)))]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

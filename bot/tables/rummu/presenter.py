@@ -94,7 +94,7 @@ class RummuPresenter:
             text(_header(session, view, lang)),
             text(displays),
             text(_turn(session, view, lang, last)),
-            row(hand, rules_or_rematch(session, lang)),
+            row(hand, *rules_or_rematch(session, lang)),
         ], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:

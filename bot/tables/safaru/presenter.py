@@ -251,7 +251,7 @@ class SafaruPresenter:
         view = session.game.view(session.state, None)
         hand = hand_button(session, lang)
         picture = table_picture(PICTURES, session, view, lang, "\n".join(_pictured(session, view, lang)))
-        return [framed([text(_table_text(session, view, lang, last)), row(hand, rules_or_rematch(session, lang))], picture)]
+        return [framed([text(_table_text(session, view, lang, last)), row(hand, *rules_or_rematch(session, lang))], picture)]
 
     def hand(self, session, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         view = session.game.view(session.state, seat)
