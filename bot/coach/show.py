@@ -22,6 +22,7 @@ from bot.transport import media
 from bot.transport.media import Picture
 from bot.ui.base import Rendered, StaticLayout, text
 from bot.ui.presenters import Presenter
+from bot.ui.results import rating
 from games.base import Action
 
 #: Accent of the review's containers (the strong player's advice, not a turn).
@@ -54,12 +55,12 @@ def render(match, review: Review, states: dict[int, Any], moves: int, lang: str)
     uploads: list[Picture] = []
     for rank, decision in enumerate(review.decisions, 1):
         state = states[decision.move]
-        at = replace(match, status=Status.PLAYING, state=state)
+        at = replace(match, status=Status.PLAYING, state=state, counters=[0] * len(match.seats))
         lines = [
             t(lang, "coach.decision", rank=rank, move=decision.move + 1, moves=moves),
             t(lang, "coach.played", move=described(at, show, review.seat, decision.played, lang)),
             t(lang, "coach.better", move=described(at, show, review.seat, decision.best, lang)),
-            t(lang, "coach.cost", points=f"{decision.loss:.1f}", error=f"{decision.error:.1f}"),
+            t(lang, "coach.cost", points=rating(decision.loss, lang), error=rating(decision.error, lang)),
         ]
         shown = position(at, drawn, show, review.seat, decision.move, lang)
         uploads.extend(shown)
@@ -69,12 +70,13 @@ def render(match, review: Review, states: dict[int, Any], moves: int, lang: str)
 
 
 def described(at, show: Presenter, seat: int, key: str, lang: str) -> str:
-    """A move as the table's move log would put it (made in a copy of the position), else its key."""
+    """A move as the table's move log puts it (made in a copy of the position), without what it set
+    off (a hand scored, the next deal: the log's further parts), else its key."""
     game = at.game
     state = game.clone(at.state)
     events = game.apply(state, seat, Action.parse(key))
     line = show.describe(replace(at, state=state), events, lang)
-    return line.replace("\n", " · ") if line else key
+    return line.splitlines()[0].split(" · ")[0] if line else key
 
 
 def position(at, drawn: Pictures | None, show: Presenter, seat: int, move: int, lang: str) -> list[Picture]:
