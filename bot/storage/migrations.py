@@ -328,10 +328,11 @@ SCHEMA: tuple[Migration, ...] = (
         "CREATE INDEX ratings_user ON ratings (user_id)",
         "CREATE INDEX rating_log_player ON rating_log (guild_id, user_id, game, ended_at)",
     )),
+    # (Numbered 7 while main has no migration 7; the seasons branch adds one: this one is then 8.)
     # The coach's finished reviews (bot/coach/): per seat of a finished match, its costliest decisions
     # as JSON (moves by their index in the action log and their keys, no names), so a second press of
     # "How did I play?" shows it at once. A review under way is not stored: a restart starts it again.
-    (8, "reviews", (
+    (7, "reviews", (
         """
         CREATE TABLE reviews (
             session_id {id:7} NOT NULL,

@@ -18,7 +18,7 @@ RELEASED = {
         4: "afa85d3ff4c91ac7bfb76213820dc601ae49fd52153b1a22f8c26e5e3dfb813d",
         5: "f8d59a445742b501ad8f59683799962788f494dec0a32e8816501ac0d0d84175",
         6: "6cffd89edd82ca718c9252e8082b9c4f5d3e4b333fc3bd7ca7dd1ce7e9d17b6e",
-        8: "169c0e120c3d2a6d6c658d0a94ac8f1eda1af0a86c788156c88a4354212f50ca",
+        7: "169c0e120c3d2a6d6c658d0a94ac8f1eda1af0a86c788156c88a4354212f50ca",
     },
     "postgresql": {
         1: "f4b0ced76494dbfd5b7dfe9aed3710dbb548a406ad79931c010ae7a5c1b8d107",
@@ -27,7 +27,7 @@ RELEASED = {
         4: "afa85d3ff4c91ac7bfb76213820dc601ae49fd52153b1a22f8c26e5e3dfb813d",
         5: "e7e25b33350af8b6e598ac2bd93295a21adc5a6fbb4ed9f6781cabc9b3ad7f38",
         6: "c1cbceb393bad426b781f058d4020c084dabf9b585cd1ce8de81de31bf66ed55",
-        8: "c6b25872d0c102d3f87018198afea989aea449f3016216dcc2f019c2deaa1cce",
+        7: "c6b25872d0c102d3f87018198afea989aea449f3016216dcc2f019c2deaa1cce",
     },
 }
 
