@@ -28,13 +28,14 @@ import games
 from games.base import Action, Game, walk
 from games.computer.coach import evaluate
 
-#: Standard errors of the lead a costly decision must exceed.
-NOISE = 2.0
+#: Standard errors of the lead a costly decision must exceed: three, since up to ``CANDIDATES`` leads
+#: are tested in each review (at two, one review in six named a decision by chance alone).
+NOISE = 3.0
 #: Decisions a review names at most.
 SHOWN = 3
 #: Worlds per decision in the screening pass, and in the refining pass.
 SCREEN_WORLDS = 6
-REFINE_WORLDS = 48
+REFINE_WORLDS = 96
 #: Candidates the screening pass hands to the refining pass at most.
 CANDIDATES = 8
 #: CPU seconds a whole review may take (split over its decisions), and the part of them screening gets.
@@ -105,10 +106,16 @@ def choices(match: Match, seat: int) -> list[int]:
 
 
 def positions(match: Match, indices: list[int]) -> dict[int, Any]:
-    """A copy of the state before each of the moves ``indices``."""
+    """A copy of the state before each of the moves ``indices`` (the walk stops at the last one)."""
     game: Game[Any, Any] = games.get(match.game)
     wanted = set(indices)
-    return {index: game.clone(state) for index, state in match.walked() if index in wanted}
+    out: dict[int, Any] = {}
+    for index, state in match.walked():
+        if len(out) == len(wanted):
+            break
+        if index in wanted:
+            out[index] = game.clone(state)
+    return out
 
 
 def rng_for(match: Match, seat: int, index: int, stage: str) -> random.Random:
@@ -163,8 +170,9 @@ def limits(decisions: int, share: float, budget: float = BUDGET) -> float | None
     return budget * share / decisions if decisions else None
 
 
-#: Decisions one job of a pass judges: the progress moves on after each job.
-CHUNK = 12
+#: Jobs the screening pass is split into (each walks the match to its decisions again, so not one
+#: per decision): the progress moves on after each.
+JOBS = 10
 #: How the parts of a review count towards its progress: finding the decisions, screening, refining.
 SHARES = (0.05, 0.55, 0.4)
 
@@ -179,9 +187,10 @@ async def conduct(match: Match, seat: int, run: Run, told: Told, budget: float =
     await told(SHARES[0])
     screened: list[Decision] = []
     each = limits(len(judged), SCREEN_SHARE, budget)
-    for start in range(0, len(judged), CHUNK):
-        screened += await run(screen, match, seat, judged[start:start + CHUNK], each)
-        await told(SHARES[0] + SHARES[1] * min(1.0, (start + CHUNK) / len(judged)))
+    chunk = max(1, math.ceil(len(judged) / JOBS))
+    for start in range(0, len(judged), chunk):
+        screened += await run(screen, match, seat, judged[start:start + chunk], each)
+        await told(SHARES[0] + SHARES[1] * min(1.0, (start + chunk) / len(judged)))
     picked = candidates(screened)
     refined: list[Decision] = []
     each = limits(len(picked), 1 - SCREEN_SHARE, budget)

@@ -1,6 +1,6 @@
 """A review as its reader sees it, privately and in their language: each costly decision with the
 position as the reader saw it then (the table's picture and their hand's), what they played, what
-the strong player prefers, and the estimated difference in the game's points (``coach.unit.<game>``
+the strong player prefers, and the estimated difference in the game's points (``<game>.ui.coach_unit``
 says what one point is in that game).
 
 The positions are the live states before each move, rebuilt from the stored log (``games.base.walk``);
@@ -48,7 +48,7 @@ def render(match, review: Review, states: dict[int, Any], moves: int, lang: str)
         head.append(t(lang, "coach.well_played", count=review.judged))
         return Rendered(StaticLayout([{"type": 17, "accent_color": ACCENT, "components": [text("\n".join(head))]}]))
     head.append(t(lang, "coach.intro", count=len(review.decisions), judged=review.judged))
-    head.append(t(lang, "coach.unit", unit=t(lang, f"coach.units.{game.key}")))
+    head.append(t(lang, "coach.unit", unit=t(lang, f"{game.key}.ui.coach_unit")))
     show = presenter(game.key)
     drawn = pictures_of(game.key)
     parts: list[dict] = [{"type": 17, "accent_color": ACCENT, "components": [text("\n".join(head))]}]

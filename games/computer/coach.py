@@ -50,8 +50,9 @@ def evaluate(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, *,
     """The value of each of ``seat``'s moves, best first: the brain's candidates and its favourite,
     every legal move (``every``), or the ``moves`` named, and ``played`` too when given (a move the
     brain would not list). Each is played out in ``worlds`` determinizations (the brain's ``least``
-    by default), fewer when ``limit`` CPU seconds on ``clock`` run out first (a world is always
-    played out for every move or for none, so the leads over ``played`` stay paired)."""
+    by default), fewer when ``limit`` CPU seconds on ``clock`` run out first (read before each world;
+    a world is played out for every move or for none, so the leads over ``played`` stay paired, and
+    the limit is overrun by at most one world)."""
     if seat not in game.to_act(state):
         raise ValueError(f"seat {seat} is not to act")
     if played is not None:

@@ -11,6 +11,9 @@ from bot.coach.review import Match, Review, review
 from games.base import Action
 from games.calcory import FLIP
 from games.computer import choose
+from games.deck import triangles
+from games.mu.scoring import trick_points
+from games.mu.state import TRICKS
 
 
 def played(key: str, players: int, seed: str, levels: dict[int, str], *, plant=None, after: int = 40,
@@ -64,6 +67,33 @@ def test_a_planted_underbid_is_named_first() -> None:
     assert made.decisions and made.decisions[0].move == planted
     assert made.decisions[0].played == "stop" and made.decisions[0].best.startswith("flip:")
     assert Review.from_json(made.to_json()) == made
+
+
+def gives_away(state) -> Action | None:
+    """Mü: the last card of a trick worth 3 triangles or more, which seat 0 could win, played so that
+    an opponent takes it (the richest such card: it gives away its own triangles too)."""
+    game = games.get("mu")
+    if state.phase != TRICKS or state.turn != 0 or len(state.trick) != state.players - 1:
+        return None
+    if trick_points([card for _, card in state.trick]) < 3:
+        return None
+    side = {0, state.chef, state.partner} - {-1} if 0 in (state.chef, state.partner) else {0}
+    won, lost = [], []
+    for move in game.legal_actions(state, 0):
+        after = game.clone(state)
+        game.apply(after, 0, move)
+        (won if after.last_winner in side else lost).append(move)
+    if not won or not lost:
+        return None
+    return max(lost, key=lambda move: triangles(move.arg))
+
+
+def test_a_planted_mu_card_that_gives_away_a_trick_it_wins_is_named_first() -> None:
+    match, planted = played("mu", 4, "p5", {0: "strong"}, plant=gives_away, after=12)
+    assert planted is not None
+    made = review(match, 0)
+    assert made.decisions and made.decisions[0].move == planted
+    assert made.decisions[0].played == match.actions[planted][1]
 
 
 @dataclass(frozen=True)
