@@ -13,6 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.coach import review as reviews
@@ -136,8 +137,9 @@ class Coach:
         """Edit the presser's answer (best effort: its token may have run out, or it was dismissed)."""
         try:
             await webhooks.edit_original(reply.interaction, **media.edit_kwargs(rendered, None))
-        except discord.HTTPException as exc:
-            log.info("could not show a review in its answer: %s", exc)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            # The review goes on (and is kept): a failed edit of one answer must not end it for all.
+            log.info("could not show a review in its answer: %s", str(exc) or type(exc).__name__)
 
 
 def _rendered(match: Session, record: Match, made: Review, lang: str) -> Rendered:
