@@ -17,6 +17,7 @@ import discord.gateway
 import yarl
 from discord.ext import commands
 
+from bot.coach.service import Coach
 from bot.ops.config import Settings
 from bot.ops.metrics import Endpoint, Metrics
 from bot.play.autoplay import Autoplay
@@ -126,6 +127,7 @@ class Spieltisch(commands.Bot):
         self.tables: TableWriter
         self.forget: Forget
         self.replays: Replays
+        self.coach: Coach
         self.clicks: Clicks
         self.seasons: SeasonKeeper
         self.retention: Retention
@@ -182,9 +184,9 @@ class Spieltisch(commands.Bot):
         self.changes.follow(self.tables.follow)
         self.forget = Forget(storage, self.sessions.games)
         self.replays = Replays(storage, self.sessions.games)
+        self.coach = Coach(self.sessions, storage, self.clock, self.computers)
         self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, Share(storage),
-                             self.clock,
-                             lobby_timeout=lobby_timeout)
+                             self.clock, lobby_timeout=lobby_timeout, coach=self.coach)
         self.seasons = SeasonKeeper(storage, self.clock, self, shards=self.settings.shards)
         self.sessions.add_listener(self._session_event)
         began = time.perf_counter()
@@ -290,6 +292,8 @@ class Spieltisch(commands.Bot):
                 await self.tables.close()
             if getattr(self, "autoplay", None) is not None:
                 self.autoplay.close()
+            if getattr(self, "coach", None) is not None:
+                self.coach.close()
             if getattr(self, "timers", None) is not None:
                 await self.timers.stop()
             if getattr(self, "seasons", None) is not None:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable
 from dataclasses import replace
+from typing import Protocol
 
 import discord
 
@@ -85,6 +86,12 @@ async def answer(reply: Reply, sending: Awaitable[object]) -> bool:
     return True
 
 
+class Reviewer(Protocol):
+    """What the click path needs of the coach (``bot.coach.service.Coach``), which sits above it."""
+
+    async def pressed(self, reply: Reply, match_id: int) -> None: ...
+
+
 def can_manage(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction, "permissions", None)
     return bool(perms and perms.manage_guild)
@@ -94,10 +101,13 @@ class Clicks:
     """Every click of the bot, over the services it changes and tells."""
 
     def __init__(self, sessions: SessionManager, tables: TableWriter, changes: Changes, forget: Forget,
-                 replays: Replays, share: Share, clock: Clock, *, lobby_timeout: float) -> None:
+                 replays: Replays, share: Share, clock: Clock, *, lobby_timeout: float,
+                 coach: Reviewer | None = None) -> None:
         self.sessions = sessions
         #: An ended match's Export and Share as GIF.
         self.share = share
+        #: Answers the How did I play? button of a finished match (``bot.coach``).
+        self.coach = coach
         #: Told what each click's answer drew (a hand, a table message), so it is not drawn twice.
         self.tables = tables
         #: Told every change a click made, once it was answered.
@@ -153,7 +163,7 @@ class Clicks:
         if refusal is not None:
             await reply.notice(refusal)
             return
-        if click.kind == "t" and click.arg == ids.REMATCH:     # a finished match's button, not a live table's
+        if click.kind == "t" and click.arg == ids.REMATCH:     # a finished match's buttons, not a live table's
             await self._rematch(reply, click.session)
             return
         if click.kind == "t" and click.arg == ids.REPLAY:
@@ -161,6 +171,12 @@ class Clicks:
             return
         if click.kind == "t" and click.arg in share.OPS:       # an ended match's Export and Share as GIF
             await self._archive(reply, click.session, click.arg)
+            return
+        if click.kind == "t" and click.arg == ids.COACH:
+            if self.coach is None:
+                await reply.notice("table.unknown_button")
+            else:
+                await self.coach.pressed(reply, click.session)
             return
         session = self.sessions.get(click.session)
         if session is None or not session.is_live:

@@ -13,6 +13,7 @@ replaced and the move tried again; after ``TRIES`` broken pools the easy player 
 instead, so a table never freezes.
 
 The workers import this module to find ``think`` (and, as 'spawn' does, the bot's main module).
+``run`` hands them other pure work the same way (the coach's reviews).
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from games import get
 from games.base import Game
 from games.computer import LIMITS, choose
 
 log = logging.getLogger("spieltisch.computers")
+
+T = TypeVar("T")
 
 #: Pools a move may break before the easy player makes it in-process.
 TRIES = 3
@@ -136,6 +139,21 @@ class ComputerPool:
         log.warning("the computer worker processes died %d times in a row; the easy player makes this %s "
                     "move in the bot's own process", TRIES, key)
         return await asyncio.to_thread(think, key, state, seat, "easy", seed)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Any other pure CPU work (a coach's review, ``bot.coach``) in a worker: ``work`` a function
+        of a module the workers can import, its arguments picklable. A broken pool is replaced and
+        the work tried again; after ``TRIES`` broken pools (or once the bot is closing) it runs in a
+        thread instead."""
+        if not self._closed:
+            loop = asyncio.get_running_loop()
+            for _ in range(TRIES):
+                pool = self._running()
+                try:
+                    return await loop.run_in_executor(pool, work, *args)
+                except BrokenProcessPool:
+                    self._replace(pool)
+        return await asyncio.to_thread(work, *args)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """Swap a broken pool for a new one (once, however many moves found it broken)."""

@@ -378,6 +378,20 @@ SCHEMA: tuple[Migration, ...] = (
         "ALTER TABLE sessions ADD COLUMN moves_pruned_at {real}",
         "CREATE INDEX sessions_unpruned ON sessions (ended_at) WHERE moves_pruned_at IS NULL",
     )),
+    # The coach's finished reviews (bot/coach/): per seat of a finished match, its costliest decisions
+    # as JSON (moves by their index in the action log and their keys, no names), so a second press of
+    # "How did I play?" shows it at once. A review under way is not stored: a restart starts it again.
+    (9, "reviews", (
+        """
+        CREATE TABLE reviews (
+            session_id {id:7} NOT NULL,
+            seat       INTEGER NOT NULL,
+            review     TEXT    NOT NULL,
+            made_at    {real:7} NOT NULL,
+            PRIMARY KEY (session_id, seat)
+        ){without_rowid}
+        """,
+    )),
 )
 
 

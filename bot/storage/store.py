@@ -770,6 +770,18 @@ class Storage:
             log.warning("after a forgetting, the write-ahead log was not emptied: %s", redact(str(exc)))
         return Forgotten(results=results, sessions=len(found))
 
+    # -- the coach's reviews (bot/coach/) ---------------------------------------------------------
+    async def review(self, session_id: int, seat: int) -> dict[str, Any] | None:
+        """The stored review of one seat of a finished match, or None."""
+        rows = await self._fetchall("SELECT review FROM reviews WHERE session_id = ? AND seat = ?", (session_id, seat))
+        return json.loads(rows[0][0]) if rows else None
+
+    async def save_review(self, session_id: int, seat: int, review: dict[str, Any], at: float) -> None:
+        """Keep a finished review (a second one of the same seat replaces the first)."""
+        await self._write1("INSERT INTO reviews (session_id, seat, review, made_at) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (session_id, seat) DO UPDATE SET review = excluded.review, "
+                           "made_at = excluded.made_at", (session_id, seat, _dump(review), at))
+
     # -- what the bot remembers about itself -----------------------------------------------------
     async def remembered(self, key: str) -> str | None:
         rows = await self._fetchall("SELECT value FROM meta WHERE key = ?", (key,))

@@ -5,7 +5,8 @@ nothing hidden):
 
 - ``st:l:<session>:<op>``                       lobby buttons and selects (join, leave, start …)
 - ``st:t:<session>:<op>``                       table buttons anyone may press (hand, …); ``REMATCH``
-                                                names a finished match (the closing message's button)
+                                                and ``COACH`` name a finished match (the closing
+                                                message's buttons)
 - ``st:m:<session>:<seat>:<counter>:<action>``  a move button: the seat's move counter when drawn
 - ``st:s:<session>:<seat>:<counter>:<prefix>``  a move select: action = prefix + chosen value; a
                                                 ``|<n>`` after the prefix only keeps ids unique
@@ -74,6 +75,14 @@ REMATCH = "rematch"
 
 def rematch(session: int) -> str:
     return table(session, REMATCH)
+
+
+#: The table op of the How did I play? button: a player's review of the finished match ``session``.
+COACH = "coach"
+
+
+def coach(session: int) -> str:
+    return table(session, COACH)
 
 
 def move(session: int, seat: int, counter: int, action: str) -> str:

@@ -21,9 +21,10 @@ SHARED = {"dacapo": "buildpiles", "skippo": "buildpiles"}
 
 
 def rules_or_rematch(session: Shown, lang: str) -> list[dict]:
-    """The table's buttons beside Hand: Rules while the match is played (anyone may read them), Rematch
-    and Replay once it is finished, so the final table offers the next match and a look back; a stopped
-    table's Rules button is off (it answers no click; ``/rules`` still shows the rules)."""
+    """The table's buttons beside Hand: Rules while the match is played (anyone may read them),
+    Rematch, Replay and How did I play? once it is finished, so the final table offers the next
+    match, a look back and the coach; a stopped table's Rules button is off (it answers no click;
+    ``/rules`` still shows the rules)."""
     if session.status == Status.FINISHED:
         return after_buttons(session, lang)
     return [button(t(lang, "table.rules"), ids.table(session.id, "rules"), disabled=session.status != Status.PLAYING)]

@@ -1,6 +1,6 @@
 """The closing message of a match: who won (a team by its badges and names), the standing with each
-player's rating change, how the last hand was scored, a result picture, and the Rematch and Replay
-buttons (with the match's Export and Share as GIF beside them).
+player's rating change, how the last hand was scored, a result picture, and the Rematch, Replay and
+How did I play? buttons (with the match's Export and Share as GIF beside them).
 
 It stays within ``MAX_LINES`` lines: the hand summaries the channel got after every earlier hand,
 and the picture's table of totals after each hand, tell the rest of the story. Identical score lines
@@ -59,9 +59,11 @@ def rematch_button(session: Shown, lang: str) -> dict:
 
 
 def after_buttons(session: Shown, lang: str) -> list[dict]:
-    """What a finished match offers on its closing message and its final table: the Rematch, and the
-    Replay, which steps through the match privately (``bot/replays``)."""
-    return [rematch_button(session, lang), button(t(lang, "replay.button"), ids.replay_button(session.id))]
+    """What a finished match offers on its closing message and its final table: the Rematch; the
+    Replay, which steps through the match privately (``bot/replays``); and How did I play?, which
+    gives each of its players a private review of their costliest decisions (``bot.coach``)."""
+    return [rematch_button(session, lang), button(t(lang, "replay.button"), ids.replay_button(session.id)),
+            button(t(lang, "coach.button"), ids.coach(session.id))]
 
 
 def render_summary(session: Shown, lang: str, show: Presenter | None, ratings: Ratings | None = None) -> str | None:

@@ -20,6 +20,7 @@ RELEASED = {
         6: "6cffd89edd82ca718c9252e8082b9c4f5d3e4b333fc3bd7ca7dd1ce7e9d17b6e",
         7: "46d89565dfdaebda897510d88119b404cca617727f09b2c3d4bcb10357acb969",
         8: "980592814ba6739ccf26df76aba003f54962d1b9824ec73ac99302382f8f06ab",
+        9: "169c0e120c3d2a6d6c658d0a94ac8f1eda1af0a86c788156c88a4354212f50ca",
     },
     "postgresql": {
         1: "f4b0ced76494dbfd5b7dfe9aed3710dbb548a406ad79931c010ae7a5c1b8d107",
@@ -30,6 +31,7 @@ RELEASED = {
         6: "c1cbceb393bad426b781f058d4020c084dabf9b585cd1ce8de81de31bf66ed55",
         7: "23a9d8a5a123823d1b283b1c01773c7976341d10ea1ab160d789745ebda2a270",
         8: "d67358c68aeb8306c79d672c6b5fa25bb5a279a056d5f059625bf3e64057ae2b",
+        9: "c6b25872d0c102d3f87018198afea989aea449f3016216dcc2f019c2deaa1cce",
     },
 }
 

@@ -128,11 +128,12 @@ def test_a_finished_match_closes_with_its_picture_and_the_rematch_and_replay_but
     message = closing(session, "en", find_presenter("diabolo"))
     kit.check_limits(message)
     assert [c["custom_id"] for c in kit.components(message) if c["type"] == 2] == [
-        ids.rematch(session.id), ids.replay_button(session.id)]
+        ids.rematch(session.id), ids.replay_button(session.id), ids.coach(session.id)]
     assert len(message.pictures) == 1 and message.pictures[0].name.startswith("result-")
     assert message.content == render_summary(session, "en", find_presenter("diabolo"))
     plain = closing(replace(session, pictures=False), "de", find_presenter("diabolo"))   # set so, or no Attach Files
-    assert plain.pictures == () and [c["label"] for c in kit.components(plain)[1:]] == ["Revanche", "Wiederholung"]
+    assert plain.pictures == () and [c["label"] for c in kit.components(plain)[1:]] == [
+        "Revanche", "Wiederholung", "Wie habe ich gespielt?"]
     stopped = kit.make_session("diabolo", 3)
     stopped.status, stopped.end_reason = Status.STOPPED, "restored"
     assert kit.components(closing(stopped, "en", find_presenter("diabolo"))) == []
