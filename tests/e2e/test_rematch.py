@@ -53,7 +53,7 @@ async def test_the_closing_message_and_a_rematch_of_the_same_table(env):
     assert closing is env.public()[-1]
     rated = await env.bot.storage.rating_changes(old.id)
     assert set(rated) == {0, 1, 2}
-    lines = closing.text.splitlines()
+    lines = closing.content.splitlines()      # the summary; the buttons' labels are under it
     assert len(lines) <= 15 and len(set(lines)) == len(lines)
     for seat, person in enumerate(old.seats):
         line = next(line for line in lines if f"{seat_badge(seat)} {person.name}:" in line and " · rating " in line)

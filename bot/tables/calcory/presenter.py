@@ -145,9 +145,11 @@ class CalcoryPresenter:
 
     def table(self, session: Shown, lang: str, last: str | None) -> list[Rendered]:
         view = session.game.view(session.state, None)
-        # The Rules button goes under the first half: the second holds Discord's 40 components already.
+        # The Rules button goes under the first half: the second holds Discord's 40 components already,
+        # and the first has room for two buttons beside its grid. A finished table offers Rematch and
+        # Replay there; How did I play? is on the closing message under it, with all the others.
         first = [text(_scoreboard(session, view, lang)), *_grid_rows(session, view, _HALVES[0]),
-                 row(*rules_or_rematch(session, lang))]
+                 row(*rules_or_rematch(session, lang)[:2])]
         second = [text(_turn_line(session, view, lang, last)), *_grid_rows(session, view, _HALVES[1])]
         active = view.active if view.active is not None else 0
         playing = _playing(session) and view.phase == "flip"
