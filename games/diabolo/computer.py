@@ -108,8 +108,6 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     horizon = 2
     #: Moves the search compares (the heuristic's favourites).
     keep = 4
-    #: How strongly ``likelihood`` believes the others hold what their rows lean to.
-    belief = 1.0
 
     def easy(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -133,27 +131,6 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
         est = _estimate_for(state, seat)
         ranked = sorted(range(len(legal)), key=lambda i: -move_worth(est, legal[i]))
         return [legal[i] for i in sorted(ranked[: self.keep])]
-
-    def likelihood(self, game: Diabolo, state: DiaboloState, seat: int) -> float:
-        """How well the others' hidden cards fit the way players place: high cards go onto the rows
-        early, and the cards kept lean to the colours whose angels are ahead. The weights were
-        fitted to where cards end up in games between easy players."""
-        angel = [sum(VALUE[c] for c in state.angel[r]) for r in range(5)]
-        devil = [sum(VALUE[c] for c in state.devil[r]) for r in range(5)]
-        tilt = [math.tanh((angel[r] - devil[r]) / 2.0) for r in range(5)]
-        mine = [0] * 5
-        for c in state.hands[seat]:
-            mine[ROW[c]] += VALUE[c]
-        log = 0.0
-        for s, hand in enumerate(state.hands):
-            if s == seat:
-                continue
-            for c in hand:
-                if c not in state.known[s]:
-                    r, v = ROW[c], VALUE[c] / 5
-                    log += (-0.04 * tilt[r] - 0.92 * v + 1.28 * tilt[r] * v + 0.018 * angel[r] + 0.03 * devil[r]
-                            - 0.015 * mine[r] + 0.12 * state.closed[r])
-        return math.exp(self.belief * log)
 
     def policy(self, game: Diabolo, state: DiaboloState, seat: int, rng: random.Random) -> Action:
         est = _estimate_for(state, seat)

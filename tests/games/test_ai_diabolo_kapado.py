@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from games import BRAINS
 from games.base import Action
 from games.computer import choose
 from games.diabolo import GAME as DIABOLO
@@ -65,6 +66,20 @@ def test_diabolo_strong_commits_to_the_colour_it_clearly_leads():
     for seed in range(3):
         action = strong(DIABOLO, state, 0, seed)
         assert action.kind == "angel" and action.arg.startswith("g"), action
+
+
+def test_diabolo_strong_counts_every_redeal_of_its_view_alike():
+    """The search averages playouts over redeals of what the seat cannot see. Weighing a redeal by a
+    guess of where easy players keep their cards left a few redeals carrying most of the weight (the
+    rest counted for little), so the search could not tell its candidates apart: every redeal counts
+    the same, whatever the others' hidden hands and the rows' lean."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]},
+                             devil={"g": ["g2a", "g1a"], "r": ["r5a", "r4a"]}, angel={"y": ["y5a", "y4a"]},
+                             next_cards=("y1a",))
+    rng = random.Random(4)
+    for _ in range(20):
+        world = DIABOLO.resample(state, 0, rng)
+        assert BRAINS["diabolo"].likelihood(DIABOLO, world, 0) == 1.0
 
 
 # -- Kapado ---------------------------------------------------------------------------------------
