@@ -14,6 +14,7 @@ from games.computer import choose
 from games.diabolo import GAME as DIABOLO
 from games.diabolo import position as diabolo_position
 from games.diabolo import score_now
+from games.kapado import BRAIN as KAPADO_BRAIN
 from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
 
@@ -126,3 +127,27 @@ def test_kapado_strong_takes_the_top_it_can_lay_doubly():
     assert laid in (Action("up", "s0:0"), Action("up", "s0:1")), "b21 fits b14 (7) and b3 (3) doubly"
     KAPADO.apply(state, 0, laid)
     assert state.phase == "extra"
+
+
+def test_kapado_strong_favourite_reads_only_the_seats_view():
+    """The favourite weighs unseen cards and the opponent's tops: a redeal of the pile, the face-down
+    cards and the hidden drawn card leaves it unchanged, wish cards and places alike."""
+    rng = random.Random("kapado-favourite")
+    checked = {"place": 0, "wish": 0}
+    for n in range(60):
+        state = KAPADO.setup(2, KAPADO.default_options(), f"favourite-{n}")
+        for _ in range(rng.randrange(0, 120)):
+            if KAPADO.is_over(state):
+                break
+            seat = min(KAPADO.to_act(state))
+            KAPADO.apply(state, seat, rng.choice(KAPADO.legal_actions(state, seat)))
+        if KAPADO.is_over(state) or state.phase not in checked:
+            continue
+        seat = state.current
+        legal = KAPADO.legal_actions(state, seat)
+        favourite = KAPADO_BRAIN.default(KAPADO, state, seat, legal, random.Random(n))
+        for k in range(3):
+            other = KAPADO.resample(state, seat, random.Random(k))
+            assert KAPADO_BRAIN.default(KAPADO, other, seat, legal, random.Random(n)) == favourite
+        checked[state.phase] += 1
+    assert checked["place"] >= 10 and checked["wish"] >= 1, checked
