@@ -25,7 +25,7 @@ from typing import cast
 
 from games.base import Action
 from games.computer.brain import Brain, margin
-from games.kapado.cards import DECK, DOUBLE, KIND, NUMBER, fit
+from games.kapado.cards import COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
 from games.kapado.rules import Kapado
 from games.kapado.state import EXTRA, OPEN, KapadoState, KapadoView, card_counts, parse_stack
 from games.kapado.state import WISH as WISH_PHASE
@@ -108,12 +108,15 @@ def place(card: str, tops: list[str | None], banned: frozenset[int], legal: list
 
 def placed(card: str, tops: list[str | None], banned: frozenset[int], legal: list[Action], players: int,
            per: int, turns: float, rng: random.Random, noise: float, unseen: int,
-           judged: frozenset[int]) -> tuple[Action, float]:
-    """``place``'s move with its score: an extra draw now (1) and the tops' prospect over ``turns``."""
+           judged: frozenset[int], keys: list[int] | None = None) -> tuple[Action, float]:
+    """``place``'s move with its score: an extra draw now (1) and the tops' prospect over ``turns``.
+    ``keys`` are the cards each locked stack's key may be (else any unseen card)."""
     best, best_score = legal[0], float("-inf")
-    odds = (doubles(card, judged) & unseen).bit_count() / (unseen.bit_count() or 1)
     for action in legal:
         _, i = parse_stack(action.arg, players, per)  # type: ignore[misc]
+        if action.kind == "unlock":
+            may = unseen if keys is None else keys[i]
+            odds = (doubles(card, judged) & may).bit_count() / (may.bit_count() or 1)
         after = tops[:]
         if action.kind == "up":
             top = tops[i]
@@ -154,6 +157,9 @@ class Table:
                  banned: frozenset[int], unseen: int, deck: int) -> None:
         self.players, self.per, self.tops, self.below = players, per, tops, below
         self.banned, self.unseen = banned, unseen
+        #: Per stack, the cards its face-down top may be: a card went face down only where it fit no
+        #: open top, so never in the colour of the face-up card it lies on (nor a 1, which fits all).
+        self.keys = [[unseen & ~key_misfits(b) for b in row] for row in below]
         self.turns = min(HORIZON, deck / players)
 
     def worth(self, tops: list[str | None]) -> float:
@@ -161,7 +167,7 @@ class Table:
 
     def lay(self, seat: int, card: str, legal: list[Action], rng: random.Random) -> tuple[Action, float]:
         return placed(card, self.tops[seat], self.banned, legal, self.players, self.per, self.turns, rng, 0.0,
-                      self.unseen, self.banned)
+                      self.unseen, self.banned, self.keys[seat])
 
     def wish(self, seat: int, legal: list[Action], ways: Callable[[Action], list[Action]],
              rng: random.Random) -> Action:
@@ -181,6 +187,15 @@ class Table:
             if score > best_score:
                 best, best_score = action, score
         return best
+
+
+@cache
+def key_misfits(below: str | None) -> int:
+    """The cards that cannot have gone face down onto ``below`` (None: nothing known): every card that
+    fits it by colour, and the 1s, which fit every card by number."""
+    if below is None or VALUE[below] == 1:
+        return 0
+    return sum(BIT[c] for c in _NUMBERS if COLOUR[c] == COLOUR[below] or VALUE[c] == 1)
 
 
 def _table_of_view(view: KapadoView) -> Table:

@@ -151,3 +151,13 @@ def test_kapado_strong_favourite_reads_only_the_seats_view():
             assert KAPADO_BRAIN.default(KAPADO, other, seat, legal, random.Random(n)) == favourite
         checked[state.phase] += 1
     assert checked["place"] >= 10 and checked["wish"] >= 1, checked
+
+
+def test_kapado_strong_tries_the_locked_stack_whose_key_may_fit():
+    """b21 fits no open top. A card goes face down only where it fits no open top, so the key on b3
+    is no b card and can never fit b21 doubly; the key on a5 may be one: strong tries that stack."""
+    own = [["b3", "d7"], ["a5", "d9"], ["c8"], ["c4"], ["c16"]]
+    state = kapado_position(2, {0: own}, face_down=("d7", "d9"), next_cards=("b21",))
+    assert {a.kind for a in KAPADO.legal_actions(state, 0)} == {"unlock", "down"}
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("unlock", "s0:1")
