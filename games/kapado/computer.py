@@ -149,9 +149,9 @@ DOUBLES: dict[str, int] = {c: doubles(c) for c in _NUMBERS}
 
 
 class Table:
-    """One seat's side of the choice in the strong player's terms, read from a view or from a
-    determinized state alike: every seat's open tops, what may lie under each top (None: hidden or
-    nothing), the bans, the unseen cards and the turns the tops are weighed over."""
+    """The table in the strong player's terms, read from its seat's view: every seat's open tops,
+    the face-up card under each top (None: hidden or nothing), the bans, the unseen cards and the
+    turns the tops are weighed over."""
 
     def __init__(self, players: int, per: int, tops: list[list[str | None]], below: list[list[str | None]],
                  banned: frozenset[int], unseen: int, deck: int) -> None:
