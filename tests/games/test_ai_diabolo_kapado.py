@@ -15,8 +15,13 @@ from games.computer import choose
 from games.diabolo import GAME as DIABOLO
 from games.diabolo import position as diabolo_position
 from games.diabolo import score_now
+from games.kapado import BRAIN as KAPADO_BRAIN
 from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
+
+
+def easy(game, state, seat: int) -> Action:
+    return choose(game, state, seat, "easy", random.Random(0))
 
 
 def strong(game, state, seat: int, seed: int = 0) -> Action:
@@ -100,3 +105,74 @@ def test_kapado_strong_takes_with_a_wish_card_rather_than_keeping_it():
     state = kapado_position(2, {0: OWN, 1: [["a12"], ["c25"], ["d7"], ["b21"], ["c27"]]}, next_cards=("w1",))
     assert state.phase == "wish"
     assert strong(KAPADO, state, 0).kind == "take"
+
+
+def test_kapado_strong_takes_the_double_fit_now_over_keeping_its_best_top():
+    """a15 fits a36 doubly (colour and divisor 3) and b3 singly. Easy weighs its tops over the whole
+    game and keeps a36 for later; a top lasts a few turns only, so strong lays a15 on a36 and draws."""
+    state = kapado_position(2, {0: [["a36"], ["b3"], ["c9"], ["d25"], ["b4"]]}, next_cards=("a15",))
+    assert easy(KAPADO, state, 0) == Action("up", "s0:1")
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("up", "s0:0")
+
+
+def test_kapado_strong_keeps_the_top_whose_double_fits_are_still_to_come():
+    """d25 fits a35 and b35 by the divisor 5 only. Every a card that would fit a35 doubly lies face up
+    on the opponent's stacks, so a35 will never earn an extra draw: strong covers it and keeps b35."""
+    opponent = [["a1", "a5", "a7"], ["a10", "a14", "a15"], ["a20", "a21"], ["a25", "a28"], ["a30", "b2"]]
+    state = kapado_position(2, {0: [["a35"], ["b35"], ["c8"], ["c4"], ["c16"]], 1: opponent},
+                            next_cards=("d25",))
+    assert set(KAPADO.legal_actions(state, 0)) == {Action("up", "s0:0"), Action("up", "s0:1")}
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("up", "s0:0")
+
+
+def test_kapado_strong_takes_the_top_it_can_lay_doubly():
+    """With a wish card easy takes the top that most cards fit doubly (a12); strong takes b21, which
+    fits its own b14 doubly (colour and divisor 7): the take earns an extra draw at once."""
+    own = [["b14"], ["b3"], ["c9"], ["d25"], ["b4"]]
+    opponent = [["b5", "a7"], ["c3", "a12"], ["d7"], ["b21"], ["c27"]]
+    state = kapado_position(2, {0: own, 1: opponent}, face_down=("b5",), next_cards=("w1",))
+    assert easy(KAPADO, state, 0) == Action("take", "a12")
+    for seed in range(3):
+        taken = strong(KAPADO, state, 0, seed)
+        assert taken == Action("take", "b21")
+    KAPADO.apply(state, 0, taken)
+    laid = strong(KAPADO, state, 0)
+    assert laid in (Action("up", "s0:0"), Action("up", "s0:1")), "b21 fits b14 (7) and b3 (3) doubly"
+    KAPADO.apply(state, 0, laid)
+    assert state.phase == "extra"
+
+
+def test_kapado_strong_favourite_reads_only_the_seats_view():
+    """The favourite weighs unseen cards and the opponent's tops: a redeal of the pile, the face-down
+    cards and the hidden drawn card leaves it unchanged, wish cards and places alike."""
+    rng = random.Random("kapado-favourite")
+    checked = {"place": 0, "wish": 0}
+    for n in range(60):
+        state = KAPADO.setup(2, KAPADO.default_options(), f"favourite-{n}")
+        for _ in range(rng.randrange(0, 120)):
+            if KAPADO.is_over(state):
+                break
+            seat = min(KAPADO.to_act(state))
+            KAPADO.apply(state, seat, rng.choice(KAPADO.legal_actions(state, seat)))
+        if KAPADO.is_over(state) or state.phase not in checked:
+            continue
+        seat = state.current
+        legal = KAPADO.legal_actions(state, seat)
+        favourite = KAPADO_BRAIN.default(KAPADO, state, seat, legal, random.Random(n))
+        for k in range(3):
+            other = KAPADO.resample(state, seat, random.Random(k))
+            assert KAPADO_BRAIN.default(KAPADO, other, seat, legal, random.Random(n)) == favourite
+        checked[state.phase] += 1
+    assert checked["place"] >= 10 and checked["wish"] >= 1, checked
+
+
+def test_kapado_strong_tries_the_locked_stack_whose_key_may_fit():
+    """b21 fits no open top. A card goes face down only where it fits no open top, so the key on b3
+    is no b card and can never fit b21 doubly; the key on a5 may be one: strong tries that stack."""
+    own = [["b3", "d7"], ["a5", "d9"], ["c8"], ["c4"], ["c16"]]
+    state = kapado_position(2, {0: own}, face_down=("d7", "d9"), next_cards=("b21",))
+    assert {a.kind for a in KAPADO.legal_actions(state, 0)} == {"unlock", "down"}
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("unlock", "s0:1")

@@ -33,7 +33,7 @@ def never(*_: object) -> float:
 def test_a_move_stops_when_its_time_is_up(level: str, monkeypatch) -> None:
     """The clock is read before every playout: past the limit no playout starts, and the move is
     still legal."""
-    game = REGISTRY["kapado"]
+    game = REGISTRY["calcory"]
     (state,) = positions(game, 2, 1, "deadline")
     seat = seats(game, state)[0]
     spent = count_playouts(monkeypatch)
