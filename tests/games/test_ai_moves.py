@@ -89,6 +89,21 @@ def test_mu_a_hand_of_one_colour_bids_and_strong_jumps_when_behind():
     assert move(MU, behind, 2, "strong").arg.count(".") >= 2, "a lone bid card would leave it behind"
 
 
+def test_mu_strong_alone_on_top_does_not_raise_beyond_its_hand():
+    """Five greens laid out, alone on top: the hand (green 2-8, two plain nines) carries four cards
+    and the strong player one more, so a sixth would only add to what a Chef who misses pays."""
+    hand = ["g2", "g3", "g4", "g5", "g6", "g8", "r9", "b9", "k1a", "k2", "y3", "y4", "b0", "r0", "k0"]
+    state = mu_position(4, {0: hand}, dealer=0)
+    for seat, arg in [(0, "g2"), (1, "2"), (2, ""), (3, ""), (0, "g3.g4"), (1, "2"), (2, ""), (3, ""),
+                      (0, "g5.g6"), (1, ""), (2, ""), (3, "")]:
+        if arg.isdigit():
+            arg = ".".join(state.hidden[seat][:int(arg)])
+        MU.apply(state, seat, Action("bid", arg) if arg else Action("pass"))
+    assert state.bids == [5, 4, 0, 0] and state.turn == 0
+    for seed in range(4):
+        assert move(MU, state, 0, "strong", seed) == Action("pass")
+
+
 def test_mu_last_to_a_trick_wins_it_with_its_lowest_winner():
     hands = {0: ["g5", *RED[:11]], 1: ["g0", "g1a", "g1b", "g2", "g3", "g4", "b0", "b1a", "b1b", "b2", "b3", "b4"],
              2: ["g6", "g9", "g8", "b5", "b6", "b7a", "b7b", "b8", "b9", "g7a", "g7b", "r9"]}
