@@ -9,9 +9,10 @@ overall (catches that take the same cards are one), each played out to the end o
 ``expected_points`` judges the piles: a majority counts with the chance that the animals still
 uncaught leave it standing, so a majority that can no longer be lost counts in full.
 
-It also reads the others' releases: a player who releases a card while holding one that could
-have made a much better catch plays against its interest, so a redeal that gives it such a card
-counts less in the search's averages (``likelihood``), the more so the more it would have gained.
+It also reads the others' plays: a player who releases a card, or makes a small catch, while
+holding a card that could have made a much better catch plays against its interest, so a redeal
+that gives it such a card counts less in the search's averages (``likelihood``), the more so the
+more it would have gained.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from games.safaru.catches import (
     tally,
 )
 from games.safaru.rules import Safaru
-from games.safaru.state import Release, SafaruState
+from games.safaru.state import Play, SafaruState
 
 UNICORN, FISH = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
 #: A unicorn's and a fish's share of the majority award or penalty, in points per card.
@@ -54,12 +55,12 @@ CROWD = 10
 SEARCHED = 6
 #: Cards of each colour in the deck: the animals a majority is counted from.
 PER_COLOUR = 12
-#: How a release weighs a redeal that gives the player a card with a better play at that table:
-#: the weight falls by a factor e for every ``RELEASE_SLACK`` points the card's best play beats the
-#: release (by ``score``), and never below ``RELEASE_FLOOR`` (players misjudge, and humans score
+#: How a play weighs a redeal that gives the player a card with a better play at that table:
+#: the weight falls by a factor e for every ``PLAY_SLACK`` points the card's best play beats the
+#: one made (by ``score``), and never below ``PLAY_FLOOR`` (players misjudge, and humans score
 #: plays otherwise).
-RELEASE_SLACK = 1.0
-RELEASE_FLOOR = 0.05
+PLAY_SLACK = 1.0
+PLAY_FLOOR = 0.05
 
 
 def worth(card: str) -> float:
@@ -128,16 +129,16 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
         return min(self.most * CROWD // crowd, max(self.least, self.per_arm * arms))
 
     def likelihood(self, game: Safaru, state: SafaruState, seat: int) -> float:
-        """How well the others' hands in this redeal fit their releases: for every card another
-        seat holds, and each of its releases in this deal (when the card was in its hand too),
-        how much better the card would have played than the release did."""
+        """How well the others' hands in this redeal fit their plays: for every card another seat
+        holds, and each of its plays in this deal (when the card was in its hand too), how much
+        better the card would have played than the play made."""
         weight = 1.0
-        for other, released in enumerate(state.releases):
+        for other, played in enumerate(state.played):
             if other == seat:
                 continue
-            for release in released:
+            for play in played:
                 for card in state.hands[other]:
-                    weight *= release_fit(card, release)
+                    weight *= play_fit(card, play)
         return weight
 
     def mark(self, game: Safaru, state: SafaruState) -> tuple[int, int]:
@@ -157,11 +158,11 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
 
 
 @lru_cache(maxsize=1 << 14)
-def release_fit(card: str, release: Release) -> float:
-    """How plausible it is to release ``release.card`` while holding ``card`` too: 1 when ``card``
-    had no better play at that table, less the more its best play would have gained."""
-    gain = max(score(c) for c in plays((card,), release.table)) - score(Catch(release.card))
-    return max(RELEASE_FLOOR, math.exp(-gain / RELEASE_SLACK)) if gain > 0 else 1.0
+def play_fit(card: str, play: Play) -> float:
+    """How plausible ``play`` is from a hand holding ``card`` too: 1 when ``card`` had no better
+    play at that table, less the more its best play would have gained."""
+    gain = max(score(c) for c in plays((card,), play.table)) - score(play.catch)
+    return max(PLAY_FLOOR, math.exp(-gain / PLAY_SLACK)) if gain > 0 else 1.0
 
 
 def expected_points(piles: list[Tally]) -> list[float]:

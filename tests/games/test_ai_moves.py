@@ -23,7 +23,7 @@ from games.kapado.rules import position as kapado_position
 from games.mu import GAME as MU
 from games.mu import position as mu_position
 from games.safaru import SafaruState
-from games.safaru.computer import RELEASE_FLOOR
+from games.safaru.computer import PLAY_FLOOR
 from tests.games.test_rummu import GAME as RUMMU
 from tests.games.test_rummu import rig as rummu_rig
 from tests.games.test_safaru import GAME as SAFARU
@@ -158,21 +158,34 @@ def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_release():
     world = SAFARU.clone(state)
     world.hands[1] = ("r7a", "y6")  # r7a/add=r2r5 was there for the taking
     world.deck[world.deck.index("r7a")] = "b6"
-    assert brain.likelihood(SAFARU, world, 0) == RELEASE_FLOOR
+    assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
     assert brain.likelihood(SAFARU, world, 1) == 1.0  # a seat knows its own hand: nothing to weigh
     plain = SAFARU.clone(world)
-    plain.releases = [(), ()]
+    plain.played = [(), ()]
     assert brain.likelihood(SAFARU, plain, 0) == 1.0
 
 
-def test_safaru_strong_reads_releases_from_its_own_view_only():
-    """Every redeal keeps the releases (everyone saw them), and the move is the same whatever
+def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_small_catch():
+    """Seat 1 took two unicorns (r3 r4) with its g7a, where a redeal's y2 would have taken all
+    three (seventeen): a catch, not only a release, tells what the other cards were not."""
+    state = safaru_rig(hands={0: ("k9", "g8"), 1: ("g7a", "k1a")}, table=("r3", "r4", "r8"), turn=1)
+    SAFARU.apply(state, 1, Action("play", "g7a/add=r3r4"))
+    brain = BRAINS["safaru"]
+    assert brain.likelihood(SAFARU, state, 0) == 1.0  # k1a could only be released: fits fully
+    world = SAFARU.clone(state)
+    world.hands[1] = ("y2",)
+    world.deck[world.deck.index("y2")] = "k1a"
+    assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
+
+
+def test_safaru_strong_reads_plays_from_its_own_view_only():
+    """Every redeal keeps the plays (everyone saw them), and the move is the same whatever
     cards seat 1 and the deck really hold."""
     state = released_g1a()
     action = move(SAFARU, state, 0, "strong")
     for n in range(3):
         other = SAFARU.resample(state, 0, random.Random(n))
-        assert other.releases == state.releases
+        assert other.played == state.played
         assert move(SAFARU, other, 0, "strong") == action
 
 
