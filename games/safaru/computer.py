@@ -44,6 +44,10 @@ UNICORN, FISH = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
 UNICORN_SHARE, FISH_SHARE = 3.0, -1.5
 #: How much a released card's worth counts against the play (the next player may catch it).
 RELEASE_WEIGHT = 0.6
+#: Random noise added to a play's ``score``: it only breaks ties. The playouts play as the easy
+#: player does: with a point of noise they threw away catches no greedy player would, so the search
+#: misjudged both its own next plays and the replies of an opponent who catches what is worth most.
+TIE_NOISE = 0.05
 #: Catches a playout looks at per card: a crowded table has thousands, and a playout step that
 #: listed a hundred of each card cost a strong move seconds (the root still sees every listed move).
 PLAYOUT_CATCHES = 12
@@ -100,10 +104,10 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
     def easy(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
         options = [parse_catch(a.arg) for a in legal]
-        return Action("play", best(options, rng, 0.05).arg)
+        return Action("play", best(options, rng, TIE_NOISE).arg)
 
     def policy(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> Action:
-        return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, 1.0).arg)
+        return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, TIE_NOISE).arg)
 
     def same(self, game: Safaru, state: SafaruState, seat: int, action: Action) -> Any:
         """Catches that take the same cards (the same way of pairing or not) leave the same position."""

@@ -143,6 +143,15 @@ def test_safaru_strong_takes_the_unicorn_that_decides_the_majority_over_more_tri
     assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")
 
 
+def test_safaru_playouts_catch_what_is_worth_most_as_the_easy_player_does():
+    """Pairing the blue 6 (two triangles and the 6) beats pairing the yellow 5 by half a point: the
+    playouts take it every time, as the greedy player they model would."""
+    state = safaru_rig(hands={0: ("k5", "k6")}, table=("b6", "y5"))
+    brain = BRAINS["safaru"]
+    assert move(SAFARU, state, 0, "easy") == Action("play", "k6/pair=b6")
+    assert {brain.policy(SAFARU, state, 0, random.Random(n)) for n in range(20)} == {Action("play", "k6/pair=b6")}
+
+
 def released_g1a() -> SafaruState:
     """Seat 1 released its g1a where a 7 would have caught both unicorns (r2 r5); its b6 and y6
     had no catch there either."""
