@@ -3,8 +3,8 @@
 ``strengths`` rates every trump for a hand (how many of its cards it holds, and how high), ``target``
 turns that into the cards worth laying out. In tricks a seat wins as cheaply as it can, lets a
 winning partner have points, and otherwise throws its least valuable card. The strong player
-compares whole hands: several bid sizes at once (so it can jump ahead), every trump and partner,
-and every card in tricks.
+compares whole hands: several bid sizes at once (so it can jump ahead, but at most a card beyond
+what its hand carries), every trump and partner, and every card in tricks.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ Ranks = dict[str, tuple[str, int]]
 #: 20, a high one (7 to 9) 30; a plain 9 12 and a plain 8 5 (they win tricks of their colour).
 _TRUMP_CARD, _HIGH_TRUMP, _PLAIN = 20, 30, {9: 12, 8: 5}
 TRUMP_NAMES: tuple[str, ...] = (*COLOURS, *DIGITS)
+#: Cards the strong player may bid beyond the hand's ``target``: its search plays the tricks better.
+BID_SLACK = 1
 
 
 def strengths(hand: Sequence[str]) -> dict[str, float]:
@@ -178,14 +180,20 @@ class MuBrain(Brain[Mu, MuState]):
         return name_trump(hand, [a.arg for a in legal], phase == CHEF_TRUMP)
 
     def candidates(self, game: Mu, state: MuState, seat: int, legal: list[Action]) -> list[Action]:
+        """In the auction: pass, or bids of up to four cards at once for the hand's two best trumps,
+        never far beyond the cards its strength carries (``target``). The playouts judge a bid with
+        the plain policy's tricks, and the best of a dozen noisy arms looks better than it is: left
+        to them the strong player raised itself to eight or more cards as the only bidder and went
+        down as Chef in most such hands."""
         if state.phase != AUCTION:
             return super().candidates(game, state, seat, legal)
-        limit = bid_limit(state, seat)
         hand = state.hidden[seat] + state.shown[seat]
+        trumps = candidate_trumps(hand)
+        room = min(bid_limit(state, seat), 4, target(state.players, trumps[0][1]) + BID_SLACK - state.bids[seat])
         out = [Action("pass")]
-        for trump, _ in candidate_trumps(hand)[:2]:
+        for trump, _ in trumps[:2]:
             order = show_order(state.hidden[seat], trump)
-            for k in range(1, min(limit, 4) + 1):
+            for k in range(1, room + 1):
                 action = bid_action(order[:k])
                 if action not in out:
                     out.append(action)

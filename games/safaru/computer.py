@@ -9,9 +9,10 @@ overall (catches that take the same cards are one), each played out to the end o
 ``expected_points`` judges the piles: a majority counts with the chance that the animals still
 uncaught leave it standing, so a majority that can no longer be lost counts in full.
 
-It also reads the others' releases: a player who releases a card while holding one that could
-have made a much better catch plays against its interest, so a redeal that gives it such a card
-counts less in the search's averages (``likelihood``), the more so the more it would have gained.
+It also reads the others' plays: a player who releases a card, or makes a small catch, while
+holding a card that could have made a much better catch plays against its interest, so a redeal
+that gives it such a card counts less in the search's averages (``likelihood``), the more so the
+more it would have gained.
 """
 
 from __future__ import annotations
@@ -36,13 +37,17 @@ from games.safaru.catches import (
     tally,
 )
 from games.safaru.rules import Safaru
-from games.safaru.state import Release, SafaruState
+from games.safaru.state import Play, SafaruState
 
 UNICORN, FISH = ANIMAL_COLOURS["unicorn"], ANIMAL_COLOURS["fish"]
 #: A unicorn's and a fish's share of the majority award or penalty, in points per card.
 UNICORN_SHARE, FISH_SHARE = 3.0, -1.5
 #: How much a released card's worth counts against the play (the next player may catch it).
 RELEASE_WEIGHT = 0.6
+#: Random noise added to a play's ``score``: it only breaks ties. The playouts play as the easy
+#: player does: with a point of noise they threw away catches no greedy player would, so the search
+#: misjudged both its own next plays and the replies of an opponent who catches what is worth most.
+TIE_NOISE = 0.05
 #: Catches a playout looks at per card: a crowded table has thousands, and a playout step that
 #: listed a hundred of each card cost a strong move seconds (the root still sees every listed move).
 PLAYOUT_CATCHES = 12
@@ -54,12 +59,12 @@ CROWD = 10
 SEARCHED = 6
 #: Cards of each colour in the deck: the animals a majority is counted from.
 PER_COLOUR = 12
-#: How a release weighs a redeal that gives the player a card with a better play at that table:
-#: the weight falls by a factor e for every ``RELEASE_SLACK`` points the card's best play beats the
-#: release (by ``score``), and never below ``RELEASE_FLOOR`` (players misjudge, and humans score
+#: How a play weighs a redeal that gives the player a card with a better play at that table:
+#: the weight falls by a factor e for every ``PLAY_SLACK`` points the card's best play beats the
+#: one made (by ``score``), and never below ``PLAY_FLOOR`` (players misjudge, and humans score
 #: plays otherwise).
-RELEASE_SLACK = 1.0
-RELEASE_FLOOR = 0.05
+PLAY_SLACK = 1.0
+PLAY_FLOOR = 0.05
 
 
 def worth(card: str) -> float:
@@ -99,10 +104,10 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
     def easy(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
         options = [parse_catch(a.arg) for a in legal]
-        return Action("play", best(options, rng, 0.05).arg)
+        return Action("play", best(options, rng, TIE_NOISE).arg)
 
     def policy(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> Action:
-        return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, 1.0).arg)
+        return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, TIE_NOISE).arg)
 
     def same(self, game: Safaru, state: SafaruState, seat: int, action: Action) -> Any:
         """Catches that take the same cards (the same way of pairing or not) leave the same position."""
@@ -128,16 +133,16 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
         return min(self.most * CROWD // crowd, max(self.least, self.per_arm * arms))
 
     def likelihood(self, game: Safaru, state: SafaruState, seat: int) -> float:
-        """How well the others' hands in this redeal fit their releases: for every card another
-        seat holds, and each of its releases in this deal (when the card was in its hand too),
-        how much better the card would have played than the release did."""
+        """How well the others' hands in this redeal fit their plays: for every card another seat
+        holds, and each of its plays in this deal (when the card was in its hand too), how much
+        better the card would have played than the play made."""
         weight = 1.0
-        for other, released in enumerate(state.releases):
+        for other, played in enumerate(state.played):
             if other == seat:
                 continue
-            for release in released:
+            for play in played:
                 for card in state.hands[other]:
-                    weight *= release_fit(card, release)
+                    weight *= play_fit(card, play)
         return weight
 
     def mark(self, game: Safaru, state: SafaruState) -> tuple[int, int]:
@@ -157,11 +162,11 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
 
 
 @lru_cache(maxsize=1 << 14)
-def release_fit(card: str, release: Release) -> float:
-    """How plausible it is to release ``release.card`` while holding ``card`` too: 1 when ``card``
-    had no better play at that table, less the more its best play would have gained."""
-    gain = max(score(c) for c in plays((card,), release.table)) - score(Catch(release.card))
-    return max(RELEASE_FLOOR, math.exp(-gain / RELEASE_SLACK)) if gain > 0 else 1.0
+def play_fit(card: str, play: Play) -> float:
+    """How plausible ``play`` is from a hand holding ``card`` too: 1 when ``card`` had no better
+    play at that table, less the more its best play would have gained."""
+    gain = max(score(c) for c in plays((card,), play.table)) - score(play.catch)
+    return max(PLAY_FLOOR, math.exp(-gain / PLAY_SLACK)) if gain > 0 else 1.0
 
 
 def expected_points(piles: list[Tally]) -> list[float]:

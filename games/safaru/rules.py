@@ -28,7 +28,7 @@ from games.base import (
 )
 from games.deck import DECK, sort_cards
 from games.safaru.catches import Catch, parse_catch, plays, score_lines, tally, validate
-from games.safaru.state import HAND_SIZE, TABLE_TOP_UP, Options, Release, SafaruState, SafaruView
+from games.safaru.state import HAND_SIZE, TABLE_TOP_UP, Options, Play, SafaruState, SafaruView
 
 
 class Safaru(Game[SafaruState, SafaruView, Options]):
@@ -49,7 +49,7 @@ class Safaru(Game[SafaruState, SafaruView, Options]):
             players=players, options=options, seed=seed, draws=1, sides=sides, game_no=0,
             first_dealer=draw_rng(seed, 0).randrange(players), dealer=0, deal_no=0, turn=0, deck=[],
             hands=[() for _ in range(players)], table=(), piles=[() for _ in range(sides)],
-            totals=[0] * sides, history=[], over=False, releases=[() for _ in range(players)],
+            totals=[0] * sides, history=[], over=False, played=[() for _ in range(players)],
         )
         self._new_game(state, state.first_dealer)
         return state
@@ -78,7 +78,7 @@ class Safaru(Game[SafaruState, SafaruView, Options]):
                     hands[(dealer + k) % n].append(state.deck.pop())
         added = tuple(state.deck.pop() for _ in range(min(TABLE_TOP_UP, len(state.deck))))
         state.hands = [tuple(sort_cards(h)) for h in hands]
-        state.releases = [() for _ in range(n)]  # new hands: what the old ones told is spent
+        state.played = [() for _ in range(n)]  # new hands: what the old ones told is spent
         state.table += added
         state.dealer = dealer
         state.deal_no += 1
@@ -120,8 +120,7 @@ class Safaru(Game[SafaruState, SafaruView, Options]):
         state.hands[seat] = tuple(c for c in state.hands[seat] if c != catch.card)
         taken = set(catch.taken)
         table = tuple(c for c in state.table if c not in taken)
-        if catch.released:
-            state.releases[seat] += (Release(catch.card, state.table),)
+        state.played[seat] += (Play(catch, state.table),)
         if catch.pair:
             caught = (*catch.taken, catch.card)
         else:
@@ -180,9 +179,9 @@ class Safaru(Game[SafaruState, SafaruView, Options]):
         )
 
     def resample(self, state: SafaruState, seat: int, rng: random.Random) -> SafaruState:
-        """Redeal the other hands and the deck; piles and the table were all seen face up. A release
-        rules out only the released card's catches (docs/rules-decisions.md D23): whether the
-        player's other cards could have caught is its choice, not a rule, so every redeal stays
+        """Redeal the other hands and the deck; piles and the table were all seen face up. A play
+        rules out only the played card's other catches (docs/rules-decisions.md D23): whether the
+        player's other cards had better plays is its choice, not a rule, so every redeal stays
         possible and the strong player weighs them by that choice (``SafaruBrain.likelihood``)."""
         out = self.clone(state)
         others = [s for s in range(state.players) if s != seat]
@@ -214,7 +213,7 @@ class Safaru(Game[SafaruState, SafaruView, Options]):
             state.players, state.options, state.seed, state.draws, state.sides, state.game_no,
             state.first_dealer, state.dealer, state.deal_no, state.turn, list(state.deck), list(state.hands),
             state.table, list(state.piles), list(state.totals), list(state.history), state.over,
-            list(state.releases), state.last, state.last_side,
+            list(state.played), state.last, state.last_side,
         )
 
 

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.base import HandScore
+from games.safaru.catches import Catch
 
 HAND_SIZE = 4
 TABLE_TOP_UP = 4
@@ -25,12 +26,13 @@ class Options(BaseModel):
     open_piles: bool = Field(False, description="Everyone may look through every catch pile, not only their own.")
 
 
-class Release(NamedTuple):
-    """A play that caught nothing, seen by everyone: the card released and the free cards it met.
-    A card that can catch must catch (docs/rules-decisions.md D23), so it could catch none of them;
-    the player's other cards could have, and it chose not to: what the strong player reads from it."""
+class Play(NamedTuple):
+    """A play seen by everyone: the catch (a release when it took nothing) and the free cards it
+    met. A card that can catch must catch (docs/rules-decisions.md D23), but which card to play is
+    the player's choice: when another of its cards had a better play there, it chose not to make
+    it, and that is what the strong player reads from it."""
 
-    card: str
+    catch: Catch
     table: tuple[str, ...]
 
 
@@ -53,10 +55,10 @@ class SafaruState:
     totals: list[int]  # per side, over the match
     history: list[HandScore]
     over: bool
-    #: Per seat, its releases in this deal, oldest first. Hands are dealt whole and not refilled
+    #: Per seat, its plays in this deal, oldest first. Hands are dealt whole and not refilled
     #: mid-deal, so every card a seat still holds was in its hand at each of them. Public, and no
     #: view shows it: only the computer players read it.
-    releases: list[tuple[Release, ...]]
+    played: list[tuple[Play, ...]]
     #: The last play: the card played, then the cards it caught, and the side whose pile took them
     #: (None when it caught nothing); the table picture shows them.
     last: tuple[str, ...] = ()

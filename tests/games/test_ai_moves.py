@@ -23,7 +23,7 @@ from games.kapado.rules import position as kapado_position
 from games.mu import GAME as MU
 from games.mu import position as mu_position
 from games.safaru import SafaruState
-from games.safaru.computer import RELEASE_FLOOR
+from games.safaru.computer import PLAY_FLOOR
 from tests.games.test_rummu import GAME as RUMMU
 from tests.games.test_rummu import rig as rummu_rig
 from tests.games.test_safaru import GAME as SAFARU
@@ -89,6 +89,21 @@ def test_mu_a_hand_of_one_colour_bids_and_strong_jumps_when_behind():
     assert move(MU, behind, 2, "strong").arg.count(".") >= 2, "a lone bid card would leave it behind"
 
 
+def test_mu_strong_alone_on_top_does_not_raise_beyond_its_hand():
+    """Five greens laid out, alone on top: the hand (green 2-8, two plain nines) carries four cards
+    and the strong player one more, so a sixth would only add to what a Chef who misses pays."""
+    hand = ["g2", "g3", "g4", "g5", "g6", "g8", "r9", "b9", "k1a", "k2", "y3", "y4", "b0", "r0", "k0"]
+    state = mu_position(4, {0: hand}, dealer=0)
+    for seat, arg in [(0, "g2"), (1, "2"), (2, ""), (3, ""), (0, "g3.g4"), (1, "2"), (2, ""), (3, ""),
+                      (0, "g5.g6"), (1, ""), (2, ""), (3, "")]:
+        if arg.isdigit():
+            arg = ".".join(state.hidden[seat][:int(arg)])
+        MU.apply(state, seat, Action("bid", arg) if arg else Action("pass"))
+    assert state.bids == [5, 4, 0, 0] and state.turn == 0
+    for seed in range(4):
+        assert move(MU, state, 0, "strong", seed) == Action("pass")
+
+
 def test_mu_last_to_a_trick_wins_it_with_its_lowest_winner():
     hands = {0: ["g5", *RED[:11]], 1: ["g0", "g1a", "g1b", "g2", "g3", "g4", "b0", "b1a", "b1b", "b2", "b3", "b4"],
              2: ["g6", "g9", "g8", "b5", "b6", "b7a", "b7b", "b8", "b9", "g7a", "g7b", "r9"]}
@@ -128,6 +143,15 @@ def test_safaru_strong_takes_the_unicorn_that_decides_the_majority_over_more_tri
     assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")
 
 
+def test_safaru_playouts_catch_what_is_worth_most_as_the_easy_player_does():
+    """Pairing the blue 6 (two triangles and the 6) beats pairing the yellow 5 by half a point: the
+    playouts take it every time, as the greedy player they model would."""
+    state = safaru_rig(hands={0: ("k5", "k6")}, table=("b6", "y5"))
+    brain = BRAINS["safaru"]
+    assert move(SAFARU, state, 0, "easy") == Action("play", "k6/pair=b6")
+    assert {brain.policy(SAFARU, state, 0, random.Random(n)) for n in range(20)} == {Action("play", "k6/pair=b6")}
+
+
 def released_g1a() -> SafaruState:
     """Seat 1 released its g1a where a 7 would have caught both unicorns (r2 r5); its b6 and y6
     had no catch there either."""
@@ -143,21 +167,34 @@ def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_release():
     world = SAFARU.clone(state)
     world.hands[1] = ("r7a", "y6")  # r7a/add=r2r5 was there for the taking
     world.deck[world.deck.index("r7a")] = "b6"
-    assert brain.likelihood(SAFARU, world, 0) == RELEASE_FLOOR
+    assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
     assert brain.likelihood(SAFARU, world, 1) == 1.0  # a seat knows its own hand: nothing to weigh
     plain = SAFARU.clone(world)
-    plain.releases = [(), ()]
+    plain.played = [(), ()]
     assert brain.likelihood(SAFARU, plain, 0) == 1.0
 
 
-def test_safaru_strong_reads_releases_from_its_own_view_only():
-    """Every redeal keeps the releases (everyone saw them), and the move is the same whatever
+def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_small_catch():
+    """Seat 1 took two unicorns (r3 r4) with its g7a, where a redeal's y2 would have taken all
+    three (seventeen): a catch, not only a release, tells what the other cards were not."""
+    state = safaru_rig(hands={0: ("k9", "g8"), 1: ("g7a", "k1a")}, table=("r3", "r4", "r8"), turn=1)
+    SAFARU.apply(state, 1, Action("play", "g7a/add=r3r4"))
+    brain = BRAINS["safaru"]
+    assert brain.likelihood(SAFARU, state, 0) == 1.0  # k1a could only be released: fits fully
+    world = SAFARU.clone(state)
+    world.hands[1] = ("y2",)
+    world.deck[world.deck.index("y2")] = "k1a"
+    assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
+
+
+def test_safaru_strong_reads_plays_from_its_own_view_only():
+    """Every redeal keeps the plays (everyone saw them), and the move is the same whatever
     cards seat 1 and the deck really hold."""
     state = released_g1a()
     action = move(SAFARU, state, 0, "strong")
     for n in range(3):
         other = SAFARU.resample(state, 0, random.Random(n))
-        assert other.releases == state.releases
+        assert other.played == state.played
         assert move(SAFARU, other, 0, "strong") == action
 
 

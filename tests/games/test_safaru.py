@@ -25,7 +25,7 @@ from games.safaru.catches import (
     splits,
     validate,
 )
-from games.safaru.state import Release
+from games.safaru.state import Play
 from tests.games.invariants import check_playouts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,25 +278,25 @@ def test_views_hide_hands_and_resample_keeps_what_the_seat_knows() -> None:
     assert other.seed != state.seed
 
 
-def test_a_release_is_public_kept_apart_by_clone_and_forgotten_at_the_next_deal() -> None:
-    """What a release tells (the card and the free cards it met) stays with the state for the
-    computer players: every redeal keeps it, no view shows it, and new hands start afresh."""
+def test_a_play_is_public_kept_apart_by_clone_and_forgotten_at_the_next_deal() -> None:
+    """What a play tells (the catch or release and the free cards it met) stays with the state for
+    the computer players: every redeal keeps it, no view shows it, and new hands start afresh."""
     state = rig(hands={0: ("r7a", "g1a"), 1: ("k2", "b8")}, table=("g3", "b4"))
     play(state, "g1a")  # r7a could catch: the rule binds only the card played (D23)
-    assert state.releases == [(Release("g1a", ("g3", "b4")),), ()]
+    assert state.played == [(Play(Catch("g1a"), ("g3", "b4")),), ()]
     before = GAME.clone(state)
     play(state, "k2")  # nothing makes 2 or 15 of g3 b4 g1a
-    assert state.releases[1] == (Release("k2", ("g3", "b4", "g1a")),)
-    assert before.releases[1] == ()
+    assert state.played[1] == (Play(Catch("k2"), ("g3", "b4", "g1a")),)
+    assert before.played[1] == ()
     for seat in (0, 1):
-        assert GAME.resample(state, seat, random.Random(seat)).releases == state.releases
+        assert GAME.resample(state, seat, random.Random(seat)).played == state.played
     blank = GAME.clone(state)
-    blank.releases = [(), ()]
+    blank.played = [(), ()]
     assert all(GAME.view(blank, s) == GAME.view(state, s) for s in (None, 0, 1))
-    play(state, "r7a/add=g3b4")  # a catch tells nothing new
-    assert len(state.releases[0]) == 1
+    play(state, "r7a/add=g3b4")
+    assert state.played[0][1] == Play(Catch("r7a", add=("g3", "b4")), ("g3", "b4", "g1a", "k2"))
     play(state, "b8/add=g1ar7a")  # the last card: a new deal
-    assert state.deal_no == 2 and state.releases == [(), ()]
+    assert state.deal_no == 2 and state.played == [(), ()]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
