@@ -1,0 +1,65 @@
+"""When the cyclic garbage collector may look at what: short pauses in a process holding a million objects.
+
+A full pass of CPython's collector walks every container object of the process. At a thousand live
+tables (their states, histories, renderings and caches) that is a pause of 0.1 s growing to 0.5 s,
+every few seconds, and those pauses alone set the click latency's 99th percentile (about 0.35 s in
+the capacity benchmark; docs/performance.md). ``gc.freeze`` moves every object alive at that moment
+out of the collector's sight, so the passes that follow walk only what is newer: ``Heap`` freezes
+every two seconds, and the start-up's rebuild freezes what it made (``SessionManager.restore``).
+
+Frozen objects are still freed by reference counting the moment nothing refers to them; only a
+reference cycle among them that later becomes garbage waits, and once an hour ``Heap`` unfreezes
+everything and runs one full collection, a pause of about a second an hour, which frees those
+cycles too. So memory stays bounded by an hour's such cycles.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import time
+
+from bot.play.clock import Clock, sleep_until
+
+log = logging.getLogger("spieltisch.heap")
+
+#: Seconds between two freezes: the newest objects a collection still walks (a freeze itself costs
+#: next to nothing: it moves the collector's lists, not the objects).
+FREEZE_EVERY = 2.0
+#: Seconds between two full collections of everything, frozen or not.
+SWEEP_EVERY = 3600.0
+
+
+class Heap:
+    """The collector's schedule on the bot's clock, from ``start`` until ``stop``."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._task: asyncio.Task[None] | None = None
+        #: Full collections run so far (tests wait for one).
+        self.sweeps = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="heap")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        swept = self.clock.now()
+        while True:
+            await sleep_until(self.clock, self.clock.now() + FREEZE_EVERY)
+            if self.clock.now() - swept >= SWEEP_EVERY:
+                began = time.perf_counter()
+                gc.unfreeze()
+                freed = gc.collect()
+                swept = self.clock.now()
+                self.sweeps += 1
+                log.info("full collection: %d objects freed in %.0f ms", freed, (time.perf_counter() - began) * 1000)
+            gc.freeze()
