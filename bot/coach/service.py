@@ -69,6 +69,10 @@ class Coach:
         if row.rules_version != match.game.rules_version:
             await reply.notice("coach.old_rules")
             return
+        if row.moves_pruned_at is not None or not row.actions:
+            # ``replay_days`` passed: nothing to judge, nor to draw a kept review's positions from.
+            await reply.notice("coach.pruned")
+            return
         record = Match(match.id, match.game.key, len(match.seats), row.options, row.seed, tuple(row.actions))
         try:
             stored = await self.storage.review(match.id, seat)

@@ -92,3 +92,21 @@ async def _stored(env, match_id: int, seat: int):
         return await storage.review(match_id, seat)
     finally:
         await storage.close()
+
+
+async def test_a_match_whose_moves_were_pruned_is_refused_in_one_sentence(env):
+    drive = GameDriver(env, "safaru")
+    match = await drive.start(["ann", "bob"], computers=1)
+    await finish(drive, random.Random(8))
+    closing = closing_message(env, match)
+    coach = ids.coach(match.id)
+    await env.double.click(env.ann, closing, coach)      # ann's review is made before the prune
+    await env.settle()
+    now = env.clock.now()
+    assert await env.bot.storage.prune_actions(now + 1, now=now) == (1, len(match.log))
+    refused(await env.double.click(env.bob, closing, coach),
+            "Die Züge dieser Partie werden nicht mehr aufbewahrt, darum kann sie nicht ausgewertet werden; "
+            "ihr Ergebnis und die Wertungen zählen weiter.")
+    refused(await env.double.click(env.ann, closing, coach),      # a kept review's positions are gone too
+            "The moves of this match are no longer kept, so its play cannot be reviewed; its result and "
+            "ratings still count.")
