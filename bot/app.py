@@ -188,7 +188,7 @@ class Spieltisch(commands.Bot):
         self.forget = Forget(storage, self.sessions.games)
         self.replays = Replays(storage, self.sessions.games)
         self.coach = Coach(self.sessions, storage, self.clock, self.computers)
-        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, Share(storage),
+        self.clicks = Clicks(self.sessions, self.tables, self.changes, self.forget, self.replays, Share(storage, self.computers),
                              self.clock, lobby_timeout=lobby_timeout, coach=self.coach)
         self.seasons = SeasonKeeper(storage, self.clock, self, shards=self.settings.shards)
         self.sessions.add_listener(self._session_event)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from bot.i18n import t
 from bot.replays import gif
@@ -22,6 +24,14 @@ from bot.transport.reply import Reply
 from bot.ui.base import button
 
 log = logging.getLogger("spieltisch.share")
+
+T = TypeVar("T")
+
+
+class Workers(Protocol):
+    """Where pure CPU work runs off the event loop (``bot.play.computers.ComputerPool``)."""
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T: ...
 
 #: The table ops of the two buttons.
 EXPORT, GIF = "export", "gif"
@@ -40,8 +50,11 @@ def archive_buttons(session_id: int, lang: str, game_key: str | None = None) -> 
 class Share:
     """The two buttons' clicks, over the stored matches."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, workers: Workers | None = None) -> None:
         self.storage = storage
+        #: Where a GIF is drawn: a worker process, so its seconds of drawing never hold the GIL that
+        #: every table's clicks need (a thread without workers, ``computer_processes`` 0).
+        self.workers = workers
         #: Matches whose GIF is being drawn: a second click waits for the first GIF, not a second one.
         self._drawing: set[int] = set()
 
@@ -81,7 +94,8 @@ class Share:
                 await reply.notice("archive.gif_no_picture", game=_name(record))
                 return
             await reply.notice("archive.gif_drawing", match=record.match)
-            animation = await asyncio.to_thread(gif.animate, record)
+            animation = await (self.workers.run(gif.animate, record) if self.workers is not None
+                               else asyncio.to_thread(gif.animate, record))
             if animation is None:
                 await reply.notice("archive.gif_too_big")
                 return

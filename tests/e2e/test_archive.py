@@ -101,7 +101,8 @@ async def test_export_sends_the_record_privately_as_a_json_file_that_replays_the
     assert _exported(other)[1] == record and len(env.public()) == posted
 
 
-async def test_share_as_gif_posts_the_table_through_the_match_for_a_player_only(env):
+async def test_share_as_gif_posts_the_table_through_the_match_for_a_player_only(pooled_env):
+    env = pooled_env        # the GIF is drawn in a worker process: the record goes there and the GIF back
     _, session = await finished_safaru(env)
     closing = closing_message(env, session)
     share = ids.table(session.id, GIF)
