@@ -329,13 +329,8 @@ class Clicks:
         like it (posted as the answer), each later one is seated there (told privately). Rematch
         clicks run one at a time, so two first clicks never open two lobbies."""
         interaction = reply.interaction
-        try:
-            old = await self.sessions.finished_match(match_id)
-        except Refusal as refusal:
-            await reply.notice(refusal.key, **refusal.params)
-            return
+        old = await self._finished(reply, match_id)
         if old is None:
-            await reply.notice("table.session_gone")
             return
         if old.channel_id != interaction.channel_id:
             await reply.notice("table.other_channel")
@@ -368,15 +363,20 @@ class Clicks:
         if op == share.EXPORT:
             await self.share.export(reply, match_id)
             return
+        match = await self._finished(reply, match_id)
+        if match is not None:
+            await self.share.gif(reply, match.id, players(match), match.lang)
+
+    async def _finished(self, reply: Reply, match_id: int) -> Session | None:
+        """The finished match a button under it names, or None once the clicker was told why not."""
         try:
             match = await self.sessions.finished_match(match_id)
         except Refusal as refusal:
             await reply.notice(refusal.key, **refusal.params)
-            return
+            return None
         if match is None:
             await reply.notice("table.session_gone")
-            return
-        await self.share.gif(reply, match.id, players(match), match.lang)
+        return match
 
     async def _post_lobby(self, reply: Reply, session: Session, rendered: Rendered) -> None:
         """Post a lobby the click opened as the click's answer, and remember its message."""

@@ -139,7 +139,29 @@ class ManualClock:
         return sum(1 for _, _, alarm in self._alarms if not alarm.cancelled)
 
 
-class Timers:
+class Background:
+    """A service's one background task (``_run``): started once, stopped by cancelling it."""
+
+    #: The task's name (in asyncio's task listings and the tests' waits).
+    task_name = "background"
+    _task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self.task_name)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+class Timers(Background):
     """Stored one-shot timers keyed by ``(session_id, kind)``, each fired once by its kind's handler.
 
     The database is the schedule: the runner asks it for due timers, fires them in due order, and
@@ -152,13 +174,14 @@ class Timers:
 
     retry_after = 5.0
 
+    task_name = "timers"
+
     def __init__(self, storage: Storage, clock: Clock, *, shards: Shards | None = None) -> None:
         self._storage = storage
         self._clock = clock
         #: Fire only the timers of sessions in these shards' guilds (other processes fire the rest).
         self._shards = shards
         self._handlers: dict[str, TimerHandler] = {}
-        self._task: asyncio.Task[None] | None = None
         self._alarm: asyncio.Future[None] | None = None
         self._armed_for: float | None = None
         self._parked = False
@@ -184,16 +207,6 @@ class Timers:
         """Every stored timer (what a restart finds still to come)."""
         return await self._storage.timers()
 
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="timers")
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
     async def idle(self) -> None:
         """Wait until the runner has fired everything due and waits for the clock again (tests)."""

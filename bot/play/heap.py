@@ -15,13 +15,11 @@ cycles too. So memory stays bounded by an hour's such cycles.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import gc
 import logging
 import time
 
-from bot.play.clock import Clock, sleep_until
+from bot.play.clock import Background, Clock, sleep_until
 
 log = logging.getLogger("spieltisch.heap")
 
@@ -32,24 +30,15 @@ FREEZE_EVERY = 2.0
 SWEEP_EVERY = 3600.0
 
 
-class Heap:
+class Heap(Background):
     """The collector's schedule on the bot's clock, from ``start`` until ``stop``."""
+
+    task_name = "heap"
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self._task: asyncio.Task[None] | None = None
         #: Full collections run so far (tests wait for one).
         self.sweeps = 0
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="heap")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _run(self) -> None:
         swept = self.clock.now()

@@ -11,14 +11,13 @@ taken again once the lease is over, so a restart in the middle posts it once).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
 import discord
 
 from bot.i18n import language
-from bot.play.clock import Clock
+from bot.play.clock import Background, Clock
 from bot.storage.seasons import Season
 from bot.storage.shards import Shards
 from bot.storage.store import Storage, StorageFault
@@ -27,7 +26,7 @@ from bot.ui.seasons import end_post
 log = logging.getLogger("spieltisch.seasons")
 
 
-class SeasonKeeper:
+class SeasonKeeper(Background):
     """Ends monthly seasons and posts every season's end, once, whichever process gets there first."""
 
     #: Seconds a process holds an owed post it took before another may take it.
@@ -35,27 +34,17 @@ class SeasonKeeper:
     #: Seconds before trying again after the database took no write.
     retry_after = 60.0
 
+    task_name = "seasons"
+
     def __init__(self, storage: Storage, clock: Clock, client: Any, *, shards: Shards | None = None) -> None:
         self._storage = storage
         self._clock = clock
         #: The Discord client: the servers' languages and the channels to post in.
         self._client = client
         self._shards = shards
-        self._task: asyncio.Task[None] | None = None
         self._wakeup: asyncio.Event = asyncio.Event()
         self._parked = asyncio.Event()
         self.posted = 0
-
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="seasons")
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
     def wake(self) -> None:
         """A season changed (``/season``): look at the schedule again."""
