@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from babel.numbers import format_decimal
 
 import games
 from bot.i18n import has, t
+from bot.storage.boards import Leaderboard
 from bot.storage.ratings import PROVISIONAL
+from bot.storage.ratings_store import RatingRow, RatingTrend
+from bot.storage.store import BoardRow, GameStats
 
 
 def _percent(rate: float) -> str:
@@ -18,7 +23,7 @@ def _titled(title: str, season: str | None) -> list[str]:
     return [title] if season is None else [title, season]
 
 
-def render_leaderboard(board, game_name: str, lang: str, computers: bool, season: str | None = None) -> str:
+def render_leaderboard(board: Leaderboard[BoardRow], game_name: str, lang: str, computers: bool, season: str | None = None) -> str:
     scope = t(lang, "results.with_computers" if computers else "results.humans_only")
     lines = _titled(t(lang, "results.board_title", game=game_name, scope=scope), season)
     if not board.rows:
@@ -28,6 +33,7 @@ def render_leaderboard(board, game_name: str, lang: str, computers: bool, season
                        rate=_percent(row.win_rate)))
     if board.me_outside:
         me = board.me
+        assert me is not None       # me_outside says so
         lines.append("…")
         lines.append(t(lang, "results.board_row", rank=me.rank, name=me.name, wins=me.wins, games=me.games,
                        rate=_percent(me.win_rate)))
@@ -45,7 +51,7 @@ def change(value: float, lang: str) -> str:
     return sign + rating(abs(value), lang)
 
 
-def player_name(row, lang: str) -> str:
+def player_name(row: RatingRow, lang: str) -> str:
     """A person's latest name, or a computer level's ("Computer (easy)")."""
     if row.user_id is not None:
         return row.name
@@ -53,14 +59,14 @@ def player_name(row, lang: str) -> str:
     return t(lang, "results.computer_name", level=level)
 
 
-def _rating_line(row, lang: str) -> str:
+def _rating_line(row: RatingRow, lang: str) -> str:
     name, value = player_name(row, lang), rating(row.ordinal, lang)
     if row.provisional:
         return t(lang, "results.provisional_row", name=name, rating=value, games=row.games)
     return t(lang, "results.rating_row", rank=row.rank, name=name, rating=value, games=row.games)
 
 
-def render_rating_board(board, game_name: str, lang: str, computers: bool, season: str | None = None) -> str:
+def render_rating_board(board: Leaderboard[RatingRow], game_name: str, lang: str, computers: bool, season: str | None = None) -> str:
     """Established players by rating, then the provisional ones, the caller below if outside, and a
     line on what the rating means; ``season`` names the season counted, under the title."""
     scope = t(lang, "results.rating_computers" if computers else "results.rating_people")
@@ -73,13 +79,13 @@ def render_rating_board(board, game_name: str, lang: str, computers: bool, seaso
             lines.append(t(lang, "results.provisional_head", min=PROVISIONAL))
             headed = True
         lines.append(_rating_line(row, lang))
-    if board.me_outside:
+    if board.me is not None and board.me_outside:
         lines += ["…", _rating_line(board.me, lang)]
     lines.append(t(lang, "results.rating_help"))
     return "\n".join(lines)
 
 
-def render_stats(rows, name: str, lang: str, ratings=None, season: str | None = None) -> str:
+def render_stats(rows: Sequence[GameStats], name: str, lang: str, ratings: Mapping[str, RatingTrend] | None = None, season: str | None = None) -> str:
     """Per game: matches, wins, win rate, last played, and the rating with its recent change (a
     season's rating without one); ``season`` names the season counted, under the title."""
     ratings = ratings or {}

@@ -77,7 +77,7 @@ def standing(state: RummuState, seat: int) -> float:
     plus a little for cards that work together (they are melds to come)."""
     hand = state.hands[seat]
     jokers = sum(colour(c) == YELLOW for c in hand)
-    points = JOKER_IN_HAND * jokers + CARD_IN_HAND * (len(hand) - jokers)
+    points: float = JOKER_IN_HAND * jokers + CARD_IN_HAND * (len(hand) - jokers)
     points += sum(value(c.kind, c.cards) for c in state.combos if c.owner == seat)
     points += sum(min(useful(c, hand), 2.0) for c in hand) * 1.5
     return points - 2.0 * len(hand) + (GOING_OUT if not hand else 0)
@@ -94,6 +94,7 @@ class RummuBrain(Brain[Rummu, RummuState]):
         opened = any(c.owner == seat for c in view.combos)
         yellow = state.options.yellow_is_colour
         melds = [a for a in legal if a.kind == "meld"]
+        assert view.hand is not None        # a seat's own view always holds its hand
         return play(melds, legal, view.hand, combos, opened, yellow, view.phase == DRAW, view.discard_top)
 
     def policy(self, game: Rummu, state: RummuState, seat: int, rng: random.Random) -> Action:
