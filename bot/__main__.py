@@ -30,6 +30,7 @@ from bot.ops.config import ConfigError, Settings, load_settings
 from bot.ops.copy_database import CopyError
 from bot.ops.copy_database import copy_database as _copy
 from bot.ops.metrics import MetricsPortError
+from bot.play.heap import Heap
 from bot.replays.record import MatchRecord, NoRecord, load
 from bot.storage.database import parse_url
 from bot.storage.store import Storage, StorageFault, StorageOpenError
@@ -57,7 +58,14 @@ async def _run(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     assert settings.token is not None
-    await serve(bot, settings.token.get_secret_value(), stop)
+    # The collector's schedule is the process's, like its thresholds above: a bot built inside
+    # another program (the tests) must not freeze that program's heap.
+    heap = Heap(bot.clock)
+    heap.start()
+    try:
+        await serve(bot, settings.token.get_secret_value(), stop)
+    finally:
+        await heap.stop()
 
 
 async def serve(bot: Spieltisch, token: str, stop: asyncio.Event) -> None:

@@ -26,7 +26,6 @@ from bot.play.clicks import Clicks
 from bot.play.clock import Clock, SystemClock, Timers, sleep_until
 from bot.play.computers import ComputerPool
 from bot.play.forget import Forget
-from bot.play.heap import Heap
 from bot.play.seasons import SeasonKeeper
 from bot.play.sessions import Session, SessionManager
 from bot.play.writer import TableWriter
@@ -123,8 +122,6 @@ class Spieltisch(commands.Bot):
         self.sessions: SessionManager
         self.endpoint: Endpoint
         self.timers: Timers
-        #: The cyclic garbage collector's schedule (short pauses at a thousand tables).
-        self.heap = Heap(self.clock)
         self.changes: Changes
         self.autoplay: Autoplay
         self.tables: TableWriter
@@ -201,7 +198,6 @@ class Spieltisch(commands.Bot):
             await self.load_extension(name)
         await self.autoplay.restored()
         self.timers.start()
-        self.heap.start()
         self.seasons.start()        # catches up on a month's end or a post owed while the bot was down
         for session in self.sessions.live():
             self.tables.restored(session)
@@ -300,7 +296,6 @@ class Spieltisch(commands.Bot):
                 self.coach.close()
             if getattr(self, "timers", None) is not None:
                 await self.timers.stop()
-            await self.heap.stop()
             if getattr(self, "seasons", None) is not None:
                 await self.seasons.stop()
             if self._own_computers and self.computers is not None:
