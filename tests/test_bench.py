@@ -18,7 +18,7 @@ import pytest
 
 from bench import postgres
 from bench.cpu import loop_cpu, threads_cpu, workers_cpu
-from bench.load import BenchError
+from bench.load import KEEP_INTERACTIONS, BenchError, LoadDouble
 from bench.postgres import unavailable
 from bench.report import (
     BOT_CPU,
@@ -149,3 +149,30 @@ def test_the_capacity_row_counts_the_bot_workers_cpu_beside_its_own(tmp_path):
     assert child.pid not in threads_cpu(os.getpid())
     assert 0 < loop_cpu(me) <= sum(threads_cpu(os.getpid()).values())
 
+
+def test_the_load_double_keeps_the_tokens_the_bot_may_still_use():
+    """The bot edits an open hand through its player's newest click and a table message through the
+    newest click on it for up to 15 minutes, as Discord lets it: the load double keeps those records
+    past ``KEEP_INTERACTIONS`` (a dropped one answers the edit 404, and the bot stops following the
+    hand), and drops every other old one, and those as soon as a newer click replaces them."""
+    load = LoadDouble()
+    interactions = load.double.world.interactions
+    old = time.time() - KEEP_INTERACTIONS - 5
+
+    def click(token: str, user: str, message: str | None, created: float) -> None:
+        interactions[token] = record = SimpleNamespace(
+            token=token, created=created, user=SimpleNamespace(id=user),
+            source=SimpleNamespace(id=message) if message else None)
+        load._forget_old(record)
+
+    click("hand-of-ann", "ann", None, old - 2)             # replaced by her newer click below
+    click("ann-opens-hand", "ann", "table", old - 1)       # her newest, and the newest on the table
+    click("bob-moves", "bob", None, old)                   # his newest
+    click("cem-moves", "cem", None, time.time())           # a fresh one: makes the others overdue
+    assert set(interactions) == {"ann-opens-hand", "bob-moves", "cem-moves"}
+    click("bob-again", "bob", None, time.time())           # a newer one of bob's: the old one goes
+    assert set(interactions) == {"ann-opens-hand", "cem-moves", "bob-again"}
+    click("ann-in-hand", "ann", None, time.time())         # still the newest click on the table message
+    assert "ann-opens-hand" in interactions
+    click("dan-on-table", "dan", "table", time.time())     # now replaced there too
+    assert "ann-opens-hand" not in interactions
