@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.botproc import BotProcess
-from bench.cpu import bot_cpu
+from bench.cpu import bot_cpu, loop_cpu, workers_cpu
 from bench.envinfo import load_average
 from bench.live import count_actions, wait_ready
 from bench.load import BenchError, LoadDouble, TooLate
@@ -80,15 +80,24 @@ class CapacityResult:
     live: int                   # tables still in play at the window's end
     bot_cpu: float              # share of one core over the window
     harness_cpu: float
+    loop_cpu: float             # of bot_cpu, the event loop's thread (what every click waits for)
+    workers_cpu: float          # the bot's worker processes (computer players), beside bot_cpu
     rss: int
     setup: float                # build + start + redraw + hands opened, seconds
     load_average: str
+    requests: dict[str, int] = field(default_factory=dict)     # the bot's requests in the window, by route
     errors: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)    # what the first refusals said
 
     @property
     def moves_per_second(self) -> float:
         return self.moves / self.window
+
+    @property
+    def per_move(self) -> float:
+        """The bot process's CPU seconds per accepted move: unlike its share of a core, it holds
+        when other processes load the machine."""
+        return self.bot_cpu * self.window / self.moves if self.moves else 0.0
 
 
 def progress(text: str) -> None:
@@ -274,7 +283,8 @@ async def measure(load: LoadDouble, workdir: Path, tables: int, *, pace: float, 
     patches = "PATCH /channels/*/messages/*"
     wanted = {patches: counts.get(patches, 0) + sum(len(t.table) for t in players)}
     bot = BotProcess(workdir, f"bot-capacity-{tables}", database=database, api_base=load.double.api_base,
-                     gateway_url=load.double.gateway_url, guild_id=guild_id, profile=profile, computer_delay=pace)
+                     gateway_url=load.double.gateway_url, guild_id=guild_id, profile=profile, profile_window=True,
+                     computer_delay=pace)
     async with bot:
         await wait_ready(load, bot, guild_id, timeout=max(60.0, tables * 0.05))
         await settled(load, bot, wanted, timeout=max(30.0, tables * 0.1))
@@ -309,9 +319,13 @@ async def measure(load: LoadDouble, workdir: Path, tables: int, *, pace: float, 
         try:
             await asyncio.sleep(max(0.0, start - time.time()))
             cpu0, harness0, at0 = bot_cpu(bot), time.process_time(), time.time()
+            loop0, workers0, sent0 = loop_cpu(bot), workers_cpu(bot), dict(load.requests.counts)
+            bot.profile_start()
             done, _ = await asyncio.wait(tasks, timeout=max(0.0, end - time.time()),
                                          return_when=asyncio.FIRST_EXCEPTION)
             cpu1, harness1, at1 = bot_cpu(bot), time.process_time(), time.time()
+            bot.profile_stop()
+            loop1, workers1, sent1 = loop_cpu(bot), workers_cpu(bot), dict(load.requests.counts)
             rss = bot.memory()["VmRSS"]
             for task in done:
                 if task.exception() is not None:
@@ -331,9 +345,13 @@ async def measure(load: LoadDouble, workdir: Path, tables: int, *, pace: float, 
         refused=_Stats.count(stats.refused, at0, at1), deferred=_Stats.count(stats.deferred, at0, at1),
         late=_Stats.count(stats.late, at0, at1),
         live=_live(database), bot_cpu=(cpu1 - cpu0) / elapsed, harness_cpu=(harness1 - harness0) / elapsed,
+        loop_cpu=(loop1 - loop0) / elapsed,
+        workers_cpu=sum(cpu - workers0.get(pid, 0.0) for pid, cpu in workers1.items()) / elapsed,
+        requests={route: n - sent0.get(route, 0) for route, n in sent1.items() if n > sent0.get(route, 0)},
         rss=rss, setup=setup, load_average=load_average(), errors=errors, reasons=stats.reasons)
-    progress(f"{tables:,} tables: bot CPU {result.bot_cpu:.0%} of a core, harness {result.harness_cpu:.0%}, "
-             f"{result.moves_per_second:.0f} moves/s, {len(result.clicks)} clicks")
+    progress(f"{tables:,} tables: bot CPU {result.bot_cpu:.0%} of a core ({result.loop_cpu:.0%} its event loop, "
+             f"{result.per_move * 1000:.2f} ms a move), its workers {result.workers_cpu:.0%}, "
+             f"harness {result.harness_cpu:.0%}, {result.moves_per_second:.0f} moves/s, {len(result.clicks)} clicks")
     return result
 
 
@@ -343,14 +361,15 @@ async def run(load: LoadDouble, workdir: Path, counts: tuple[int, ...], *, pace:
             for n in counts]
 
 
-async def _main(counts: tuple[int, ...], pace: float, warmup: float, window: float) -> list[CapacityResult]:
+async def _main(counts: tuple[int, ...], pace: float, warmup: float, window: float,
+                profile: Path | None = None) -> list[CapacityResult]:
     import shutil
     import tempfile
     workdir = Path(tempfile.mkdtemp(prefix="spieltisch-capacity-"))
     load = LoadDouble()
     await load.start()
     try:
-        return await run(load, workdir, counts, pace=pace, warmup=warmup, window=window)
+        return await run(load, workdir, counts, pace=pace, warmup=warmup, window=window, profile=profile)
     finally:
         await load.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -367,19 +386,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=PACE, help="seconds between a table's moves")
     parser.add_argument("--warmup", type=float, default=None, help="seconds before the window (default: the pace)")
     parser.add_argument("--window", type=float, default=WINDOW, help="seconds measured")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="keep a cProfile of the bot's event loop over the window (CPU time) in DIR")
     args = parser.parse_args(argv)
     counts = tuple(int(n) for n in args.tables.split(",") if n)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     try:
         results = asyncio.run(_main(counts, args.pace, args.pace if args.warmup is None else args.warmup,
-                                    args.window))
+                                    args.window, args.profile and args.profile.resolve()))
     except BenchError as exc:
         print(f"bench: {exc}", file=sys.stderr)
         return 1
     for r in results:
-        print(f"{r.tables:>6,} tables: bot CPU {r.bot_cpu:.0%}, RSS {r.rss / 2**20:.0f} MB, "
+        print(f"{r.tables:>6,} tables: bot CPU {r.bot_cpu:.0%} ({r.loop_cpu:.0%} event loop, "
+              f"{r.per_move * 1000:.2f} ms a move), workers {r.workers_cpu:.0%}, RSS {r.rss / 2**20:.0f} MB, "
               f"click p99 {ms(percentile(r.clicks, 99))} (n={len(r.clicks)}), {r.moves_per_second:.1f} moves/s "
               f"({r.computer_moves} by computers), {r.refused} refused, {r.deferred} deferred, {r.late} too late, "
               f"harness CPU {r.harness_cpu:.0%}, {r.live} live, set up in {r.setup:.0f} s, load {r.load_average}")
+        if r.moves:
+            sent = sorted(r.requests.items(), key=lambda kv: -kv[1])
+            print("        requests a move: " + ", ".join(f"{route} {n / r.moves:.2f}" for route, n in sent))
         for line in r.errors[:3] + r.reasons:
             print(f"        {line}")
     return 0

@@ -65,16 +65,44 @@ class GameCpu:
 def bot_cpu(bot: BotProcess) -> float:
     """CPU seconds of every thread of the bot process: the scheduler's nanosecond counters where the
     kernel keeps them, else its user + system time in clock ticks (10 ms steps: coarser, as honest)."""
-    pid, total = bot.pid, 0
+    total = sum(threads_cpu(bot.pid).values())
+    return total if total else bot.cpu_seconds()
+
+
+def threads_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of each thread of process ``pid`` by thread id, from the scheduler's nanosecond
+    counters (empty where the kernel keeps none, or the process is gone)."""
+    out: dict[int, float] = {}
     try:
         for task in os.listdir(f"/proc/{pid}/task"):
             # a thread that ended meanwhile has no file any more
             with contextlib.suppress(FileNotFoundError, ProcessLookupError), \
                     open(f"/proc/{pid}/task/{task}/schedstat") as fh:
-                total += int(fh.read().split()[0])
+                out[int(task)] = int(fh.read().split()[0]) / 1e9
     except OSError:
-        total = 0
-    return total / 1e9 if total else bot.cpu_seconds()
+        return {}
+    return out
+
+
+def loop_cpu(bot: BotProcess) -> float:
+    """CPU seconds of the bot's main thread alone, where its event loop runs (what the clicks wait
+    for); the rest of ``bot_cpu`` is its threads (SQLite's, picture compression, thinking)."""
+    return threads_cpu(bot.pid).get(bot.pid, 0.0)
+
+
+def workers_cpu(bot: BotProcess) -> dict[int, float]:
+    """CPU seconds of each child process of the bot by pid (the computer players' worker pool,
+    ``bot.play.computers``): work the bot hands them is not in ``bot_cpu``."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{entry}/stat") as fh:
+                parent = int(fh.read().rsplit(")", 1)[1].split()[1])
+            if parent == bot.pid:
+                out[int(entry)] = sum(threads_cpu(int(entry)).values())
+    return out
 
 
 async def quiet(load: LoadDouble, seconds: float = QUIET, timeout: float = 10.0) -> None:

@@ -9,7 +9,10 @@ clicks a second the double would measure itself. Here, in this process only:
 - message edits keep no history and take the request's components as they are (no copy), an
   interaction carries a shallow copy of the clicked message, and every store or edit wakes whoever
   watches that channel;
-- interaction records are dropped a while after their answer, so memory stays flat.
+- interaction records are dropped a while after their answer, so memory stays flat, except each
+  user's newest and each message's newest click: the bot edits an open hand through its player's
+  newest token and a table message through the newest click on it for up to 15 minutes, as Discord
+  lets it, and a dropped record would answer those edits 404 (the bot then stops following the hand).
 - from ``start`` to ``stop`` the process collects garbage less often (``GC_THRESHOLDS``).
 
 Nothing here reads the bot's memory: players see what a client would see, the double's messages.
@@ -95,6 +98,10 @@ class LoadDouble:
         self._watch: dict[str, asyncio.Event] = {}  # channel id -> woken on a store or edit there
         self.posted: dict[str, deque[Message]] = {}  # channel id -> newest public messages
         self._kept: deque[tuple[float, str]] = deque()
+        #: The newest token per user and per clicked message, and how many of those each token is.
+        self._newest: dict[tuple[str, str], str] = {}
+        self._holds: dict[str, int] = {}
+        self._overdue: set[str] = set()     # past the horizon, kept while still the newest somewhere
         self._gc_thresholds = gc.get_threshold()
         self._instrument()
 
@@ -204,10 +211,37 @@ class LoadDouble:
         return record
 
     def _forget_old(self, record: InteractionRecord) -> None:
-        self._kept.append((record.created, record.token))
+        """Drop the records older than ``KEEP_INTERACTIONS``, unless one is still the newest of its
+        user or of the message clicked (the bot may still use its token); such a record goes once a
+        newer click replaces it there."""
+        token = record.token
+        self._kept.append((record.created, token))
+        keys = [("user", record.user.id)] + ([("message", record.source.id)] if record.source is not None else [])
+        for key in keys:
+            older = self._newest.get(key)
+            self._newest[key] = token
+            self._holds[token] = self._holds.get(token, 0) + 1
+            if older is not None:
+                self._release(older)
         horizon = time.time() - KEEP_INTERACTIONS
-        interactions = self.double.world.interactions
         while self._kept and self._kept[0][0] < horizon:
-            _, token = self._kept.popleft()
-            interactions.pop(token, None)
-            self.arrivals.pop(token, None)
+            _, old = self._kept.popleft()
+            if old in self._holds:
+                self._overdue.add(old)
+            else:
+                self._drop(old)
+
+    def _release(self, token: str) -> None:
+        """One place fewer where ``token`` is the newest: dropped if that was the last and it is old."""
+        left = self._holds[token] - 1
+        if left:
+            self._holds[token] = left
+            return
+        del self._holds[token]
+        if token in self._overdue:
+            self._overdue.discard(token)
+            self._drop(token)
+
+    def _drop(self, token: str) -> None:
+        self.double.world.interactions.pop(token, None)
+        self.arrivals.pop(token, None)

@@ -392,7 +392,9 @@ def _capacity_rows(w: Workload, results: list[CapacityResult]) -> list[Row]:
                 f"{r.tables:,} live tables of the eight games, a move about every {r.pace:g} s at each (3 people "
                 f"with their hands open and 1 easy computer player, pictures on), one bot process; "
                 f"{r.moves_per_second:.1f} moves/s ({r.computer_moves} of {r.moves} by computers) over "
-                f"{r.window:.1f} s; the double and the players used {r.harness_cpu:.0%} of a core{quick}"),
+                f"{r.window:.1f} s, {r.per_move * 1000:.1f} ms of bot CPU a move ({r.loop_cpu:.0%} of a core in its "
+                f"event loop); its worker processes (computer players) used {r.workers_cpu:.0%} of a core beside; "
+                f"the double and the players used {r.harness_cpu:.0%} of a core{quick}"),
             Row(CAPACITY_MEMORY + suffix, mb(r.rss), f"<= {CAPACITY_MB} MB" if target else "-",
                 mark(check(r.rss / 2**20, CAPACITY_MB, at_most=True)) if target else INFO,
                 f"VmRSS at the window's end, {r.tables:,} tables, every person's hand open{quick}"),

@@ -10,12 +10,15 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from bench import postgres
-from bench.load import BenchError
+from bench.cpu import loop_cpu, threads_cpu, workers_cpu
+from bench.load import KEEP_INTERACTIONS, BenchError, LoadDouble
 from bench.postgres import unavailable
 from bench.report import (
     BOT_CPU,
@@ -63,6 +66,9 @@ def test_quick_mode_prints_every_row(tmp_path):
     assert "20 live tables" in capacity, capacity
     moved = re.search(r"([\d.]+) moves/s \((\d+) of (\d+) by computers\)", capacity)
     assert moved and int(moved[3]) > 0, capacity
+    # the bot's CPU a move, and its worker processes' CPU beside (work moved there must show)
+    assert re.search(r"[\d.]+ ms of bot CPU a move \(\d+% of a core in its event loop\); its worker processes "
+                     r"\(computer players\) used \d+% of a core beside", capacity), capacity
     assert "capacity, 20 tables: set up in" in done.stdout and "still in play" in done.stdout
     safaru = [label for label in rows if label.startswith("Safarü legal moves + hand")]
     assert len(safaru) == 4 and all(rows[label]["status"] in ("ok*", "missed*") for label in safaru), safaru
@@ -123,3 +129,50 @@ def test_store_rows_go_beside_their_sqlite_rows():
             Row("written", "6 s", "-", "info"), Row("a [other]", "7 ms", "-", "info")]
     assert [r.label for r in beside(rows, more)] == ["a", "a [postgresql]", "a [other]", "b", "c", "c [postgresql]",
                                                      "written"]
+
+
+def test_the_capacity_row_counts_the_bot_workers_cpu_beside_its_own(tmp_path):
+    """Work the bot hands its worker processes is not in its own CPU: the capacity row reads each
+    child process's CPU apart (a child that spins for a while shows at least that), and the event
+    loop's thread apart from the bot's other threads."""
+    me = SimpleNamespace(pid=os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "import time\nend = time.process_time() + 0.3\n"
+                              "while time.process_time() < end: pass\ntime.sleep(30)"])
+    try:
+        deadline = time.monotonic() + 60
+        while workers_cpu(me).get(child.pid, 0.0) < 0.3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert workers_cpu(me).get(child.pid, 0.0) >= 0.3
+    finally:
+        child.kill()
+        child.wait()
+    assert child.pid not in threads_cpu(os.getpid())
+    assert 0 < loop_cpu(me) <= sum(threads_cpu(os.getpid()).values())
+
+
+def test_the_load_double_keeps_the_tokens_the_bot_may_still_use():
+    """The bot edits an open hand through its player's newest click and a table message through the
+    newest click on it for up to 15 minutes, as Discord lets it: the load double keeps those records
+    past ``KEEP_INTERACTIONS`` (a dropped one answers the edit 404, and the bot stops following the
+    hand), and drops every other old one, and those as soon as a newer click replaces them."""
+    load = LoadDouble()
+    interactions = load.double.world.interactions
+    old = time.time() - KEEP_INTERACTIONS - 5
+
+    def click(token: str, user: str, message: str | None, created: float) -> None:
+        interactions[token] = record = SimpleNamespace(
+            token=token, created=created, user=SimpleNamespace(id=user),
+            source=SimpleNamespace(id=message) if message else None)
+        load._forget_old(record)
+
+    click("hand-of-ann", "ann", None, old - 2)             # replaced by her newer click below
+    click("ann-opens-hand", "ann", "table", old - 1)       # her newest, and the newest on the table
+    click("bob-moves", "bob", None, old)                   # his newest
+    click("cem-moves", "cem", None, time.time())           # a fresh one: makes the others overdue
+    assert set(interactions) == {"ann-opens-hand", "bob-moves", "cem-moves"}
+    click("bob-again", "bob", None, time.time())           # a newer one of bob's: the old one goes
+    assert set(interactions) == {"ann-opens-hand", "cem-moves", "bob-again"}
+    click("ann-in-hand", "ann", None, time.time())         # still the newest click on the table message
+    assert "ann-opens-hand" in interactions
+    click("dan-on-table", "dan", "table", time.time())     # now replaced there too
+    assert "ann-opens-hand" not in interactions

@@ -76,8 +76,19 @@ def _custom_ids(components: Iterable[Mapping[str, Any]]) -> frozenset[str]:
     return frozenset(found)
 
 
+#: The key of ``Interaction.extras`` that keeps the click path's reading of the clicked message.
+_READ = "spieltisch.clicked"
+
+
 def clicked_message(interaction: discord.Interaction) -> ClickedMessage | None:
     """The clicked message as the click path reads it (``None`` for an interaction without one: no
-    message is known to carry its click)."""
+    message is known to carry its click). Read once per interaction and kept with it: a click asks
+    two or three times (its custom_id's place, an old table's buttons, the pictures its answer keeps),
+    and each reading walks every component."""
     message = interaction.message
-    return ClickedMessage(message) if message is not None else None
+    if message is None:
+        return None
+    kept = interaction.extras.get(_READ)
+    if kept is None or kept.id != message.id:
+        kept = interaction.extras[_READ] = ClickedMessage(message)
+    return kept

@@ -9,7 +9,7 @@ import asyncio
 
 import discord
 
-from bot.transport import ids, media
+from bot.transport import clicked, ids, media
 from bot.transport.clicked import clicked_message
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_bad_input import refused
@@ -137,3 +137,20 @@ async def test_a_click_on_a_foreign_component_is_left_unanswered(env):
     await seen.until(2)
     await env.settle()
     assert seen[-1].message.id == int(started.message.id) and foreign.callback is None
+
+
+async def test_a_click_reads_the_clicked_message_once(env, monkeypatch):
+    """Each reading walks every component of the message; a move in the hand asks for it where the
+    click's custom_id is checked and again where its answer keeps the hand's pictures: one reading."""
+    read = []
+    walk = clicked._custom_ids
+    monkeypatch.setattr(clicked, "_custom_ids", lambda components: read.append(1) or walk(components))
+    drive = GameDriver(env, "kapado")
+    session = await drive.start(["ann", "bob", "cem"])
+    seen = _Seen(env)
+    seat = min(session.to_act())
+    read.clear()
+    await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
+    clicks = [i for i in seen if i.type is discord.InteractionType.component]
+    assert clicks and len(read) == len(clicks), (len(read), len(clicks))
+    assert all(clicked_message(c) is clicked_message(c) for c in clicks)
