@@ -1,4 +1,5 @@
-"""Fixtures of the end-to-end tests: the double, a world in it, and the bot started against it."""
+"""Fixtures of the end-to-end tests: the double, a world in it, and the bot started against it (on an
+SQLite file; on PostgreSQL too for the scenarios marked ``on_both_stores``)."""
 
 from __future__ import annotations
 
