@@ -22,6 +22,8 @@ PICTURE_P99 = "table picture, p99"
 PICTURE_SIZE = "table picture, largest PNG"
 #: Issue 27: one row per game with pictures, the game's name after this.
 REPLAY_STEP = "replay step with its picture, median"
+#: Issue 27: one row per game, the game's key after this.
+REVIEW_CPU = "coach review CPU, four players"
 RATING_UPDATE = "rating update per finished match, median"
 RATING_BOARD = "/leaderboard by rating, median"
 CHANNEL_ROUTES = "Discord channel-route requests per move"

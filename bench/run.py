@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import tempfile
 import time
@@ -64,6 +65,9 @@ from bench.report import (
 from bench.restore import DATABASE as RESTORE_DATABASE
 from bench.restore import RestoreResult, run_restore
 from bench.results import CALLS, WRITERS, ResultsResult, run_results
+from bench.review import QUICK_MOVES as REVIEW_QUICK_MOVES
+from bench.review import measure as measure_reviews
+from bench.review import rows as review_rows
 from bench.safaru import TARGET_MS as SAFARU_MS
 from bench.safaru import FreeCards
 from bench.safaru import measure as measure_safaru
@@ -99,6 +103,7 @@ class Workload:
     picture_rounds: int         # timed passes over every game's seeded positions
     replay_steps: int           # consecutive steps of each game's long match drawn by the replay stepper
     replay_longest: int         # the most moves of that match
+    review_moves: int | None    # moves of each game's four-player match the coach reviews (None: all)
     safaru_positions: int       # seeded positions per count of free cards
     result_rows: int            # result rows under /leaderboard, /stats and the rating board
     rated_players: int          # people the rated rows are spread over (one guild, eight games)
@@ -113,12 +118,12 @@ class Workload:
 
 FULL = Workload("full", False, games=100, players=3, latency_moves=2000, warmup=3.0, window=15.0,
                 sessions=1000, moves=(200, 200), sqlite_seconds=2.0, playout_seconds=1.0, picture_rounds=20,
-                replay_steps=60, replay_longest=1500,
+                replay_steps=60, replay_longest=1500, review_moves=None,
                 safaru_positions=20, result_rows=1_000_000, rated_players=5000, rating_updates=500,
                 budget_moves=150)
 QUICK = Workload("quick", True, games=10, players=3, latency_moves=100, warmup=0.5, window=2.0,
                  sessions=100, moves=(5, 40), sqlite_seconds=0.3, playout_seconds=0.05, picture_rounds=2,
-                 replay_steps=4, replay_longest=120,
+                 replay_steps=4, replay_longest=120, review_moves=REVIEW_QUICK_MOVES,
                  safaru_positions=4, result_rows=20_000, rated_players=1000, rating_updates=50,
                  budget_moves=10, cpu_moves=20, capacity=(20,), capacity_target=20, pace=2.0, capacity_window=4.0)
 
@@ -153,6 +158,9 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
     playouts = measure_playouts(w.playout_seconds)
     pictures = measure_pictures(w.picture_rounds)
     replays = measure_replays(w.replay_steps, w.replay_longest)
+    # Issue 27: a coach's review, CPU per game; in a thread, as the review runs its own event loop
+    # (this process's CPU time counts it, and nothing else runs meanwhile).
+    reviews = await asyncio.to_thread(measure_reviews, moves=w.review_moves)
     safaru = measure_safaru(w.safaru_positions)
     ratings = await measure_ratings(workdir, w.result_rows, w.rated_players, w.rating_updates, w.rating_updates // 2)
     postgres.start()        # initdb and the start run meanwhile: counting requests times nothing
@@ -194,7 +202,8 @@ async def _run(w: Workload, workdir: Path, profile: Path | None, computer_proces
         title += (" -- QUICK MODE: reduced workload; the figures are not measured under the budget's "
                   "conditions, the status column only shows the command works")
     rows = (_rows(w, live, restored, results, raw, via_aiosqlite, playouts, computer_processes)
-            + _picture_rows(w, pictures) + _replay_rows(w, replays) + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
+            + _picture_rows(w, pictures) + _replay_rows(w, replays) + review_rows(reviews, w.quick)
+            + _safaru_rows(w, safaru) + _rating_rows(w, ratings)
             + _budget_rows(w, budget) + _cpu_rows(w, cpu) + _capacity_rows(w, capacity))
     rows = beside(rows, _postgres_rows(w, pg, postgres.reason))
     notes = _notes(live, restored, time.perf_counter() - started)

@@ -29,6 +29,7 @@ from bench.report import (
     POSTGRESQL_ROWS,
     RAW_SQLITE,
     REPLAY_STEP,
+    REVIEW_CPU,
     SKIPPED,
     TARGET_ROWS,
     Row,
@@ -36,6 +37,7 @@ from bench.report import (
 )
 from bench.run import QUICK, _postgres_rows
 from bot.registry import with_pictures
+from games import REGISTRY
 from tests.postgres import NoServer, required
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,6 +79,12 @@ def test_quick_mode_prints_every_row(tmp_path):
     assert sorted(label.rpartition(", ")[2] for label in replays) == sorted(with_pictures()), replays
     assert all(rows[label]["status"] in ("ok*", "missed*") and rows[label]["target"] == "<= 50 ms"
                for label in replays), replays
+    # Issue 27: a coach's review of a four-player match, its CPU time per game against 30 s.
+    reviews = {label.rpartition(", ")[2]: rows[label] for label in rows if label.startswith(REVIEW_CPU)}
+    assert sorted(reviews) == sorted(REGISTRY), sorted(rows)
+    for row in reviews.values():
+        assert row["status"] in ("ok*", "missed*") and row["target"] == "<= 30 s", row.group(0)
+        assert row["figure"].endswith(" s") and "4 easy computer players, its first 12 moves" in row.string
     assert float(rows[LATENCY_MEDIAN]["figure"].removesuffix(" ms")) > 0
     assert "QUICK MODE" in done.stdout and "synchronous=NORMAL" in done.stdout
     assert "request validation off" in done.stdout

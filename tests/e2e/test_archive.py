@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import sqlite3
 
 from PIL import Image
 
@@ -19,6 +18,7 @@ from bot.replays.record import MatchRecord, steps
 from bot.replays.retention import DAY
 from bot.replays.share import EXPORT, GIF
 from bot.transport import ids
+from tests.e2e.conftest import on_both_stores
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_rematch import closing_message, finish, refused
 
@@ -32,14 +32,15 @@ async def finished_safaru(env):
     return drive, session
 
 
-def _stored(env, session_id: int):
-    with sqlite3.connect(env.database) as db:
-        seed, options, started, ended = db.execute(
-            "SELECT seed, options, started_at, ended_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        moves = db.execute("SELECT seat, action, at FROM actions WHERE session_id = ? ORDER BY seq",
-                           (session_id,)).fetchall()
-        results = db.execute("SELECT seat, score, rank, won FROM results WHERE session_id = ? ORDER BY seat",
-                             (session_id,)).fetchall()
+async def _stored(env, session_id: int):
+    """What the bot's database (SQLite or PostgreSQL) holds of the match, read beside the bot."""
+    async def rows(sql: str) -> list[tuple]:
+        return [tuple(row) for row in await env.bot.storage._fetchall(sql, (session_id,))]
+
+    ((seed, options, started, ended),) = await rows(
+        "SELECT seed, options, started_at, ended_at FROM sessions WHERE id = ?")
+    moves = await rows("SELECT seat, action, at FROM actions WHERE session_id = ? ORDER BY seq")
+    results = await rows("SELECT seat, score, rank, won FROM results WHERE session_id = ? ORDER BY seat")
     return seed, json.loads(options), started, ended, moves, results
 
 
@@ -51,6 +52,7 @@ def _exported(answer) -> tuple[dict, MatchRecord]:
     return attachment, MatchRecord.model_validate_json(data)
 
 
+@on_both_stores
 async def test_export_sends_the_record_privately_as_a_json_file_that_replays_the_match(env):
     _, session = await finished_safaru(env)
     closing = closing_message(env, session)
@@ -70,7 +72,7 @@ async def test_export_sends_the_record_privately_as_a_json_file_that_replays_the
         "moves", "results"}
 
     # Every field is what the database holds of the match.
-    seed, options, started, ended, moves, results = _stored(env, session.id)
+    seed, options, started, ended, moves, results = await _stored(env, session.id)
     assert (record.match, record.game, record.status, record.seed) == (session.id, "safaru", "finished", seed)
     assert record.rules_version == session.game.rules_version and record.house_rules == options
     assert record.house_rules["open_piles"] is True
@@ -123,7 +125,7 @@ async def test_share_as_gif_posts_the_table_through_the_match_for_a_player_only(
     assert attachment["content_type"] == "image/gif" and attachment["size"] <= gif.MAX_BYTES
     data = shared.file(attachment["filename"])
     animation = Image.open(io.BytesIO(data))
-    moves = len(_stored(env, session.id)[4])
+    moves = len((await _stored(env, session.id))[4])
     assert animation.n_frames == min(moves + 1, gif.MAX_FRAMES)
     assert attachment["description"] == (f"The table of Safarü in match {session.id}, {animation.n_frames} "
                                           "pictures from the deal to the final table.")
@@ -138,18 +140,19 @@ async def test_share_as_gif_posts_the_table_through_the_match_for_a_player_only(
     assert animation.info["duration"] == gif.FRAME_MS
 
 
+@on_both_stores
 async def test_moves_are_pruned_after_replay_days_and_an_export_says_so(env):
     _, session = await finished_safaru(env)
     closing = closing_message(env, session)
-    results_before = _stored(env, session.id)[5]
+    results_before = (await _stored(env, session.id))[5]
     ratings_before = await env.bot.storage.rating_changes(session.id)
 
     env.clock.advance(179 * DAY)           # the daily prune ran; the match ended 179 days ago
     await env.bot.pruned()
-    assert _stored(env, session.id)[4]
+    assert (await _stored(env, session.id))[4]
     env.clock.advance(2 * DAY)
     await env.bot.pruned()
-    _, _, _, _, moves, results = _stored(env, session.id)
+    _, _, _, _, moves, results = await _stored(env, session.id)
     assert moves == [] and results == results_before
     assert await env.bot.storage.rating_changes(session.id) == ratings_before
 

@@ -10,10 +10,12 @@ import threading
 
 from bot.coach import review as reviews
 from bot.transport import ids
+from tests.e2e.conftest import on_both_stores
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_rematch import closing_message, finish, refused
 
 
+@on_both_stores
 async def test_a_review_privately_with_its_progress_then_from_the_store_and_a_refusal(env):
     drive = GameDriver(env, "safaru")
     match = await drive.start(["ann", "bob"], computers=1)
@@ -54,6 +56,7 @@ async def test_a_review_privately_with_its_progress_then_from_the_store_and_a_re
     assert german.message.text.startswith("## 🔎 Wie habe ich gespielt? · Safarü")
 
 
+@on_both_stores
 async def test_a_restart_in_the_middle_of_a_review_and_the_next_press_makes_it(env, monkeypatch):
     drive = GameDriver(env, "safaru")
     match = await drive.start(["ann"], computers=1, pictures=False)
@@ -94,6 +97,7 @@ async def _stored(env, match_id: int, seat: int):
         await storage.close()
 
 
+@on_both_stores
 async def test_a_match_whose_moves_were_pruned_is_refused_in_one_sentence(env):
     drive = GameDriver(env, "safaru")
     match = await drive.start(["ann", "bob"], computers=1)

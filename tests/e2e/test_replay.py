@@ -12,6 +12,7 @@ import random
 from bot.transport import ids
 from bot.ui.labels import seat_badge
 from tests.double.components import text_displays
+from tests.e2e.conftest import on_both_stores
 from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_rematch import closing_message, refused
 
@@ -130,6 +131,7 @@ async def test_the_hands_toggle_shows_every_hand_and_hides_them_again(env):
     shows(stepper, seen, 2)
 
 
+@on_both_stores
 async def test_replay_lists_the_callers_matches_of_this_server_only_and_opens_one(env):
     seen: Seen = {}
     match = await finished_diabolo(env, seen)
@@ -166,6 +168,7 @@ async def test_replay_lists_the_callers_matches_of_this_server_only_and_opens_on
     shows(stepper, seen, 0)
 
 
+@on_both_stores
 async def test_a_stepper_clicked_after_a_restart_just_works(env):
     seen: Seen = {}
     match = await finished_diabolo(env, seen)
@@ -177,6 +180,7 @@ async def test_a_stepper_clicked_after_a_restart_just_works(env):
     shows(stepper, seen, 2)
 
 
+@on_both_stores
 async def test_refusals_change_nothing_and_speak_the_clickers_language(env):
     seen: Seen = {}
     match = await finished_diabolo(env, seen)

@@ -11,6 +11,7 @@ import pytest
 from bot.storage.ratings import MODEL
 from bot.storage.store import ResultRow, Storage
 from tests.e2e.calcory_driver import CalcoryDriver, board_lines, play_two_player_game, start_calcory
+from tests.e2e.conftest import on_both_stores
 
 #: ManualClock starts on 14 November 2023, 22:13:20 UTC; December begins at this moment.
 DECEMBER = 1_701_388_800
@@ -50,6 +51,7 @@ async def until(env, when: float) -> None:
 
 # ------------------------------------------------------------------------------------ /season itself
 
+@on_both_stores
 async def test_season_is_offered_to_managers_and_refused_to_anyone_else_in_their_language(env):
     synced = env.double.commands[None]["season"]
     assert synced["default_member_permissions"] == "32"         # Manage Server: Discord hides it from others
@@ -86,6 +88,7 @@ async def test_season_is_offered_to_managers_and_refused_to_anyone_else_in_their
 
 # ------------------------------------------------------------------------------------ a monthly season
 
+@on_both_stores
 async def test_a_monthly_season_rolls_over_at_the_month_end_posts_its_top_three_and_keeps_its_standings(env):
     guild = int(env.guild.id)
     record = await env.double.slash(env.mod, env.channel, "season", mode="monthly", channel=env.channel)
@@ -183,6 +186,7 @@ async def test_a_monthly_season_rolls_over_at_the_month_end_posts_its_top_three_
 
 # ------------------------------------------------------------------------------------ a restart in the middle
 
+@on_both_stores
 async def test_a_season_ending_while_the_bot_is_down_or_in_the_middle_of_its_post_is_posted_once_in_german(env):
     guild = int(env.guild.id)
     env.guild.locale = "de"                     # the server's language, not the manager's
