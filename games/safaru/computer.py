@@ -172,7 +172,7 @@ def play_fit(card: str, play: Play) -> float:
 def expected_points(piles: list[Tally]) -> list[float]:
     """Each side's score if the game ended with the animals not yet caught shared out at random:
     its triangles and babies, and each majority's award times the chance that it holds it."""
-    out = [t.triangles + BABY_PENALTY * t.babies for t in piles]
+    out: list[float] = [t.triangles + BABY_PENALTY * t.babies for t in piles]
     for attr, award in (("unicorns", UNICORN_BONUS), ("fish", FISH_PENALTY)):
         counts = tuple(getattr(t, attr) for t in piles)
         shares = majority_shares(counts, PER_COLOUR - sum(counts))
