@@ -59,6 +59,11 @@ class Brain(Generic[G, S]):
         """A key shared by moves that change nothing that matters between each other."""
         return action
 
+    def solve(self, game: G, state: S, seat: int, legal: list[Action]) -> Action | None:
+        """The best move found without sampling, where the brain can (an endgame with nothing
+        hidden: ``state`` is a determinization, so it must hide nothing then), or None to search."""
+        return None
+
     def budget(self, game: G, state: S, arms: int) -> int:
         """Playouts for one move with ``arms`` candidates."""
         return min(self.most, max(self.least, self.per_arm * arms))
@@ -82,6 +87,13 @@ class Brain(Generic[G, S]):
         """How plausible a determinization is beyond being consistent (a model of how the others
         play makes some deals likelier): its weight in the search's averages."""
         return 1.0
+
+    def determinize(self, game: G, state: S, seat: int, rng: random.Random) -> S:
+        """A redeal of the cards ``seat`` cannot see: ``game.resample``. A brain with a model of
+        how the others play may deal the hands their plays make likelier more often instead of
+        weighing them by ``likelihood`` (weights spread over many redeals leave few that count)."""
+        redeal: S = game.resample(state, seat, rng)
+        return redeal
 
     def policy(self, game: G, state: S, seat: int, rng: random.Random) -> Action:
         """The playout move (it may read the whole determinized state)."""

@@ -58,7 +58,7 @@ def evaluate(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Rando
     if played is not None:
         game.check(state, seat, played)
     brain = games.BRAINS[game.key]
-    root = game.resample(state, seat, rng)
+    root = brain.determinize(game, state, seat, rng)
     legal = game.legal_actions(root, seat)
     if moves is not None:
         moves = list(dict.fromkeys(moves))
@@ -75,7 +75,7 @@ def evaluate(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Rando
     for n in range(brain.least if worlds is None else worlds):
         if deadline is not None and deadline.passed():
             break
-        world = root if n == 0 else game.resample(state, seat, rng)
+        world = root if n == 0 else brain.determinize(game, state, seat, rng)
         w = brain.likelihood(game, world, seat)
         dice = rng.getrandbits(48)
         values = [strong.playout(game, world, seat, action, brain, mark, random.Random(dice))[0] for action in moves]

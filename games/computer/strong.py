@@ -1,7 +1,8 @@
 """The strong computer player: Monte Carlo search over determinizations of the seat's knowledge.
 
-Every sample starts with ``game.resample(state, seat, rng)``: the cards the seat cannot see are
-dealt again at random, consistent with what it has seen, so the search never reads hidden state.
+Every sample starts with ``brain.determinize(game, state, seat, rng)`` (``game.resample`` unless the
+brain deals otherwise): the cards the seat cannot see are dealt again at random, consistent with what
+it has seen, so the search never reads hidden state.
 The candidates (the brain's, plus its favourite move, which wins ties) compete by sequential halving:
 in each round every surviving candidate is played out from the same determinizations with the same
 playout dice (common random numbers, so their difference is mostly their own), and the worse half
@@ -54,10 +55,13 @@ def contenders(game: Game[Any, Any, Any], root: Any, seat: int, brain: Brain[Any
 
 def search(game: Game[Any, Any, Any], state: Any, seat: int, brain: Brain[Any, Any], rng: random.Random,
            deadline: Deadline | None = None) -> Action:
-    root = game.resample(state, seat, rng)
+    root = brain.determinize(game, state, seat, rng)
     legal = game.legal_actions(root, seat)
     if len(legal) == 1:
         return legal[0]
+    solved = brain.solve(game, root, seat, legal)
+    if solved is not None:
+        return solved
     arms = contenders(game, root, seat, brain, legal, rng)
     if len(arms) == 1:
         return arms[0]
@@ -73,7 +77,7 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, brain: Brain[Any, A
     for r in range(rounds):
         per = max(1, budget // (len(alive) * rounds))
         for _ in range(per):
-            world = root if r == 0 and count[alive[0]] == 0 else game.resample(state, seat, rng)
+            world = root if r == 0 and count[alive[0]] == 0 else brain.determinize(game, state, seat, rng)
             w = brain.likelihood(game, world, seat)
             dice = rng.getrandbits(48)
             for i in alive:

@@ -10,9 +10,13 @@ overall (catches that take the same cards are one), each played out to the end o
 uncaught leave it standing, so a majority that can no longer be lost counts in full.
 
 It also reads the others' plays: a player who releases a card, or makes a small catch, while
-holding a card that could have made a much better catch plays against its interest, so a redeal
-that gives it such a card counts less in the search's averages (``likelihood``), the more so the
+holding a card that could have made a much better catch plays against its interest, so such a
+card is dealt to it less often (``determinize``, for the next seat to play) or a redeal that gives
+it one counts less in the search's averages (``likelihood``, the seats after), the more so the
 more it would have gained.
+
+In the game's last deal the deck is empty, so at two players the seat sees every card: the strong
+player then plays the deal out exactly (``solve``) instead of sampling it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from games.base import Action
 from games.computer.brain import Brain, margin
-from games.deck import DECK, colour, digit, triangles
+from games.deck import DECK, colour, digit, sort_cards, triangles
 from games.safaru.catches import (
     ANIMAL_COLOURS,
     BABY_PENALTY,
@@ -65,6 +69,9 @@ PER_COLOUR = 12
 #: plays otherwise).
 PLAY_SLACK = 1.0
 PLAY_FLOOR = 0.05
+#: Positions the last deal's exact play (``solve``) may visit before it leaves the move to the
+#: search: a few hundred at most in practice (~30 ms), so the cap only guards a crowded table.
+SOLVE_NODES = 4000
 
 
 def worth(card: str) -> float:
@@ -94,6 +101,10 @@ def score(catch: Catch) -> float:
 def best(options: list[Catch], rng: random.Random, noise: float) -> Catch:
     scored = [(score(c) + rng.random() * noise, i) for i, c in enumerate(options)]
     return options[max(scored)[1]]
+
+
+class Unsolved(Exception):
+    """The endgame took more positions than ``SOLVE_NODES``: the search decides instead."""
 
 
 class SafaruBrain(Brain[Safaru, SafaruState]):
@@ -127,22 +138,78 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
                 keep.add(a)
         return [a for a in arms if a in keep]
 
+    def solve(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action]) -> Action | None:
+        """The game's last deal with at most one other hand left (the deck is empty, so the seat
+        knows that hand: every other card lies face up or was caught face up), played to the end
+        with every line of the seat's side's plays (``ranked``) against the others' replies as the
+        playouts make them (the catch worth most by ``score``); None when that takes more than
+        ``SOLVE_NODES`` positions."""
+        if state.deck or sum(1 for s, h in enumerate(state.hands) if h and s != seat) > 1:
+            return None
+        mark, side = self.mark(game, state), game.side(state, seat)
+        nodes = 0
+
+        def after(node: SafaruState, actor: int, action: Action) -> float:
+            nonlocal nodes
+            nodes += 1
+            if nodes > SOLVE_NODES:
+                raise Unsolved
+            node = game.clone(node)
+            game.apply(node, actor, action)
+            if game.is_over(node) or self.done(game, mark, node):
+                return self.value(game, mark, node, seat)
+            actor = node.turn
+            if game.side(node, actor) != side:
+                reply = max(plays(node.hands[actor], node.table, PLAYOUT_CATCHES), key=score)
+                return after(node, actor, Action("play", reply.arg))
+            return max(after(node, actor, a) for a in self.ranked(game, node, actor, game.legal_actions(node, actor)))
+
+        try:
+            values = [(after(state, seat, action), action) for action in self.ranked(game, state, seat, legal)]
+        except Unsolved:
+            return None
+        return max(values, key=lambda v: v[0])[1]
+
+    def ranked(self, game: Safaru, state: SafaruState, seat: int, legal: list[Action]) -> list[Action]:
+        """The candidates, the best by ``score`` first (the first of equal values is played)."""
+        return sorted(self.candidates(game, state, seat, legal), key=lambda a: -score(parse_catch(a.arg)))
+
     def budget(self, game: Safaru, state: SafaruState, arms: int) -> int:
         """Fewer playouts on a crowded table, where every playout step weighs more catches."""
         crowd = max(CROWD, len(state.table))
         return min(self.most * CROWD // crowd, max(self.least, self.per_arm * arms))
 
+    def determinize(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> SafaruState:
+        """A redeal whose hand for the seat ``read_seat`` names is drawn by how well each card fits
+        its plays (``fit``; a hand's chance is the product of its cards' fits), the other hands and
+        the deck at random: redeals weighed by that seat's plays would mostly count for little."""
+        out = game.resample(state, seat, rng)
+        read = read_seat(state, seat)
+        if read is None:
+            return out
+        others = [s for s in range(state.players) if s != seat]
+        pool = sorted([c for s in others for c in out.hands[s]] + out.deck)  # the same whatever was dealt
+        hand = weighted_subset(pool, [fit(c, state.played[read]) for c in pool], len(out.hands[read]), rng)
+        rest = [c for c in pool if c not in hand]
+        rng.shuffle(rest)
+        for s in others:
+            if s != read:
+                size = len(out.hands[s])
+                out.hands[s], rest = tuple(sort_cards(rest[:size])), rest[size:]
+        out.hands[read] = tuple(sort_cards(hand))
+        out.deck = rest
+        return out
+
     def likelihood(self, game: Safaru, state: SafaruState, seat: int) -> float:
-        """How well the others' hands in this redeal fit their plays: for every card another seat
-        holds, and each of its plays in this deal (when the card was in its hand too), how much
-        better the card would have played than the play made."""
+        """How well the hands ``determinize`` dealt at random fit their seats' plays: for every card
+        such a seat holds, and each of its plays in this deal (when the card was in its hand too),
+        how much better the card would have played than the play made."""
+        read = read_seat(state, seat)
         weight = 1.0
         for other, played in enumerate(state.played):
-            if other == seat:
-                continue
-            for play in played:
+            if other not in (seat, read):
                 for card in state.hands[other]:
-                    weight *= play_fit(card, play)
+                    weight *= fit(card, played)
         return weight
 
     def mark(self, game: Safaru, state: SafaruState) -> tuple[int, int]:
@@ -169,10 +236,44 @@ def play_fit(card: str, play: Play) -> float:
     return max(PLAY_FLOOR, math.exp(-gain / PLAY_SLACK)) if gain > 0 else 1.0
 
 
+def fit(card: str, played: tuple[Play, ...]) -> float:
+    """How plausible a seat's plays of this deal are from a hand holding ``card`` too."""
+    return math.prod(play_fit(card, play) for play in played)
+
+
+def read_seat(state: SafaruState, seat: int) -> int | None:
+    """The seat whose hand ``seat``'s redeals draw by its plays: the next to play after ``seat``
+    that has played this deal and still holds cards (the one whose next plays matter first)."""
+    for step in range(1, state.players):
+        other = (seat + step) % state.players
+        if state.played[other] and state.hands[other]:
+            return other
+    return None
+
+
+def weighted_subset(items: list[str], weights: list[float], size: int, rng: random.Random) -> list[str]:
+    """``size`` of ``items``, each subset drawn with a chance proportional to the product of its
+    weights: item by item, taken with the share of the subsets still possible that contain it
+    (``ways[i][k]``: the summed products of the ``k``-subsets of the items from ``i`` on)."""
+    n = len(items)
+    ways = [[1.0] + [0.0] * size for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for k in range(1, size + 1):
+            ways[i][k] = ways[i + 1][k] + weights[i] * ways[i + 1][k - 1]
+    out: list[str] = []
+    for i, item in enumerate(items):
+        left = size - len(out)
+        if not left:
+            break
+        if rng.random() * ways[i][left] < weights[i] * ways[i + 1][left - 1]:
+            out.append(item)
+    return out
+
+
 def expected_points(piles: list[Tally]) -> list[float]:
     """Each side's score if the game ended with the animals not yet caught shared out at random:
     its triangles and babies, and each majority's award times the chance that it holds it."""
-    out = [t.triangles + BABY_PENALTY * t.babies for t in piles]
+    out: list[float] = [t.triangles + BABY_PENALTY * t.babies for t in piles]
     for attr, award in (("unicorns", UNICORN_BONUS), ("fish", FISH_PENALTY)):
         counts = tuple(getattr(t, attr) for t in piles)
         shares = majority_shares(counts, PER_COLOUR - sum(counts))

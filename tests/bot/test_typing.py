@@ -23,8 +23,6 @@ COMPUTERS_EXCUSED = {
     "games.diabolo.computer": {"arg-type"},
     "games.buildpiles.computer": {"override", "misc", "type-arg", "no-any-return", "call-overload", "return-value",
                                   "assignment", "arg-type"},
-    "games.safaru.computer": {"override", "misc", "type-arg", "no-any-return", "call-overload", "return-value",
-                              "assignment", "arg-type"},
 }
 #: Modules of bot/ that may still leave parameters unannotated (their bodies are checked all the same).
 UNANNOTATED_EXCUSED: set[str] = set()

@@ -60,6 +60,21 @@ def test_resample_depends_only_on_what_the_seat_knows(key: str, players: int) ->
 
 
 @pytest.mark.parametrize(("key", "players"), cases())
+def test_the_searchs_redeals_depend_only_on_what_the_seat_knows(key: str, players: int) -> None:
+    """The brain's redeal (``Brain.determinize``, which may read the others' plays) from a redeal
+    is the one from the real deal."""
+    game, brain = REGISTRY[key], BRAINS[key]
+    for state in positions(game, players, 4, "determinize"):
+        for seat in range(players):
+            other = game.resample(state, seat, random.Random(1))
+            first = brain.determinize(game, state, seat, random.Random(2))
+            second = brain.determinize(game, other, seat, random.Random(2))
+            for viewer in (None, *range(players)):
+                assert game.view(first, viewer) == game.view(second, viewer)
+            assert brain.likelihood(game, first, seat) == brain.likelihood(game, second, seat)
+
+
+@pytest.mark.parametrize(("key", "players"), cases())
 def test_easy_moves_are_legal_and_repeatable(key: str, players: int) -> None:
     game = REGISTRY[key]
     for n, state in enumerate(positions(game, players, 8, "easy")):

@@ -22,8 +22,8 @@ from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
 from games.mu import GAME as MU
 from games.mu import position as mu_position
-from games.safaru import SafaruState
-from games.safaru.computer import PLAY_FLOOR
+from games.safaru import SafaruState, computer
+from games.safaru.computer import PLAY_FLOOR, fit, read_seat
 from tests.games.test_rummu import GAME as RUMMU
 from tests.games.test_rummu import rig as rummu_rig
 from tests.games.test_safaru import GAME as SAFARU
@@ -131,16 +131,91 @@ def test_safaru_strong_takes_the_unicorn_that_ties_the_majority():
 
 
 def test_safaru_strong_takes_the_unicorn_that_decides_the_majority_over_more_triangles():
-    """Six unicorns against five, the last one free: pairing it wins the 24 points for sure, while the
-    catch worth seven triangles leaves it to the opponent's 8 (seventeen) and a shared award."""
+    """Pairing the last free unicorn wins the 24 points for sure, while the catch worth seven
+    triangles leaves it to the opponent's 8 (seventeen) and a shared award."""
+    state = majority_decider()
+    assert not state.deck
+    assert move(SAFARU, state, 0, "easy") == Action("play", "k7b/sev=g4g6/pair=g7a"), "seven triangles"
+    assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")
+
+
+def majority_decider() -> SafaruState:
+    """The last deal: six unicorns against five, the last one free, the deck empty."""
     mine, theirs = ("r1a", "r2", "r3", "r4", "r5", "r6"), ("r0", "r1b", "r7a", "r7b", "r8")
     table, hands = ("r9", "g4", "g6", "g7a"), {0: ("k9", "k7b"), 1: ("g8", "b5")}
     placed = {*mine, *theirs, *table, *hands[0], *hands[1]}
     rest = [c for c in DECK if c not in placed]
-    state = safaru_rig(hands=hands, table=table, piles={0: (*mine, *rest[:20]), 1: (*theirs, *rest[20:])})
+    return safaru_rig(hands=hands, table=table, piles={0: (*mine, *rest[:20]), 1: (*theirs, *rest[20:])})
+
+
+def best_against_easy(state: SafaruState, seat: int) -> float:
+    """``seat``'s final lead with every legal play of its own tried against the easy player's
+    replies: the solver's reference."""
+    if SAFARU.is_over(state):
+        scores = SAFARU.result(state).scores
+        return scores[seat] - max(p for s, p in enumerate(scores) if s != seat)
+    if state.turn != seat:
+        after = SAFARU.clone(state)
+        SAFARU.apply(after, state.turn, move(SAFARU, state, state.turn, "easy"))
+        return best_against_easy(after, seat)
+    values = []
+    for action in SAFARU.legal_actions(state, seat):
+        after = SAFARU.clone(state)
+        SAFARU.apply(after, seat, action)
+        values.append(best_against_easy(after, seat))
+    return max(values)
+
+
+def test_safaru_strong_solves_the_last_deal_when_it_sees_every_card():
+    """With the deck empty the one other hand is known (every other card was seen): the solver
+    plays the move whose best continuation does best against the greedy replies the playouts
+    model, as trying every play finds; the catch worth most would leave the deciding unicorn."""
+    state = majority_decider()
+    brain = BRAINS["safaru"]
+    legal = SAFARU.legal_actions(state, 0)
+    solved = brain.solve(SAFARU, state, 0, legal)
+    assert solved == Action("play", "k9/pair=r9")
+    values = {}
+    for action in legal:
+        after = SAFARU.clone(state)
+        SAFARU.apply(after, 0, action)
+        values[action] = best_against_easy(after, 0)
+    assert values[solved] == max(values.values()) > values[Action("play", "k7b/sev=g4g6/pair=g7a")]
+
+
+def test_safaru_strong_solves_a_last_deal_its_sampling_misjudges(monkeypatch) -> None:
+    """Seat 0 holds the last unicorn (r2) at six against five; the sampling search released it,
+    the solver makes seventeen with an 8 and keeps its options: 21 points better against easy."""
+    mine = ("b6", "r6", "k7a", "k7b", "b7a", "g7a", "g1b", "y1b", "b5", "k5", "g4", "r4", "k2", "y2", "y0",
+            "k1b", "k9", "r3", "g3", "k4", "y7b", "r7a", "b9", "g9", "y1a", "y6", "b0", "k3", "b8", "r8")
+    theirs = ("g6", "k6", "g5", "r5", "r9", "y3", "y4", "g0", "b2", "g2", "b1a", "b1b", "r0", "k8", "b7b",
+              "r7b", "g1a", "r1b", "y7a", "g7b", "k1a", "r1a")
+    state = safaru_rig(hands={0: ("r2", "y8", "g8"), 1: ("b3", "b4")}, table=("k0", "y9", "y5"),
+                       piles={0: mine, 1: theirs})
     assert not state.deck
-    assert move(SAFARU, state, 0, "easy") == Action("play", "k7b/sev=g4g6/pair=g7a"), "seven triangles"
-    assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")
+    legal = SAFARU.legal_actions(state, 0)
+
+    def against_easy(action: Action) -> float:
+        after = SAFARU.clone(state)
+        SAFARU.apply(after, 0, action)
+        return best_against_easy(after, 0)
+
+    solved = move(SAFARU, state, 0, "strong")
+    assert against_easy(solved) == max(map(against_easy, legal)) == -4
+    monkeypatch.setattr(computer, "SOLVE_NODES", 0)  # the search alone
+    assert against_easy(move(SAFARU, state, 0, "strong")) == -25
+
+
+def test_safaru_strong_leaves_to_the_search_what_it_cannot_see_or_solve(monkeypatch) -> None:
+    brain = BRAINS["safaru"]
+    state = majority_decider()
+    state.deck = [state.piles[1][-1]]  # one card still face down
+    state.piles[1] = state.piles[1][:-1]
+    assert brain.solve(SAFARU, state, 0, SAFARU.legal_actions(state, 0)) is None
+    state = majority_decider()
+    monkeypatch.setattr(computer, "SOLVE_NODES", 2)
+    assert brain.solve(SAFARU, state, 0, SAFARU.legal_actions(state, 0)) is None
+    assert move(SAFARU, state, 0, "strong") == Action("play", "k9/pair=r9")  # the search finds it too
 
 
 def test_safaru_playouts_catch_what_is_worth_most_as_the_easy_player_does():
@@ -160,18 +235,52 @@ def released_g1a() -> SafaruState:
     return state
 
 
-def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_release():
+def test_safaru_a_card_fits_a_play_less_the_better_it_would_have_played():
+    state = released_g1a()
+    played = state.played[1]
+    assert fit("y6", played) == 1.0  # nothing better than the release: fits fully
+    assert fit("r7a", played) == PLAY_FLOOR  # r7a/add=r2r5 was there for the taking
+    assert fit("r7a", ()) == 1.0  # no play yet: nothing to read
+
+
+def test_safaru_strong_deals_the_reader_hands_that_fit_its_plays():
+    """Seat 1's release leaves it unlikely to hold a 7 (both unicorns), a 2 or a 5 (a unicorn by
+    pairing): seat 0's redeals give it such a card far less often than a plain redeal does, and
+    weigh it no more (its hand was drawn by its plays)."""
     state = released_g1a()
     brain = BRAINS["safaru"]
-    assert brain.likelihood(SAFARU, state, 0) == 1.0  # nothing better than the release: fits fully
+    assert read_seat(state, 0) == 1 and read_seat(state, 1) is None  # seat 0 has not played yet
+
+    def better(hand: tuple[str, ...]) -> bool:
+        return any(fit(c, state.played[1]) < 0.5 for c in hand)
+
+    plain = [SAFARU.resample(state, 0, random.Random(n)) for n in range(400)]
+    read = [brain.determinize(SAFARU, state, 0, random.Random(n)) for n in range(400)]
+    assert sum(better(w.hands[1]) for w in plain) > 160  # 18 such cards among 55 unseen
+    assert sum(better(w.hands[1]) for w in read) < 40
+    for world in read:
+        assert sorted(SAFARU.cards(world)) == sorted(DECK) and len(world.hands[1]) == 2
+        assert world.hands[0] == state.hands[0] and world.table == state.table
+        assert brain.likelihood(SAFARU, world, 0) == 1.0
+
+
+def test_safaru_strong_weighs_the_hands_of_seats_it_does_not_read():
+    """At three players seat 0 reads seat 1, the next to play; seat 2's release still weighs a
+    redeal that gives it a card with a much better play."""
+    state = safaru_rig(3, hands={0: ("k9", "g8"), 1: ("g1a", "b6", "y6"), 2: ("y0", "g0", "k4")},
+                       table=("r2", "r5"), turn=1)
+    SAFARU.apply(state, 1, Action("play", "g1a"))
+    SAFARU.apply(state, 2, Action("play", "y0"))
+    brain = BRAINS["safaru"]
+    assert read_seat(state, 0) == 1
     world = SAFARU.clone(state)
-    world.hands[1] = ("r7a", "y6")  # r7a/add=r2r5 was there for the taking
-    world.deck[world.deck.index("r7a")] = "b6"
+    world.hands[2] = ("r7a", "g0")
+    world.deck[world.deck.index("r7a")] = "k4"
     assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
-    assert brain.likelihood(SAFARU, world, 1) == 1.0  # a seat knows its own hand: nothing to weigh
-    plain = SAFARU.clone(world)
-    plain.played = [(), ()]
-    assert brain.likelihood(SAFARU, plain, 0) == 1.0
+    world.hands[1] = ("r7b", "y6")  # seat 1's hand is drawn by its plays: no weight on it
+    world.deck[world.deck.index("r7b")] = "b6"
+    assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
+    assert brain.likelihood(SAFARU, world, 1) == 1.0  # seat 1 reads seat 2, and knows its own hand
 
 
 def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_small_catch():
@@ -179,12 +288,8 @@ def test_safaru_strong_counts_a_redeal_less_when_it_contradicts_a_small_catch():
     three (seventeen): a catch, not only a release, tells what the other cards were not."""
     state = safaru_rig(hands={0: ("k9", "g8"), 1: ("g7a", "k1a")}, table=("r3", "r4", "r8"), turn=1)
     SAFARU.apply(state, 1, Action("play", "g7a/add=r3r4"))
-    brain = BRAINS["safaru"]
-    assert brain.likelihood(SAFARU, state, 0) == 1.0  # k1a could only be released: fits fully
-    world = SAFARU.clone(state)
-    world.hands[1] = ("y2",)
-    world.deck[world.deck.index("y2")] = "k1a"
-    assert brain.likelihood(SAFARU, world, 0) == PLAY_FLOOR
+    assert fit("k1a", state.played[1]) == 1.0  # k1a could only be released: fits fully
+    assert fit("y2", state.played[1]) == PLAY_FLOOR
 
 
 def test_safaru_strong_reads_plays_from_its_own_view_only():
