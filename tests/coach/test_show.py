@@ -13,6 +13,7 @@ from bot.coach.show import render
 from bot.replays.steps import Walked
 from games.base import Action
 from games.computer import choose
+from tests.ui import kit
 from tests.ui.kit import make_session, play
 
 
@@ -90,6 +91,8 @@ def test_calcory_flips_in_words_the_better_one_without_its_outcome_and_the_grid_
     assert "    A  B  C  D  E " in lines and "    F  G  H  I  J " in lines     # the grid in words, both halves
     german = render(session, review, walked, "de").text
     assert f"Der starke Spieler hätte gespielt: P0 hat die Karte auf {best.arg} aufgedeckt." in german.splitlines()
+    three = Review(0, (review.decisions[0],) * 3, 30)      # three grids still fit one message
+    kit.check_limits(render(session, three, walked, "de"), ephemeral=True)
 
 
 def test_a_lead_too_small_to_matter_is_not_named_however_sure() -> None:
