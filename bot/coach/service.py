@@ -22,11 +22,13 @@ from bot.coach.show import progress, render, said
 from bot.play.clock import Clock
 from bot.play.computers import ComputerPool
 from bot.play.sessions import Refusal, Session, SessionManager
+from bot.replays.steps import Walked
 from bot.storage.database import StorageFault
 from bot.storage.store import Storage
 from bot.transport import media, webhooks
 from bot.transport.reply import Reply
 from bot.ui.base import Rendered
+from games.base import Action
 
 log = logging.getLogger("spieltisch.coach")
 
@@ -147,5 +149,7 @@ class Coach:
 
 
 def _rendered(match: Session, record: Match, made: Review, lang: str) -> Rendered:
-    states = reviews.positions(record, [d.move for d in made.decisions])
-    return render(match, made, states, len(record.actions), lang)
+    game = match.game
+    walked = Walked(game, record.players, game.parse_options(record.options), record.seed,
+                    [(seat, Action.parse(key)) for seat, key in record.actions])
+    return render(match, made, walked, lang)

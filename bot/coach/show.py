@@ -1,10 +1,13 @@
-"""A review as its reader sees it, privately and in their language: each costly decision with the
-position as the reader saw it then (the table's picture and their hand's), what they played, what
-the strong player prefers, and the estimated difference in the game's points (``<game>.ui.coach_unit``
-says what one point is in that game).
+"""A review as its reader sees it, privately and in their language: each costly decision with where
+it was (the hand, round or game, or in a match of one hand the turn, as the replay's jump select names
+it), the position as the reader saw it then (the table's picture and their hand's, or a table of
+buttons such as Calcory's grid in words), what they played, what the strong player prefers, and the
+estimated difference in the game's points with the range it most likely lies in
+(``<game>.ui.coach_unit`` says what one point is in that game).
 
-The positions are the live states before each move, rebuilt from the stored log (``games.base.walk``);
-the pictures read only ``game.view`` of them: the public table and the reader's own hand.
+The positions are the live states before each move, from the match walked as the replay walks it
+(``bot.replays.steps.Walked``); the pictures and the grid read only ``game.view`` of them: the public
+table and the reader's own hand.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from dataclasses import replace
 from typing import Any
 
 from bot.coach.review import Review
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.pictures import Pictures
 from bot.play.sessions import Session
 from bot.registry import pictures as pictures_of
 from bot.registry import presenter
+from bot.replays.stepper import start_label
+from bot.replays.steps import Walked
 from bot.storage.status import Status
 from bot.transport import media
 from bot.transport.media import Picture
@@ -28,6 +33,8 @@ from games.base import Action
 
 #: Accent of the review's containers (the strong player's advice, not a turn).
 ACCENT = 0x5865F2
+#: Standard errors either side of an estimate in the range the review calls "most likely" (about 95 %).
+LIKELY = 2.0
 
 
 def progress(lang: str, done: float) -> Rendered:
@@ -40,9 +47,9 @@ def said(lang: str, key: str, **params: Any) -> Rendered:
     return Rendered(StaticLayout([{"type": 17, "accent_color": ACCENT, "components": [text(t(lang, key, **params))]}]))
 
 
-def render(match: Session, review: Review, states: dict[int, Any], moves: int, lang: str) -> Rendered:
-    """The finished review of ``match`` (a finished ``Session``: names, game, pictures on or off) of
-    ``moves`` logged moves; ``states`` holds the live state before each of its decisions' moves."""
+def render(match: Session, review: Review, walked: Walked, lang: str) -> Rendered:
+    """The finished review of ``match`` (a finished ``Session``: names, game, pictures on or off),
+    ``walked`` its log (the position before each decision's move, and where its hands start)."""
     game = match.game
     head = [t(lang, "coach.title", game=game.name)]
     if not review.decisions:
@@ -52,32 +59,50 @@ def render(match: Session, review: Review, states: dict[int, Any], moves: int, l
     head.append(t(lang, "coach.unit", unit=t(lang, f"{game.key}.ui.coach_unit")))
     show = presenter(game.key)
     drawn = pictures_of(game.key)
+    board = getattr(show, "board", None)
     parts: list[dict] = [{"type": 17, "accent_color": ACCENT, "components": [text("\n".join(head))]}]
     uploads: list[Picture] = []
     for rank, decision in enumerate(review.decisions, 1):
-        state = states[decision.move]
-        at = replace(match, status=Status.PLAYING, state=state, counters=[0] * len(match.seats))
+        at = replace(match, status=Status.PLAYING, state=walked.state(decision.move), counters=[0] * len(match.seats))
+        where = start_label(walked, walked.start_of(decision.move), at, lang)
         lines = [
-            t(lang, "coach.decision", rank=rank, move=decision.move + 1, moves=moves),
+            t(lang, "coach.decision", rank=rank, where=where, move=decision.move + 1, moves=walked.steps),
             t(lang, "coach.played", move=described(at, show, review.seat, decision.played, lang)),
-            t(lang, "coach.better", move=described(at, show, review.seat, decision.best, lang)),
-            t(lang, "coach.cost", points=rating(decision.loss, lang), error=rating(decision.error, lang)),
+            t(lang, "coach.better", move=described(at, show, review.seat, decision.best, lang, happened=False)),
+            cost(decision.loss, decision.error, lang),
         ]
         shown = position(at, drawn, show, review.seat, decision.move, lang)
         uploads.extend(shown)
-        box = [text("\n".join(lines)), *([media.gallery(*shown)] if shown else [])]
+        grid = board(at, lang) if board is not None else []
+        box = [text("\n".join(lines)), *(text(half) for half in grid), *([media.gallery(*shown)] if shown else [])]
         parts.append({"type": 17, "components": box})
     return Rendered(StaticLayout(parts), pictures=tuple(uploads))
 
 
-def described(at: Session, show: Presenter, seat: int, key: str, lang: str) -> str:
+def cost(loss: float, error: float, lang: str) -> str:
+    """What a decision cost, said with its uncertainty: the range it most likely lies in, or that every
+    game played on agreed (no spread at all)."""
+    if round(error, 1) == 0:
+        return t(lang, "coach.cost_sure", points=rating(loss, lang))
+    return t(lang, "coach.cost", points=rating(loss, lang), low=rating(max(0.0, loss - LIKELY * error), lang),
+             high=rating(loss + LIKELY * error, lang))
+
+
+def described(at: Session, show: Presenter, seat: int, key: str, lang: str, *, happened: bool = True) -> str:
     """A move as the table's move log puts it (made in a copy of the position), without what it set
-    off (a hand scored, the next deal: the log's further parts), else its key."""
+    off (a hand scored, the next deal: the log's further parts). The game's own ``coach_<kind>`` words
+    say a move the log leaves unsaid (a Calcory flip that did not end the turn), and always a move that
+    did not happen (``happened`` false), whose log line would tell an outcome the reader could not
+    know then (the strong player's flip "hit 13": the card it turned was face down)."""
     game = at.game
-    state = game.clone(at.state)
-    events = game.apply(state, seat, Action.parse(key))
-    line = show.describe(replace(at, state=state), events, lang)
-    return line.splitlines()[0].split(" · ")[0] if line else key
+    action = Action.parse(key)
+    own = f"{game.key}.ui.coach_{action.kind}"
+    if happened or not has(own):
+        state = game.clone(at.state)
+        line = show.describe(replace(at, state=state), game.apply(state, seat, action), lang)
+        if line:
+            return line.splitlines()[0].split(" · ")[0]
+    return t(lang, own, name=at.seats[seat].name, arg=action.arg) if has(own) else key
 
 
 def position(at: Session, drawn: Pictures | None, show: Presenter, seat: int, move: int, lang: str) -> list[Picture]:

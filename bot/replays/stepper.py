@@ -2,7 +2,8 @@
 
 The stepper shows one position of a finished match: the table as the channel saw it after that
 move (the presenter's own table, its texts and pictures, without its buttons), the move's line in
-the move log's words, and with the toggle every seat's hand. Its buttons and select carry the whole
+the move log's words, the hand's score breakdown where that move ended a hand (as the channel got it),
+and with the toggle every seat's hand. Its buttons and select carry the whole
 state (match, step, hands shown) in their custom ids (``bot.transport.ids.replay``), so it keeps
 working after a restart. Within Discord's limits: one row of five buttons, one select of at most 25
 options, paged by the hands (or turns) around the one shown, and 4,000 characters of text.
@@ -10,10 +11,11 @@ options, paged by the hands (or turns) around the one shown, and 4,000 character
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.i18n import t
-from bot.registry import presenter
+from bot.registry import hand_summary, presenter
 from bot.replays.steps import Position, Walked
 from bot.storage.store import PlayedMatch
 from bot.transport import ids, media
@@ -22,6 +24,7 @@ from bot.ui.base import Rendered, StaticLayout, Style, button, row, select, text
 from bot.ui.labels import seat_badge
 from bot.ui.movelog import log_line, move_log
 from bot.ui.pictured import plain
+from bot.ui.shown import Shown
 from bot.ui.summary import own_key
 
 #: Hands (or turns) the jump select lists at once, leaving room for the two page options.
@@ -40,11 +43,15 @@ def stepper(walked: Walked, at: Position, hands: bool, lang: str, ended_at: floa
     where = t(lang, "replay.deal", steps=walked.steps) if step == 0 else \
         t(lang, "replay.step", step=step, steps=walked.steps)
     head.append(f"{where} · {start_label(walked, walked.start_of(step), at, lang)}")
-    told = show.describe(at, (at.history[-1][2] or []) if step else at.opening, lang)
+    events = (at.history[-1][2] or []) if step else at.opening
+    told = show.describe(at, events, lang)
     if told:
         head.append(f"> {log_line(told)}")
     last = "\n".join(move_log(at, lang, show)) or None
     parts: list[dict] = [text("\n".join(head))]
+    scored = hand_summary(at.game.key, at, events, lang) if step else None
+    if scored:      # the breakdown the channel saw after this move ended a hand (the table shows the next deal)
+        parts.append(text(scored))
     pictures: list[Picture] = []
     board = getattr(show, "board", None)
     grids = board(at, lang) if board is not None else []
@@ -79,23 +86,34 @@ def _shown(components: list[dict]) -> list[dict]:
 
 def _hands(at: Position, lang: str, room: int) -> tuple[list[dict], list[Picture]]:
     """Every seat's hand at this step, as its owner saw it then: a line after the seat's badge and name
-    (the picture's own words for the cards, its alt text, or without a picture the hand's first line),
-    then its picture, so each picture stands under its owner. At most ``room`` characters of text."""
+    (the picture's own words for the cards, its alt text, or for a game without hand pictures the
+    hand's first line; without the label its owner read: ``theirs``), then its picture, so each picture
+    stands under its owner. The words come from the picture even in a match without pictures, whose
+    hand text names no cards (Mü's shows them as buttons). At most ``room`` characters of text."""
     show = presenter(at.game.key)
+    pictured = at if at.pictures else replace(at, pictures=True)
     parts, drawn = [text(t(lang, "replay.hands"))], list[Picture]()
     for seat, player in enumerate(at.seats):
-        hand = show.hand(at, seat, lang, "", None)
+        hand = show.hand(pictured, seat, lang, "", None)
         said = hand.pictures[0].alt if hand.pictures else hand.text
-        cards = next((line for line in said.splitlines() if line.strip()), "")
+        cards = theirs(next((line for line in said.splitlines() if line.strip()), ""))
         parts.append(text(f"{seat_badge(seat)} **{player.name}** · {cards}"))
-        parts.extend(media.galleries(hand.pictures[0] if hand.pictures else None))
-        drawn.extend(hand.pictures[:1])
+        if at.pictures:
+            parts.extend(media.galleries(hand.pictures[0] if hand.pictures else None))
+            drawn.extend(hand.pictures[:1])
     while sum(len(part.get("content", "")) for part in parts) > room:     # the longest lines halved
         longest = max((part for part in parts if part.get("content")), key=lambda part: len(part["content"]))
         if len(longest["content"]) < 8:
             break
         longest["content"] = longest["content"][:len(longest["content"]) // 2].rstrip() + "…"
     return parts, drawn
+
+
+def theirs(line: str) -> str:
+    """A hand's first line without the label its owner read ("**Your hand (4):**", "Deine Stapel:"),
+    which after another player's name would say "Bob · Your hand": the cards after the first colon."""
+    _, colon, cards = line.replace("**", "").partition(":")
+    return cards.strip() if colon and cards.strip() else line
 
 
 def _buttons(walked: Walked, at: Position, step: int, hands: bool, lang: str) -> dict:
@@ -129,7 +147,7 @@ def _jump(walked: Walked, at: Position, step: int, hands: bool, lang: str) -> di
                   default=str(walked.starts[here].step))
 
 
-def start_label(walked: Walked, index: int, at: Position, lang: str) -> str:
+def start_label(walked: Walked, index: int, at: Shown, lang: str) -> str:
     """``Hand 3`` (in the game's own word: Game, Round), or in a game of one hand ``Turn 5 · ① ann``."""
     start = walked.starts[index]
     if start.seat is None:
