@@ -4,7 +4,8 @@
 turns that into the cards worth laying out. In tricks a seat wins as cheaply as it can, lets a
 winning partner have points, and otherwise throws its least valuable card. The strong player
 compares whole hands: several bid sizes at once (so it can jump ahead, but at most a card beyond
-what its hand carries), every trump and partner, and every card in tricks.
+what its hand carries), every trump and partner, and every card in tricks; against a Chef it
+trusts the deals in which the others' bids fit their hands most.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from games.base import Action
 from games.computer.brain import Brain
 from games.deck import COLOURS, colour, digit, triangles
 from games.mu.auction import bid_limit
-from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking
+from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking, trick_winner
 from games.mu.rules import Mu, bid_action
 from games.mu.state import AUCTION, CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuState
 from games.mu.tricks import playable
@@ -31,6 +32,8 @@ _TRUMP_CARD, _HIGH_TRUMP, _PLAIN = 20, 30, {9: 12, 8: 5}
 TRUMP_NAMES: tuple[str, ...] = (*COLOURS, *DIGITS)
 #: Cards the strong player may bid beyond the hand's ``target``: its search plays the tricks better.
 BID_SLACK = 1
+#: How much likelier a deal is per card one seat's bid strays from its hand's ``target``.
+BID_TRUST = 0.5
 
 
 def strengths(hand: Sequence[str]) -> dict[str, float]:
@@ -141,6 +144,22 @@ def play_card(playable: Sequence[str], trick: Sequence[tuple[int, str]], ranks: 
     return min(playable, key=lambda c: (cheapness(c, ranks), c))
 
 
+def played_cards(state: MuState) -> list[list[str]]:
+    """The cards each seat played this hand, read from the tricks everyone saw: a won trick lies in
+    its winner's pile in play order, and its winning card's place tells who led it."""
+    n = state.players
+    out: list[list[str]] = [[] for _ in range(n)]
+    for winner, pile in enumerate(state.won):
+        for start in range(0, len(pile), n):
+            trick = pile[start:start + n]
+            leader = winner - trick_winner(enumerate(trick), state.ranks)
+            for i, card in enumerate(trick):
+                out[(leader + i) % n].append(card)
+    for s, card in state.trick:
+        out[s].append(card)
+    return out
+
+
 class MuBrain(Brain[Mu, MuState]):
     least, per_arm, most = 80, 24, 300
     cap = 1000
@@ -198,6 +217,26 @@ class MuBrain(Brain[Mu, MuState]):
                 if action not in out:
                     out.append(action)
         return out
+
+    def likelihood(self, game: Mu, state: MuState, seat: int) -> float:
+        """For a seat against the Chef, deals where the others' bids fit their hands weigh more: a
+        seat bids up to its hand's ``target`` (as ``bid_move`` does), so once the auction is over
+        every seat but the Chef stopped right there (below the top or tied, it would have gone on)
+        and the Chef at most there. Each seat is judged on the hand it was dealt: what it holds and
+        what it played. The Chef and its partner search without this: weighed so, the Chef's hands
+        went worse (its trump and partner choices), the defenders' better (they let fewer bids
+        through)."""
+        if state.phase == AUCTION or seat in (state.chef, state.partner):
+            return 1.0
+        played = played_cards(state)
+        stray = 0
+        for s in range(state.players):
+            if s == seat:
+                continue
+            hand = state.hidden[s] + state.shown[s] + tuple(played[s])
+            bid, want = state.bids[s], target(state.players, candidate_trumps(hand)[0][1])
+            stray += max(0, bid - want) if s == state.chef else abs(want - bid)
+        return BID_TRUST ** stray
 
     def same(self, game: Mu, state: MuState, seat: int, action: Action) -> object:
         if action.kind == "play":
