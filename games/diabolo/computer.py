@@ -118,7 +118,7 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
         hidden_in_hands = sum(n for s, n in enumerate(view.hand_counts) if s != seat) - sum(map(len, known))
         est = estimate(list(view.hand), devil, angel, [row.closed for row in view.rows], known,
                        list(view.removed), hidden_in_hands, hidden_in_hands + view.deck)
-        if view.phase == DOUBLER:
+        if view.deciding is not None:  # the view names the colour exactly while doublers are chosen
             colour = COLOURS.index(view.deciding)
             use = doubler(est, colour, paying_after(devil, angel, colour))
             return Action("doubler", view.deciding if use else NO)
