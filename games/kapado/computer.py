@@ -234,7 +234,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
             return take(legal, owners, list(view.counts))
         tops = [s.top if s.lock == "open" else None for s in view.stacks[seat]]
         turns = view.deck / view.players
-        return place(view.drawn, tops, frozenset(view.banned), legal, seat, view.players, per, turns, rng, 0.01)
+        return place(view.held, tops, frozenset(view.banned), legal, seat, view.players, per, turns, rng, 0.01)
 
     def default(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action],
                 rng: random.Random) -> Action:
@@ -250,7 +250,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
                 game.apply(taken, seat, action)
                 return game.legal_actions(taken, seat)
             return table.wish(seat, legal, ways, rng)
-        return table.lay(seat, view.drawn, legal, rng)[0]
+        return table.lay(seat, view.held, legal, rng)[0]
 
     def candidates(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action]) -> list[Action]:
         """Every drawn card ends up owned, so the extra draw is always drawn (one card more, and one
@@ -286,7 +286,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
             owners = {s[-1]: k // per for k, s in enumerate(state.stacks) if s and state.locks[k] == OPEN}
             return take(legal, owners, card_counts(state))
         turns = min(HORIZON, len(state.pile) / state.players)
-        return place(state.drawn, _tops(state, seat), state.banned, legal, seat, state.players, per,
+        return place(state.held, _tops(state, seat), state.banned, legal, seat, state.players, per,
                      turns, rng, 0.05, unseen_in(state), state.banned)
 
     def mark(self, game: Kapado, state: KapadoState) -> tuple[int, int, tuple[int, ...]]:
