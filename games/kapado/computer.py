@@ -12,8 +12,11 @@ strong player knows a top lasts a few turns only (every card laid replaces one o
 weighs its tops over ``HORIZON`` turns: a double fit now is worth more than a slightly better top
 later. It counts only the number cards it has not seen (the face-up cards are out of the pile)
 under the bans in force, and takes with a wish card the top it lays best itself and whose loss
-costs its owner most. Those are its only choices (the extra draw is always drawn), so it plays
-that favourite without playouts (``KapadoBrain.candidates`` says why); the expert searches.
+costs its owner most. It lays a card looking one draw further (``Table.ahead``): for each place,
+the best it could do with every unseen card it may draw next, which sees a top that only catches
+cards that would otherwise lock a stack. Those are its only choices (the extra draw is always
+drawn), so it plays that favourite without playouts (``KapadoBrain.candidates`` says why); the
+expert searches.
 """
 
 from __future__ import annotations
@@ -27,7 +30,17 @@ from games.base import Action
 from games.computer.brain import Brain, margin
 from games.kapado.cards import COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
 from games.kapado.rules import Kapado
-from games.kapado.state import EXTRA, OPEN, KapadoState, KapadoView, card_counts, parse_stack
+from games.kapado.state import (
+    DEAD,
+    EXTRA,
+    LOCK_NAMES,
+    LOCKED,
+    OPEN,
+    KapadoState,
+    KapadoView,
+    card_counts,
+    parse_stack,
+)
 from games.kapado.state import WISH as WISH_PHASE
 
 _NUMBERS = [c for c in DECK.ids if KIND[c] == NUMBER]
@@ -109,31 +122,36 @@ def place(card: str, tops: list[str | None], banned: frozenset[int], legal: list
 def placed(card: str, tops: list[str | None], banned: frozenset[int], legal: list[Action], players: int,
            per: int, turns: float, rng: random.Random, noise: float, unseen: int,
            judged: frozenset[int], keys: list[int] | None = None) -> tuple[Action, float]:
-    """``place``'s move with its score: an extra draw now (1) and the tops' prospect over ``turns``.
-    ``keys`` are the cards each locked stack's key may be (else any unseen card)."""
+    """``place``'s move with its score (``scored``). ``keys`` are the cards each locked stack's key
+    may be (else any unseen card)."""
     best, best_score = legal[0], float("-inf")
     for action in legal:
         _, i = parse_stack(action.arg, players, per)  # type: ignore[misc]
-        if action.kind == "unlock":
-            may = unseen if keys is None else keys[i]
-            odds = (doubles(card, judged) & may).bit_count() / (may.bit_count() or 1)
-        after = tops[:]
-        if action.kind == "up":
-            top = tops[i]
-            after[i] = card
-            double = top is not None and fit(card, top, banned) == DOUBLE
-            score = (1.0 if double else 0.0) + turns * prospect(after, unseen, judged)
-        elif action.kind == "unlock":
-            after[i] = card
-            score = (odds * (1.0 + turns * prospect(after, unseen, judged))
-                     + (1.0 - odds) * turns * prospect(tops, unseen, judged))
-        else:
-            after[i] = None
-            score = turns * prospect(after, unseen, judged)
-        score += rng.random() * noise
+        may = unseen if keys is None else keys[i]
+        score = scored(card, action.kind, i, tops, banned, turns, unseen, judged, may) + rng.random() * noise
         if score > best_score:
             best, best_score = action, score
     return best, best_score
+
+
+def scored(card: str, kind: str, i: int, tops: list[str | None], banned: frozenset[int], turns: float,
+           unseen: int, judged: frozenset[int], may: int) -> float:
+    """Laying ``card`` on stack ``i`` (``kind``: up, unlock or down): an extra draw now (1) and the
+    tops' prospect over ``turns``; an unlock opens the stack (a double fit) with the odds that the
+    key is among ``may`` and fits the card doubly."""
+    after = tops[:]
+    if kind == "up":
+        top = tops[i]
+        after[i] = card
+        double = top is not None and fit(card, top, banned) == DOUBLE
+        return (1.0 if double else 0.0) + turns * prospect(after, unseen, judged)
+    if kind == "unlock":
+        odds = (doubles(card, judged) & may).bit_count() / (may.bit_count() or 1)
+        after[i] = card
+        return (odds * (1.0 + turns * prospect(after, unseen, judged))
+                + (1.0 - odds) * turns * prospect(tops, unseen, judged))
+    after[i] = None
+    return turns * prospect(after, unseen, judged)
 
 
 def take(legal: list[Action], owner_of: dict[str, int], counts: list[int]) -> Action:
@@ -150,17 +168,62 @@ DOUBLES: dict[str, int] = {c: doubles(c) for c in _NUMBERS}
 
 class Table:
     """The table in the strong player's terms, read from its seat's view: every seat's open tops,
-    the face-up card under each top (None: hidden or nothing), the bans, the unseen cards and the
-    turns the tops are weighed over."""
+    the face-up card under each top (None: hidden or nothing), each stack's lock, the bans, the
+    unseen cards and the turns the tops are weighed over."""
 
     def __init__(self, players: int, per: int, tops: list[list[str | None]], below: list[list[str | None]],
-                 banned: frozenset[int], unseen: int, deck: int) -> None:
-        self.players, self.per, self.tops, self.below = players, per, tops, below
-        self.banned, self.unseen = banned, unseen
+                 locks: list[list[int]], banned: frozenset[int], unseen: int, deck: int) -> None:
+        self.players, self.per, self.tops, self.below, self.locks = players, per, tops, below, locks
+        self.banned, self.unseen, self.deck = banned, unseen, deck
         #: Per stack, the cards its face-down top may be: a card went face down only where it fit no
         #: open top, so never in the colour of the face-up card it lies on (nor a 1, which fits all).
         self.keys = [[unseen & ~key_misfits(b) for b in row] for row in below]
         self.turns = min(HORIZON, deck / players)
+        #: The turns the tops are weighed over from the seat's next draw on.
+        self.later = max(0.0, min(HORIZON, deck / players - 1))
+        self.numbers = [c for c in _NUMBERS if unseen & BIT[c]]
+
+    def ahead(self, seat: int, card: str, legal: list[Action]) -> Action:
+        """Where to lay ``card``, weighed one draw further than ``lay``: an extra draw now, then the
+        best the seat can do with each unseen card it may draw next on the stacks the move leaves.
+        A single fit's choice of top (a third of the seat's placements) is what this decides: it
+        sees which tops the next card will want, not only how many cards fit them doubly."""
+        tops, locks, keys = self.tops[seat], self.locks[seat], self.keys[seat]
+        best, best_score = legal[0], float("-inf")
+        for action in legal:
+            _, i = parse_stack(action.arg, self.players, self.per)  # type: ignore[misc]
+            after, shut, known = tops[:], locks[:], keys[:]
+            after[i] = card
+            if action.kind == "up":
+                top = tops[i]
+                double = top is not None and fit(card, top, self.banned) == DOUBLE
+                score = (1.0 if double else 0.0) + self.next_draw(after, locks, keys)
+            elif action.kind == "unlock":
+                odds = (doubles(card, self.banned) & keys[i]).bit_count() / (keys[i].bit_count() or 1)
+                shut[i] = OPEN
+                dead = locks[:]
+                dead[i] = DEAD
+                score = odds * (1.0 + self.next_draw(after, shut, keys)) + (1.0 - odds) * self.next_draw(tops, dead, keys)
+            else:
+                after[i] = None
+                if locks[i] != DEAD:
+                    shut[i] = LOCKED
+                known[i] = self.unseen & ~key_misfits(tops[i])
+                score = self.next_draw(after, shut, known)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def next_draw(self, tops: list[str | None], locks: list[int], keys: list[int]) -> float:
+        """What the seat's next draw is worth with these stacks: over the unseen number cards, the
+        mean of the best ``scored`` placement each allows (none when the pile is empty)."""
+        if not self.deck or not self.numbers:
+            return 0.0
+        total = 0.0
+        for card in self.numbers:
+            total += max(scored(card, kind, i, tops, self.banned, self.later, self.unseen, self.banned, keys[i])
+                         for kind, i in options(card, tops, locks, self.banned))
+        return total / len(self.numbers)
 
     def worth(self, tops: list[str | None]) -> float:
         return self.turns * prospect(tops, self.unseen, self.banned)
@@ -189,6 +252,18 @@ class Table:
         return best
 
 
+def options(card: str, tops: list[str | None], locks: list[int], banned: frozenset[int]) -> list[tuple[str, int]]:
+    """Where the rules let a drawn ``card`` go on a seat's stacks (``tops`` None where locked, dead or
+    empty): face up where it fits, or an unlock attempt; face down only where it fits no open top."""
+    ups = [("up", i) for i, top in enumerate(tops)
+           if locks[i] == OPEN and (top is None or fit(card, top, banned))]
+    unlocks = [("unlock", i) for i, lock in enumerate(locks) if lock == LOCKED]
+    if ups:
+        return ups + unlocks
+    alive = [i for i, lock in enumerate(locks) if lock != DEAD] or list(range(len(locks)))
+    return unlocks + [("down", i) for i in alive]
+
+
 @cache
 def key_misfits(below: str | None) -> int:
     """The cards that cannot have gone face down onto ``below`` (None: nothing known): every card that
@@ -202,7 +277,8 @@ def _table_of_view(view: KapadoView) -> Table:
     tops = [[s.top if s.lock == "open" else None for s in row] for row in view.stacks]
     below = [[s.cards[-2] if len(s.cards) > 1 and not s.face_down[-2] else None for s in row]
              for row in view.stacks]
-    return Table(view.players, len(view.stacks[0]), tops, below, frozenset(view.banned), unseen_by(view),
+    locks = [[LOCK_NAMES.index(s.lock) for s in row] for row in view.stacks]
+    return Table(view.players, len(view.stacks[0]), tops, below, locks, frozenset(view.banned), unseen_by(view),
                  view.deck)
 
 
@@ -234,7 +310,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
             return take(legal, owners, list(view.counts))
         tops = [s.top if s.lock == "open" else None for s in view.stacks[seat]]
         turns = view.deck / view.players
-        return place(view.drawn, tops, frozenset(view.banned), legal, seat, view.players, per, turns, rng, 0.01)
+        return place(view.held, tops, frozenset(view.banned), legal, seat, view.players, per, turns, rng, 0.01)
 
     def default(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action],
                 rng: random.Random) -> Action:
@@ -250,7 +326,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
                 game.apply(taken, seat, action)
                 return game.legal_actions(taken, seat)
             return table.wish(seat, legal, ways, rng)
-        return table.lay(seat, view.drawn, legal, rng)[0]
+        return table.ahead(seat, view.held, legal)
 
     def candidates(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action]) -> list[Action]:
         """Every drawn card ends up owned, so the extra draw is always drawn (one card more, and one
@@ -286,7 +362,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
             owners = {s[-1]: k // per for k, s in enumerate(state.stacks) if s and state.locks[k] == OPEN}
             return take(legal, owners, card_counts(state))
         turns = min(HORIZON, len(state.pile) / state.players)
-        return place(state.drawn, _tops(state, seat), state.banned, legal, seat, state.players, per,
+        return place(state.held, _tops(state, seat), state.banned, legal, seat, state.players, per,
                      turns, rng, 0.05, unseen_in(state), state.banned)
 
     def mark(self, game: Kapado, state: KapadoState) -> tuple[int, int, tuple[int, ...]]:

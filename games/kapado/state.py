@@ -134,6 +134,12 @@ class KapadoView:
     history: tuple[HandScore, ...]
     last: str | None = None  # the stack the last action put a card on, face up or down
 
+    @property
+    def held(self) -> str:
+        """``drawn`` where the viewer is to place it (or to use the wish card): the phase guarantees one."""
+        assert self.drawn is not None, f"no card drawn in phase {self.phase}"
+        return self.drawn
+
 
 def card_counts(state: KapadoState) -> list[int]:
     """Every card a player owns: all stacks (locked and dead ones too) plus kept wish cards."""

@@ -127,6 +127,24 @@ def test_kapado_strong_keeps_the_top_whose_double_fits_are_still_to_come():
         assert strong(KAPADO, state, 0, seed) == Action("up", "s0:0")
 
 
+def test_kapado_strong_weighs_its_next_draw_and_keeps_a_top_of_every_colour():
+    """b7 fits d7 (divisor 7), b32 and b5 (colour) singly, and covering d7 or b5 leaves as many
+    unseen cards fitting a top doubly. Counted that far the choices tie and the first, d7, was
+    covered; but then no top takes d3, d6, d9 or d18 (the 2 is banned, and every other d card is
+    face up), so the next of those would go face down and lock a stack. Strong weighs the draw after
+    this one and covers b5, keeping its only d top."""
+    own = [["c15", "c3", "a18", "a7", "a3", "a2"], ["d15", "d16", "d32", "d28", "d7"],
+           ["b25", "a35", "a14", "a5", "b15", "c9", "c36", "b32"],
+           ["a4", "a6", "a32", "b4", "b20", "b2", "b24", "b3", "b5"], ["c24", "c28", "c20", "c18", "c32"]]
+    opponent = [["d2", "d10", "d30", "d24", "d20", "d35", "d5", "d14", "d8", "d12", "d25"],
+                ["a27", "b27", "d27", "b9", "b35", "a21"], ["c2", "b1", "b12"],
+                ["c27", "c5", "c30", "c14", "c8", "c16", "c10"], ["c21", "c4", "a16", "a28"]]
+    state = kapado_position(2, {0: own, 1: opponent}, banned=(2,), next_cards=("b7",))
+    assert set(KAPADO.legal_actions(state, 0)) == {Action("up", "s0:1"), Action("up", "s0:2"), Action("up", "s0:3")}
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("up", "s0:3")
+
+
 def test_kapado_strong_takes_the_top_it_can_lay_doubly():
     """With a wish card easy takes the top that most cards fit doubly (a12); strong takes b21, which
     fits its own b14 doubly (colour and divisor 7): the take earns an extra draw at once."""
