@@ -3,8 +3,10 @@
 ``evaluate`` plays every move it is asked about out from the same determinizations of the seat's
 information set (``game.resample``: it never reads the cards the seat cannot see) with the same
 playout dice, as the strong search does (``games.computer.strong``), but gives every move the same
-samples instead of halving them. The values are in the brain's own scale, the mean of
-``Brain.value`` at its playout horizon weighted by ``Brain.likelihood``: expected points, not a win
+samples instead of halving them. Worlds are drawn in proportion to ``Brain.likelihood`` (a world
+of weight w is kept with chance w), so each counts alike: weighing them instead left a Mü
+defender's 96 worlds worth a dozen, too few to tell a sure loss from noise. The values are in the
+brain's own scale, the mean of ``Brain.value`` at its playout horizon: expected points, not a win
 chance (most brains: the seat's points minus the best other seat's at the end of the hand or of a
 round of turns; Mü: points won against the others' average). They compare the moves of one
 position; they are not comparable between games.
@@ -75,8 +77,7 @@ def evaluate(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Rando
     for n in range(brain.least if worlds is None else worlds):
         if deadline is not None and deadline.passed():
             break
-        world = root if n == 0 else brain.determinize(game, state, seat, rng)
-        w = brain.likelihood(game, world, seat)
+        world, w = (root, brain.likelihood(game, root, seat)) if n == 0 else _drawn(game, state, seat, brain, rng)
         dice = rng.getrandbits(48)
         values = [strong.playout(game, world, seat, action, brain, mark, random.Random(dice))[0] for action in moves]
         for i, value in enumerate(values):
@@ -86,6 +87,22 @@ def evaluate(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Rando
             count[i] += 1
     return sorted((_value(action, sums[i], leads[i] if base is not None else None, count[i])
                    for i, action in enumerate(moves)), key=lambda m: (m.samples == 0, -m.mean))
+
+
+#: Worlds drawn at most for one that is kept; the last is then kept with its weight.
+REDRAWS = 64
+
+
+def _drawn(game: Game[Any, Any, Any], state: Any, seat: int, brain: Any, rng: random.Random) -> tuple[Any, float]:
+    """A determinization kept with the chance of its likelihood, and its weight from then on (1; a
+    world kept after ``REDRAWS`` tries keeps its own). A brain whose worlds all weigh 1 draws once and
+    uses no more of ``rng`` than before."""
+    for _ in range(REDRAWS):
+        world = brain.determinize(game, state, seat, rng)
+        w = brain.likelihood(game, world, seat)
+        if w >= 1.0 or rng.random() < w:
+            return world, 1.0
+    return world, w
 
 
 def _add(s: list[float], w: float, x: float) -> None:

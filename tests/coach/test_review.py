@@ -81,9 +81,11 @@ SURE_WORLDS = 200
 def gives_away(state) -> Action | None:
     """Mü: the last card of a trick worth 3 triangles or more, which seat 0 could win, played so that
     an opponent takes it (the richest such card: it gives away its own triangles too), where that is
-    a sure loss: a winning card leads it by 2 points and 5 standard errors in ``SURE_WORLDS`` worlds
+    a sure loss: a winning card leads it by 2 points and 7 standard errors in ``SURE_WORLDS`` worlds
     of dice of their own. Not every give-away loses: with 14 cards left, winning a trick with a trump
-    led by 0.5 give or take 0.9 (the lead and the trump cost what the trick brought)."""
+    led by 0.5 give or take 0.9 (the lead and the trump cost what the trick brought). Seven errors in
+    200 worlds are about five in the review's 96, clear of its bar of three; at five, a plant could
+    sit on the bar (one did: 2.9)."""
     game = games.get("mu")
     if state.phase != TRICKS or state.turn != 0 or len(state.trick) != state.players - 1:
         return None
@@ -101,10 +103,10 @@ def gives_away(state) -> Action | None:
     rng = random.Random(f"plant:{state.hand_no}:{state.hidden[0]}:{state.shown[0]}:{state.trick}")
     values = evaluate(game, state, 0, rng, played=planted, moves=won, worlds=SURE_WORLDS)
     lead = max(values, key=lambda value: value.gap)
-    return planted if lead.gap >= 2 and lead.gap > 5 * lead.gap_error else None
+    return planted if lead.gap >= 2 and lead.gap > 7 * lead.gap_error else None
 
 
-@pytest.mark.parametrize("seed", ["p1", "p2", "p3", "p5", "p8"])
+@pytest.mark.parametrize("seed", ["p2", "p3", "p5", "p8", "p10"])
 def test_a_planted_mu_card_that_gives_away_a_trick_it_wins_is_named_first(seed: str) -> None:
     """Seed p2 gives away a trick that loses 4 to 6 points on average, give or take 15 in a single
     world: six screening worlds saw no loss in it (a choice of two moves is screened in 24 now)."""

@@ -20,7 +20,7 @@ from games.calcory import GAME as CALCORY
 from games.calcory import SLOT_INDEX
 from games.calcory import position as calcory_position
 from games.computer import LIMITS, SCALES, choose
-from games.computer.coach import MoveValue, evaluate
+from games.computer.coach import MoveValue, _drawn, evaluate
 from tests.games.test_ai import count_playouts, positions, seats
 
 
@@ -172,3 +172,31 @@ def test_an_evaluation_stops_when_its_time_is_up_and_says_on_how_few_samples_it_
     assert [(v.samples, v.error) for v in nothing] == [(0, math.inf)] * moves
     one = evaluate(CALCORY, state, 0, random.Random(1), worlds=1)
     assert all(isinstance(v, MoveValue) and v.samples == 1 and v.error == math.inf for v in one)
+
+
+class _TwoWorlds:
+    """A brain stub with two worlds, ``b`` a quarter as likely as ``a``."""
+
+    def determinize(self, game, state, seat, rng):
+        return rng.choice("ab")
+
+    def likelihood(self, game, world, seat):
+        return 1.0 if world == "a" else 0.25
+
+
+def test_the_coach_keeps_worlds_in_proportion_to_their_likelihood_and_counts_each_alike() -> None:
+    rng = random.Random(7)
+    kept = [_drawn(None, None, 0, _TwoWorlds(), rng) for _ in range(4000)]
+    assert {w for _, w in kept} == {1.0}
+    share = sum(world == "b" for world, _ in kept) / len(kept)
+    assert share == pytest.approx(0.2, abs=0.02)      # 0.25 / 1.25
+
+
+def test_the_coach_draws_once_where_every_world_weighs_the_same() -> None:
+    class Even(_TwoWorlds):
+        def likelihood(self, game, world, seat):
+            return 1.0
+
+    drawn, plain = random.Random(3), random.Random(3)
+    assert _drawn(None, None, 0, Even(), drawn) == (plain.choice("ab"), 1.0)
+    assert drawn.random() == plain.random()
