@@ -4,7 +4,9 @@
 same colour a digit or two away; a yellow card stands in for its digit, so it is worth more). The
 discard is the least useful card, the draw takes the discard pile's top only when that card joins
 something at once. The strong player compares draws, melds and discards by playing the round out
-to the seat's next turn and judging every display and hand (``standing``).
+to the seat's next turn and judging every display and hand (``standing``). It reads the others'
+turns as a player would: whoever has had a turn this hand and still holds a meld or lay-off it
+could make would have made it, so a redeal that gives it one counts little (``likelihood``).
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from collections.abc import Iterable, Sequence
 from games.base import Action
 from games.base import action as _act
 from games.computer.brain import Brain, margin
-from games.deck import colour, digit
+from games.deck import DECK, colour, digit
 from games.rummu.combos import YELLOW, accepts, find_melds, value
 from games.rummu.rules import Rummu
 from games.rummu.scoring import CARD_IN_HAND, GOING_OUT, JOKER_IN_HAND
-from games.rummu.state import DRAW, RummuState
+from games.rummu.state import DRAW, HAND_SIZES, RummuState
 
 Combos = Sequence[tuple[str, tuple[str, ...]]]  # (kind, cards) of every combination on the table
+#: A redeal's weight for each other seat that holds cards it would have laid on its last turn (in
+#: ``bench.computer``, a tenth won fewer deals than a fiftieth; smaller weights won the same).
+HELD_BACK = 0.02
 
 
 def useful(card: str, hand: Sequence[str]) -> float:
@@ -83,6 +88,18 @@ def standing(state: RummuState, seat: int) -> float:
     return points - 2.0 * len(hand) + (GOING_OUT if not hand else 0)
 
 
+def played(state: RummuState, seat: int, other: int) -> bool:
+    """Whether ``other`` has surely had a turn this hand, from what ``seat`` sees at its own turn:
+    a seat between the first player and ``seat`` has; one after ``seat`` has once ``seat`` is past
+    its first turn, which the draw pile shows when more cards left it than the first round holds
+    up to ``seat``'s own draw (a reshuffle means many rounds)."""
+    first = (state.dealer + 1) % state.players
+    if (other - first) % state.players < (seat - first) % state.players:
+        return True
+    fresh = len(DECK) - state.players * HAND_SIZES[state.players] - 1
+    return state.generation > 0 or fresh - len(state.stock) >= (seat - first) % state.players + 2
+
+
 class RummuBrain(Brain[Rummu, RummuState]):
     least, per_arm, most = 120, 24, 240
     cap = 60
@@ -118,6 +135,19 @@ class RummuBrain(Brain[Rummu, RummuState]):
         ranked = sorted(hand, key=lambda c: (useful(c, hand), -digit(c), c))[:4]
         keep = {pick_discard(hand, combos, yellow), *ranked}
         return [a for a in legal if a.kind != "discard" or a.arg in keep]
+
+    def likelihood(self, game: Rummu, state: RummuState, seat: int) -> float:
+        """Every seat lays down what it can on its turn (the easy player always does, and so do most
+        players), so a redeal in which a seat that has had a turn since the deal holds a meld it
+        could lay (``game.melds``: for an unopened seat, a batch reaching its minimum) or, once
+        opened, a card it could lay off is unlikely (a combination laid or grown after that turn
+        may take a card it kept rightly: hence a small weight, not none)."""
+        weight = 1.0
+        for other in range(state.players):
+            if other != seat and played(state, seat, other) and (
+                    game.melds(state, other) or any(a.kind == "add" for a in game.layoffs(state, other))):
+                weight *= HELD_BACK
+        return weight
 
     def mark(self, game: Rummu, state: RummuState) -> tuple[int, int, tuple[int, ...]]:
         return state.hand_no, state.turn, tuple(state.totals)

@@ -22,6 +22,7 @@ from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
 from games.mu import GAME as MU
 from games.mu import position as mu_position
+from games.rummu.computer import HELD_BACK
 from games.safaru import SafaruState, computer
 from games.safaru.computer import PLAY_FLOOR, fit, read_seat
 from tests.games.test_rummu import GAME as RUMMU
@@ -319,6 +320,52 @@ def test_rummu_strong_goes_out():
     state = rummu_rig(hands={0: ("r3", "r4", "r5", "r6", "g9"), 1: ("k2", "k5"), 2: ("b2", "b5")},
                       combos=((1, ("g1a", "g2", "g3", "g4")),), totals=(0, 0, 0))
     assert move(RUMMU, state, 0, "strong") == Action("meld", "r3r4r5r6")
+
+
+def rummu_after_a_round():
+    """Seat 0 at its draw, last in the round (seat 0 dealt: seats 1 and 2 have had their turns);
+    seat 2 opened with a blue run, seat 1 has not. Neither holds anything it could lay."""
+    state = rummu_rig(hands={0: ("r1a", "g3", "k5", "b7b", "r9", "g0", "k2", "b4", "y6"),
+                             1: ("r0", "r4", "r8", "g2", "g6", "k0", "k4", "b2", "k8"),
+                             2: ("r3", "g5", "k7a", "g8", "k1b")},
+                      combos=((2, ("b5", "b6", "b7a", "b8")),), phase="draw", totals=(0, 0, 0))
+    state.dealer = 0
+    return state
+
+
+def rummu_deal_to(state, seat: int, old: str, new: str) -> None:
+    """A redeal that gave ``seat`` the draw pile's ``new`` where it holds ``old``."""
+    state.hands[seat] = tuple(new if c == old else c for c in state.hands[seat])
+    state.stock = [old if c == new else c for c in state.stock]
+
+
+def test_rummu_strong_counts_a_redeal_less_when_a_seat_kept_back_what_it_could_lay():
+    """Everyone lays what they can on their turn: a redeal in which a seat that has had one holds
+    an opening meld, or (opened) a card for a combination, contradicts its play."""
+    state = rummu_after_a_round()
+    brain = BRAINS["rummu"]
+    assert brain.likelihood(RUMMU, state, 0) == 1.0
+    world = RUMMU.clone(state)
+    for old, new in (("r0", "r3"), ("r8", "r5"), ("k8", "r6")):
+        rummu_deal_to(world, 1, old, new)  # r3 r4 r5 r6 opens
+    assert brain.likelihood(RUMMU, world, 0) == HELD_BACK
+    rummu_deal_to(world, 2, "g8", "b9")  # b9 lays off on seat 2's own run
+    assert brain.likelihood(RUMMU, world, 0) == HELD_BACK ** 2
+    assert brain.likelihood(RUMMU, world, 2) == HELD_BACK, "a seat knows its own hand: nothing to weigh"
+    world.dealer = 2  # seat 0 plays first: the others have not had a turn yet
+    assert brain.likelihood(RUMMU, world, 0) == 1.0
+
+
+def test_rummu_a_seat_after_the_strong_one_has_played_once_more_cards_left_the_pile_than_a_round():
+    state = rummu_after_a_round()
+    state.dealer = 2  # seat 0 plays first
+    for old, new in (("r0", "r3"), ("r8", "r5"), ("k8", "r6")):
+        rummu_deal_to(state, 1, old, new)
+    fresh = len(DECK) - 3 * 9 - 1
+    state.stock = state.stock[len(state.stock) - fresh + 1:]  # seat 0's own first draw: seat 1 still to come
+    assert BRAINS["rummu"].likelihood(RUMMU, state, 0) == 1.0
+    state.stock = state.stock[1:]  # a card more: seat 1 has drawn since
+    assert BRAINS["rummu"].likelihood(RUMMU, state, 0) == HELD_BACK
 
 
 # -- Kapado ---------------------------------------------------------------------------------------
