@@ -75,7 +75,7 @@ class Sight(NamedTuple):
     reserve: tuple[str, ...]
     others: tuple[tuple[int, str | None, int, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]
     drawable: bool
-    rules: tuple
+    rules: tuple[Any, ...]
 
 
 def tops_of(build: tuple[tuple[str, ...], ...] | list[list[str]]) -> tuple[int, ...]:
@@ -213,7 +213,8 @@ class Model:
     def card_value(self, t: Turn, source: Move) -> int:
         kind = source[0]
         if kind == "hand":
-            return source[1]
+            value: int = source[1]
+            return value
         if kind == "helper":
             return t.helpers[source[1]][-1]
         if kind == "pile":
@@ -592,7 +593,7 @@ class Horizon:
         return self.passed >= self.passes
 
 
-class BuildPileBrain(Brain[BuildPileGame, Table]):
+class BuildPileBrain(Brain[BuildPileGame[Any], Table]):
     """Both levels for a build-pile game, given its ``Model``."""
 
     least, per_arm, most = 60, 16, 160
@@ -614,24 +615,24 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
         self.model = model
         self.searching = threading.local()  # the seat whose search runs in this thread
 
-    def sight(self, game: BuildPileGame, state: Table, seat: int) -> Sight:
+    def sight(self, game: BuildPileGame[Any], state: Table, seat: int) -> Sight:
         return sight(game.view(state, seat), seat, self.model.rules(state.options))
 
-    def easy(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def easy(self, game: BuildPileGame[Any], state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
         return self.model.choose(self.sight(game, state, seat), legal, self.model.easy_limit)
 
-    def default(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def default(self, game: BuildPileGame[Any], state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """The whole turn planned (the easy level looks only a few steps ahead)."""
         return self.model.choose(self.sight(game, state, seat), legal, self.model.limit)
 
-    def candidates(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action]) -> list[Action]:
+    def candidates(self, game: BuildPileGame[Any], state: Table, seat: int, legal: list[Action]) -> list[Action]:
         return self.model.shortlist(self.sight(game, state, seat), legal, self.plays, self.ends, self.near)
 
-    def budget(self, game: BuildPileGame, state: Table, arms: int) -> int:
+    def budget(self, game: BuildPileGame[Any], state: Table, arms: int) -> int:
         """Fewer playouts at a bigger table: each plays a turn for every other seat."""
         return super().budget(game, state, arms) * 3 // (state.players + 1)
 
-    def policy(self, game: BuildPileGame, state: Table, seat: int, rng: random.Random) -> Action:
+    def policy(self, game: BuildPileGame[Any], state: Table, seat: int, rng: random.Random) -> Action:
         """Every seat follows its plan. The searching seat's own plan is the same in every
         redealt world (until a card turns up), so it is worth planning fully; the others' plans
         change with their redealt hands, so they look as far as the easy level: a longer look
@@ -640,7 +641,7 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
         limit = self.model.limit if seat == getattr(self.searching, "seat", None) else self.model.easy_limit
         return self.model.choose(self.sight(game, state, seat), game.legal_actions(state, seat), limit)
 
-    def mark(self, game: BuildPileGame, state: Table) -> Horizon:
+    def mark(self, game: BuildPileGame[Any], state: Table) -> Horizon:
         self.searching.seat = state.current
         self.model.restart()
         return Horizon(state.game_no, state.current, self.passes)
@@ -649,10 +650,10 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
         """Playouts plan every move: the positions planned bound a move's time."""
         return super().spent(mark, steps) or self.model.plans.work >= self.positions
 
-    def done(self, game: BuildPileGame, mark: Horizon, state: Table) -> bool:
+    def done(self, game: BuildPileGame[Any], mark: Horizon, state: Table) -> bool:
         return state.game_no != mark.game_no or state.over or mark.reached(state)
 
-    def value(self, game: BuildPileGame, mark: Horizon, state: Table, seat: int) -> float:
+    def value(self, game: BuildPileGame[Any], mark: Horizon, state: Table, seat: int) -> float:
         """A finished game: the win, and the cards left. Else, per seat, the cards left on its
         pile less what its own cards are worth (``Model.private``); against the best other seat."""
         if state.game_no != mark.game_no or state.over:

@@ -21,8 +21,6 @@ STRICT = ("disallow_any_generics", "disallow_subclassing_any", "disallow_untyped
 COMPUTERS_EXCUSED = {
     "games.kapado.computer": {"arg-type"},
     "games.diabolo.computer": {"arg-type"},
-    "games.buildpiles.computer": {"override", "misc", "type-arg", "no-any-return", "call-overload", "return-value",
-                                  "assignment", "arg-type"},
     "games.safaru.computer": {"override", "misc", "type-arg", "no-any-return", "call-overload", "return-value",
                               "assignment", "arg-type"},
     "games.rummu.computer": {"override", "misc", "type-arg", "no-any-return", "call-overload", "return-value",
