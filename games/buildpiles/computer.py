@@ -75,7 +75,7 @@ class Sight(NamedTuple):
     reserve: tuple[str, ...]
     others: tuple[tuple[int, str | None, int, tuple[tuple[str, ...], ...], tuple[str, ...]], ...]
     drawable: bool
-    rules: tuple
+    rules: tuple[Any, ...]
 
 
 def tops_of(build: tuple[tuple[str, ...], ...] | list[list[str]]) -> tuple[int, ...]:
@@ -213,7 +213,8 @@ class Model:
     def card_value(self, t: Turn, source: Move) -> int:
         kind = source[0]
         if kind == "hand":
-            return source[1]
+            value: int = source[1]
+            return value
         if kind == "helper":
             return t.helpers[source[1]][-1]
         if kind == "pile":
@@ -592,7 +593,7 @@ class Horizon:
         return self.passed >= self.passes
 
 
-class BuildPileBrain(Brain[BuildPileGame, Table]):
+class BuildPileBrain(Brain[BuildPileGame[Any], Table]):
     """Both levels for a build-pile game, given its ``Model``."""
 
     least, per_arm, most = 60, 16, 160
@@ -610,58 +611,61 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
     #: The seat to act when a playout stops may play its pile top at once: its reach counts more.
     imminent = 0.8
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, easy: Model | None = None) -> None:
         self.model = model
+        #: The easy level's model, which the playouts also follow for the other seats (by default
+        #: the strong level's: a game may give its strong player knowledge easy lacks).
+        self.easy_model = easy if easy is not None else model
         self.searching = threading.local()  # the seat whose search runs in this thread
 
-    def sight(self, game: BuildPileGame, state: Table, seat: int) -> Sight:
+    def sight(self, game: BuildPileGame[Any], state: Table, seat: int) -> Sight:
         return sight(game.view(state, seat), seat, self.model.rules(state.options))
 
-    def easy(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        return self.model.choose(self.sight(game, state, seat), legal, self.model.easy_limit)
+    def easy(self, game: BuildPileGame[Any], state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return self.easy_model.choose(self.sight(game, state, seat), legal, self.easy_model.easy_limit)
 
-    def default(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def default(self, game: BuildPileGame[Any], state: Table, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """The whole turn planned (the easy level looks only a few steps ahead)."""
         return self.model.choose(self.sight(game, state, seat), legal, self.model.limit)
 
-    def candidates(self, game: BuildPileGame, state: Table, seat: int, legal: list[Action]) -> list[Action]:
+    def candidates(self, game: BuildPileGame[Any], state: Table, seat: int, legal: list[Action]) -> list[Action]:
         return self.model.shortlist(self.sight(game, state, seat), legal, self.plays, self.ends, self.near)
 
-    def budget(self, game: BuildPileGame, state: Table, arms: int) -> int:
+    def budget(self, game: BuildPileGame[Any], state: Table, arms: int) -> int:
         """Fewer playouts at a bigger table: each plays a turn for every other seat."""
         return super().budget(game, state, arms) * 3 // (state.players + 1)
 
-    def policy(self, game: BuildPileGame, state: Table, seat: int, rng: random.Random) -> Action:
+    def policy(self, game: BuildPileGame[Any], state: Table, seat: int, rng: random.Random) -> Action:
         """Every seat follows its plan. The searching seat's own plan is the same in every
         redealt world (until a card turns up), so it is worth planning fully; the others' plans
         change with their redealt hands, so they look as far as the easy level: a longer look
         mostly ran out of positions and fell back to one step anyway, and spent nine tenths of
         a slow move's time."""
-        limit = self.model.limit if seat == getattr(self.searching, "seat", None) else self.model.easy_limit
-        return self.model.choose(self.sight(game, state, seat), game.legal_actions(state, seat), limit)
+        legal = game.legal_actions(state, seat)
+        if seat == getattr(self.searching, "seat", None):
+            return self.model.choose(self.sight(game, state, seat), legal, self.model.limit)
+        return self.easy_model.choose(self.sight(game, state, seat), legal, self.easy_model.easy_limit)
 
-    def mark(self, game: BuildPileGame, state: Table) -> Horizon:
+    def mark(self, game: BuildPileGame[Any], state: Table) -> Horizon:
         self.searching.seat = state.current
         self.model.restart()
+        if self.easy_model is not self.model:
+            self.easy_model.restart()
         return Horizon(state.game_no, state.current, self.passes)
 
     def spent(self, mark: Horizon, steps: int) -> bool:
-        """Playouts plan every move: the positions planned bound a move's time."""
-        return super().spent(mark, steps) or self.model.plans.work >= self.positions
+        """Playouts plan every move: the positions planned (by both models) bound a move's time."""
+        work = self.model.plans.work + (self.easy_model.plans.work if self.easy_model is not self.model else 0)
+        return super().spent(mark, steps) or work >= self.positions
 
-    def done(self, game: BuildPileGame, mark: Horizon, state: Table) -> bool:
+    def done(self, game: BuildPileGame[Any], mark: Horizon, state: Table) -> bool:
         return state.game_no != mark.game_no or state.over or mark.reached(state)
 
-    def value(self, game: BuildPileGame, mark: Horizon, state: Table, seat: int) -> float:
-        """A finished game: the win, and the cards left. Else, per seat, the cards left on its
-        pile less what its own cards are worth (``Model.private``); against the best other seat."""
+    def value(self, game: BuildPileGame[Any], mark: Horizon, state: Table, seat: int) -> float:
+        """A finished game: ``finished``. Else, per seat, the cards left on its pile less what its
+        own cards are worth (``Model.private``); against the best other seat."""
         if state.game_no != mark.game_no or state.over:
-            winner = state.winners[mark.game_no - 1] if len(state.winners) >= mark.game_no else None
-            if winner is None:
-                return 0.0
-            if winner == seat:
-                return self.win + min(len(s.pile) + len(s.reserve) for j, s in enumerate(state.seats) if j != seat)
-            return -self.win - len(state.seats[seat].pile) - len(state.seats[seat].reserve)
+            return self.finished(mark, state, seat)
         m = self.model
         tops = tops_of(state.build)
         worth = []
@@ -674,3 +678,12 @@ class BuildPileBrain(Brain[BuildPileGame, Table]):
                 worth[-1] += self.imminent * m.reach(tops, turn.pile, m.held(turn), m.own_odds)
         best = max(w for j, w in enumerate(worth) if j != seat)
         return worth[seat] - best
+
+    def finished(self, mark: Horizon, state: Table, seat: int) -> float:
+        """The game a playout finished: the win, and the cards left on the loser's pile."""
+        winner = state.winners[mark.game_no - 1] if len(state.winners) >= mark.game_no else None
+        if winner is None:
+            return 0.0
+        if winner == seat:
+            return self.win + min(len(s.pile) + len(s.reserve) for j, s in enumerate(state.seats) if j != seat)
+        return -self.win - len(state.seats[seat].pile) - len(state.seats[seat].reserve)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Action
-from games.buildpiles.computer import HIDDEN, BuildPileBrain, Model, Move, Outlook, Sight, Turn
+from games.buildpiles.computer import HIDDEN, BuildPileBrain, Horizon, Model, Move, Outlook, Sight, Turn
+from games.buildpiles.state import Table
 from games.skippo.cards import TOP, VALUE
 
 RESERVE, PILE, HAND_JOKER = ("reserve",), ("pile",), ("hand", 0)
@@ -172,4 +173,36 @@ class SkippoModel(Model):
         return ("unknown", card)
 
 
-BRAIN = BuildPileBrain(SkippoModel())
+class CountingModel(SkippoModel):
+    """The strong player's model: it also counts what its helper cards will cost when the game
+    ends (docs/rules-decisions.md D36). A discard stays on its helper pile unless played on, and
+    leftovers decide games: between easy players, the one who empties the stock loses on points
+    in about one decided game in five. So a helper card played is worth more than a hand card
+    played (the hand refills)."""
+
+    #: Own pile cards per card on a helper pile.
+    leftover = 0.35
+
+    def judge_helper(self, helper: tuple[int, ...]) -> float:
+        return super().judge_helper(helper) - self.leftover * len(helper)
+
+
+class SkippoBrain(BuildPileBrain):
+    """Skippo's search samples more: a turn has few plays, so its playouts are cheap, and the
+    arms' values differ by less than the noise of a few dozen redealt hands (a won game swings
+    one by 12 points). Its playouts judge a finished game by its points, as the scoring does."""
+
+    least, per_arm, most = 90, 24, 240
+    #: Own pile cards per point of a finished game's margin (beyond winning it).
+    point = 0.1
+
+    def finished(self, mark: Horizon, state: Table, seat: int) -> float:
+        """The game a playout finished: won or lost on points (leftover cards count against the
+        one who emptied the stock too), and by how many."""
+        lines = state.history[mark.game_no - 1].lines
+        points = [sum(line.points for line in lines if line.seat == j) for j in range(state.players)]
+        margin = points[seat] - max(p for j, p in enumerate(points) if j != seat)
+        return (margin > 0) * self.win - (margin < 0) * self.win + self.point * margin
+
+
+BRAIN = SkippoBrain(CountingModel(), easy=SkippoModel())

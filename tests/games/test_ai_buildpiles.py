@@ -135,3 +135,26 @@ def test_skippo_strong_plays_its_stock_top_through_a_joker_run():
     top = state.seats[0].pile[-1]
     for seed in range(3):
         assert choose(SKIPPO, state, 0, "strong", random.Random(seed)).key == f"run:{joker}+{top}>b1"
+
+
+def test_skippo_strong_plays_a_helper_card_before_the_same_hand_card():
+    """A 7 on the 6 reaches the stock's 8 from the hand or from a helper pile: the helper card
+    would cost points at the game's end, the hand card is replaced by the next refill anyway."""
+    state = rig(SKIPPO, piles={0: ["?", "?", "8"], 1: ["?", "?", "3"]}, build=[6, 3],
+                hands={0: ["7", "K", "K", "10", "10"]}, helpers={0: [["8", "7"]]})
+    for seed in range(3):
+        assert choose(SKIPPO, state, 0, "strong", random.Random(seed)).arg.endswith("@helper:1>b1")
+
+
+def test_skippo_playouts_judge_a_finished_game_by_its_points():
+    """Emptying the stock with a helper pile full of pictures loses the game on points (the
+    winner's leftovers count too): a playout that ends so is a loss, not a win."""
+    from games.buildpiles.computer import Horizon
+
+    state = rig(SKIPPO, piles={0: ["5"], 1: ["?", "?", "?", "Q"]}, build=[4],
+                hands={0: ["9", "9", "9", "9", "9"], 1: ["2", "2", "2", "2", "2"]},
+                helpers={0: [["K", "K", "K"], ["Q", "Q", "Q"], ["J", "J"], ["K", "X"]]})
+    mark = Horizon(state.game_no, 0, BRAINS["skippo"].passes)
+    SKIPPO.apply(state, 0, next(a for a in SKIPPO.legal_actions(state, 0) if a.arg.endswith("@stock>b1")))
+    assert state.winners == (0,) and state.history[0].totals[0] < state.history[0].totals[1]
+    assert BRAINS["skippo"].value(SKIPPO, mark, state, 0) < 0 < BRAINS["skippo"].value(SKIPPO, mark, state, 1)
