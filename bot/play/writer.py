@@ -425,6 +425,7 @@ class TableWriter:
                 if table.forbidden:
                     table.forbidden = False
                     log.info("the table of session %s is drawn again in channel %s", session.id, session.channel_id)
+        table.rendered = None       # drawn: a thousand idle tables' renderings (with their pictures) cost 8 MB
         table.idle.set()
         if not session.is_live:
             self._no_farewells(table)
