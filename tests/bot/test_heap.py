@@ -1,6 +1,6 @@
-"""The collector's schedule (``bot.play.heap``): a freeze every minute, so a collection walks only
-newer objects; a full collection of everything every hour, so a reference cycle that died after it
-was frozen is freed all the same."""
+"""The collector's schedule (``bot.play.heap``): a freeze every two seconds, so a collection walks
+only newer objects; a full collection of everything every hour, or sooner once the frozen objects
+grew by half, so a reference cycle that died after it was frozen is freed all the same."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import gc
 import weakref
 
 from bot.play.clock import ManualClock
-from bot.play.heap import FREEZE_EVERY, SWEEP_EVERY, Heap
+from bot.play.heap import FREEZE_EVERY, GROWTH, SWEEP_EVERY, Heap
 
 
 class Node:
@@ -43,6 +43,31 @@ async def test_objects_are_frozen_each_minute_and_a_dead_frozen_cycle_is_freed_w
         await _tick(clock, SWEEP_EVERY - FREEZE_EVERY)
         assert heap.sweeps == 1 and gone() is None
         assert gc.get_freeze_count() > 0, "the sweep freezes what is left again"
+    finally:
+        await heap.stop()
+        gc.unfreeze()
+
+
+async def test_a_full_collection_comes_early_once_the_frozen_objects_grew_by_half() -> None:
+    """Each click's dead cycles pile up frozen (1.3 MB a second at a thousand tables): an hour's
+    worth must not wait for the hour."""
+    clock = ManualClock()
+    heap = Heap(clock)
+    gc.unfreeze()
+    heap.start()
+    await asyncio.sleep(0)
+    try:
+        await _tick(clock, FREEZE_EVERY)
+        kept = gc.get_freeze_count()
+        dead = [Node() for _ in range(int(kept * GROWTH) + 1000)]
+        for node in dead:
+            node.other = node                # each its own cycle
+        gone = weakref.ref(dead[0])
+        await _tick(clock, FREEZE_EVERY)     # frozen with the rest: more than half as many again
+        del dead, node
+        assert heap.sweeps == 0 and gone() is not None
+        await _tick(clock, FREEZE_EVERY)     # the next round sees the growth: long before the hour
+        assert heap.sweeps == 1 and gone() is None
     finally:
         await heap.stop()
         gc.unfreeze()
