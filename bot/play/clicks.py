@@ -30,7 +30,7 @@ from bot.replays import share
 from bot.replays.replays import Replays
 from bot.replays.share import Share
 from bot.storage.status import Status
-from bot.transport import ids, media, webhooks
+from bot.transport import compat, ids, media, webhooks
 from bot.transport.clicked import ClickedMessage, clicked_message
 from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
@@ -141,6 +141,7 @@ class Clicks:
             log.warning("a click in channel %s was answered after Discord's 3 seconds; it changed nothing",
                         interaction.channel_id)
         finally:
+            compat.settled(interaction)     # handled: its token may be kept, its cycle need not be
             self._in_flight -= 1
             if not self._in_flight:
                 self.quiet.set()

@@ -3,6 +3,7 @@ changes one of these fails here, before a game notices."""
 
 from __future__ import annotations
 
+import gc
 import inspect
 from types import SimpleNamespace
 
@@ -65,3 +66,14 @@ def test_discord_py_is_the_pinned_version():
     """The checks above are of this version; a new pin re-reads ``bot.transport.compat`` against it."""
     with open("pyproject.toml", encoding="utf-8") as pyproject:
         assert f'"discord.py=={discord.__version__}"' in pyproject.read()
+
+
+def test_a_settled_interaction_and_its_response_no_longer_refer_to_each_other():
+    """A cycle here outlived every click the writer kept a token of (``bot.play.heap``)."""
+    interaction = SimpleNamespace()
+    interaction.response = InteractionResponse(interaction)
+    compat.responded(interaction, InteractionResponseType.message_update)
+    assert interaction in gc.get_referents(interaction.response)
+    compat.settled(interaction)
+    assert interaction not in gc.get_referents(interaction.response)
+    assert interaction.response.is_done() and interaction.response.type is InteractionResponseType.message_update
