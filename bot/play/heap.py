@@ -8,13 +8,12 @@ out of the collector's sight, so the passes that follow walk only what is newer:
 every two seconds, and the start-up's rebuild freezes what it made (``SessionManager.restore``).
 
 Frozen objects are still freed by reference counting the moment nothing refers to them; only a
-reference cycle among them that later becomes garbage waits. Every click leaves one (discord.py's
-interaction and its response refer to each other), and the table writer keeps each click's
-interaction for its token for minutes, so nearly every one is frozen before it dies: at a thousand
-tables that was 1.3 MB a second. ``Heap`` therefore unfreezes everything and runs one full
-collection once the frozen objects have grown by half since the last one (at a thousand tables
-every two or three minutes, a pause of some hundred milliseconds), and at least once an hour. So
-memory stays within about one and a half times what is alive.
+reference cycle among them that later becomes garbage waits. Every click left one (discord.py's
+interaction and its response refer to each other) while the table writer kept the interaction for
+its token for minutes, so nearly every one was frozen before it died: 1.3 MB a second at a thousand
+tables. The click path now breaks that cycle (``compat.settled``). For whatever cycles remain,
+``Heap`` unfreezes everything and runs one full collection once the frozen objects have doubled
+since the last one, and at least once an hour, so memory stays within about twice what is alive.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ FREEZE_EVERY = 2.0
 #: Seconds between two full collections of everything, frozen or not, at the most.
 SWEEP_EVERY = 3600.0
 #: A full collection also runs once the frozen objects are this many times as many as right after the last.
-GROWTH = 1.5
+GROWTH = 2.0
 
 
 class Heap(Background):

@@ -1,6 +1,6 @@
 """The collector's schedule (``bot.play.heap``): a freeze every two seconds, so a collection walks
 only newer objects; a full collection of everything every hour, or sooner once the frozen objects
-grew by half, so a reference cycle that died after it was frozen is freed all the same."""
+have doubled, so a reference cycle that died after it was frozen is freed all the same."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ async def test_objects_are_frozen_each_minute_and_a_dead_frozen_cycle_is_freed_w
         gc.unfreeze()
 
 
-async def test_a_full_collection_comes_early_once_the_frozen_objects_grew_by_half() -> None:
+async def test_a_full_collection_comes_early_once_the_frozen_objects_have_doubled() -> None:
     """Each click's dead cycles pile up frozen (1.3 MB a second at a thousand tables): an hour's
     worth must not wait for the hour."""
     clock = ManualClock()
@@ -63,7 +63,7 @@ async def test_a_full_collection_comes_early_once_the_frozen_objects_grew_by_hal
         for node in dead:
             node.other = node                # each its own cycle
         gone = weakref.ref(dead[0])
-        await _tick(clock, FREEZE_EVERY)     # frozen with the rest: more than half as many again
+        await _tick(clock, FREEZE_EVERY)     # frozen with the rest: more than as many again
         del dead, node
         assert heap.sweeps == 0 and gone() is not None
         await _tick(clock, FREEZE_EVERY)     # the next round sees the growth: long before the hour
