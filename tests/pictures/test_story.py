@@ -22,7 +22,7 @@ from bot.tables.buildpiles import picture as buildpiles_picture
 from bot.tables.diabolo import picture as diabolo_picture
 from bot.tables.kapado import picture as kapado_picture
 from bot.tables.mu import picture as mu_picture
-from bot.ui.labels import pile_label
+from bot.ui.labels import helper_label, pile_label
 
 WIDTH, PHONE = 640, 360
 TALLEST = 900
@@ -172,6 +172,24 @@ def test_build_piles_carry_their_letters_under_them(key: str) -> None:
     letters = [p.images[1] for p in head[1:]]
     assert letters == [sprites.tag(pile_label(i), sprites.LOW_CARD[0]) for i in range(len(view.build))]
     assert all(p.images[0].height <= p.offsets[1] for p in head[1:]), "under the pile"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("key", ["dacapo", "skippo"])
+def test_helper_piles_carry_the_names_the_text_gives_them_under_their_top_card(key: str, players: int) -> None:
+    """"Played to H2" is found in the picture: each seat's helper piles, an empty one too, read H1, H2, ...
+    under their top card, as the table text and the buttons name them."""
+    game = games.REGISTRY[key]
+    for pos in positions(key, players, count=4):
+        view = game.view(pos.state, None)
+        for (pieces, _, _), seat in zip(pictures(key).table(view).rows[1:], view.seats, strict=True):
+            helpers = pieces[2:2 + len(seat.helpers)]
+            assert [p.images[-1] for p in helpers] == [sprites.tag(helper_label(i), sprites.LOW_CARD[0])
+                                                       for i in range(len(seat.helpers))]
+            for p, pile in zip(helpers, seat.helpers, strict=True):
+                top = p.offsets[-2] + p.images[-2].height
+                assert top <= p.offsets[-1] <= top + 8, "right under the pile's top card"
+                assert (p.images[-2] is sprites.slot(sprites.LOW_CARD)) == (not pile)
 
 
 def test_kapados_stacks_carry_their_letters_and_rummus_displays_theirs() -> None:

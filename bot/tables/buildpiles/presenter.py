@@ -28,7 +28,7 @@ from bot.pictures import Pictures
 from bot.storage.status import Status
 from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
-from bot.ui.labels import pile_label, seat_badge
+from bot.ui.labels import helper_label, pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
@@ -50,6 +50,11 @@ NAME_CHARS = 12
 def build_pile(target: str) -> str:
     """A build pile named by the engine (``b2``: the second slot) as the table and picture letter it (B)."""
     return pile_label(int(target[1:]) - 1)
+
+
+def helper_pile(target: str) -> str:
+    """A helper pile named by the engine (``helper:2``, counted from 1) as the table and picture name it (H2)."""
+    return helper_label(int(target.partition(":")[2]) - 1)
 
 
 def game_of(session: Shown) -> BuildPileGame[Any]:
@@ -112,7 +117,7 @@ class BuildPilePresenter:
         if source == "reserve":
             return t(lang, "buildpiles.ui.from_reserve", card=card)
         if source.startswith("helper:"):
-            return f"H{source[7:]}·{card}"
+            return f"{helper_pile(source)}·{card}"
         if source.startswith("pile:seat"):
             return t(lang, f"{self.key}.ui.from_seat", name=session.seats[int(source[9:])].name[:NAME_CHARS],
                      card=card)
@@ -127,8 +132,8 @@ class BuildPilePresenter:
     @staticmethod
     def helper_target(view: TableView, seat: int, target: str, lang: str) -> str:
         if target == "new":
-            return t(lang, "buildpiles.ui.new_helper", helper=f"H{_lowest_free(view.seats[seat].helpers) + 1}")
-        return f"H{target.partition(':')[2]}"
+            return t(lang, "buildpiles.ui.new_helper", helper=helper_label(_lowest_free(view.seats[seat].helpers)))
+        return helper_pile(target)
 
     def build_line(self, session: Shown, view: TableView, lang: str) -> str:
         game = game_of(session)
@@ -145,10 +150,10 @@ class BuildPilePresenter:
         out = []
         for i, pile in enumerate(helpers):
             if not pile:
-                out.append(f"H{i + 1} —")
+                out.append(f"{helper_label(i)} —")
             else:
                 size = f" ({len(pile)})" if len(pile) > 1 else ""
-                out.append(f"H{i + 1} **{self.helper_top(pile, game_of(session))}**{size}")
+                out.append(f"{helper_label(i)} **{self.helper_top(pile, game_of(session))}**{size}")
         return " · ".join(out)
 
     def pile_text(self, session: Shown, seat_view: SeatView, lang: str) -> str:
@@ -286,7 +291,7 @@ class BuildPilePresenter:
             return t(lang, "buildpiles.ui.ev.complete", pile=build_pile(data["pile"]))
         if kind == "discard":
             return t(lang, "buildpiles.ui.ev.discard", name=name, card=self.card(game_of(session), data["card"]),
-                     helper=f"H{data['to'].partition(':')[2]}")
+                     helper=helper_pile(data["to"]))
         if kind == "draw":
             return t(lang, "buildpiles.ui.ev.draw", name=name, count=data["count"])
         if kind == "ace_out":
