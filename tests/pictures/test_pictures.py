@@ -171,6 +171,29 @@ def test_kapado_shows_each_stack_top_count_and_lock() -> None:
                 assert sprites.counted(top, kapado_picture.STACK_CARD, stack.count, stack.lock, state) in shown
 
 
+def test_rummus_discard_pile_shows_its_top_over_how_many_cards_lie_there() -> None:
+    """Only the top discard is seen (docs/rules-decisions.md D26), so the count is what a player
+    names when taking several, and what shows that "took 2 cards from the discard pile" happened."""
+    game = games.REGISTRY["rummu"]
+    views = [game.view(pos.state, None) for pos in positions("rummu", 3, count=8)]
+    assert any(v.discard_size > 1 for v in views)
+    for view in views:
+        shown = pictures("rummu").table(view).rows[0][0][1].images
+        if view.discard_top is None:
+            assert shown == (sprites.slot(),)
+            continue
+        state = "last" if view.discard_top in view.last else "plain"
+        assert shown == (sprites.counted(faces.mu(view.discard_top), sprites.CARD, view.discard_size, "open", state),)
+    taker = next((pos.state, a) for pos in positions("rummu", 3, count=8)
+                 for a in game.legal_actions(pos.state, pos.state.turn) if a.key == "takediscard:2")
+    state, action = game.clone(taker[0]), taker[1]
+    before = game.view(state, None).discard_size
+    game.apply(state, state.turn, action)
+    after = pictures("rummu").table(game.view(state, None)).rows[0][0][1].images[0]
+    assert after is sprites.counted(faces.mu(state.discard[-1]), sprites.CARD, before - 2, "open", "plain") \
+        if before > 2 else after is sprites.slot()
+
+
 def test_kapado_hand_is_the_drawn_card_and_the_wishes_or_nothing() -> None:
     game = games.REGISTRY["kapado"]
     state = game.setup(2, game.default_options(), "s")

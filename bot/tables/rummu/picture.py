@@ -11,7 +11,7 @@ from bot.pictures import Pictures, faces
 from bot.pictures.faces import back
 from bot.pictures.layouts import WIDE_GAP, two_columns
 from bot.pictures.sheet import GAP, MARGIN, WIDTH, Piece, Sheet, fitting, piece
-from bot.pictures.sprites import BADGE, CARD, NARROW_CARD, badge, card, chip, slot, tag
+from bot.pictures.sprites import BADGE, CARD, NARROW_CARD, badge, card, chip, counted, slot, tag
 from bot.ui.labels import pile_label
 from games.rummu.state import RummuView
 
@@ -40,7 +40,9 @@ def _display(cards: list[Image.Image], label: Image.Image) -> Piece:
 
 
 def rummu_table(v: RummuView) -> Sheet:
-    """The draw pile (with its count) and the discard pile's top, then each player's badge with the
+    """The draw pile (with its count) and the discard pile's top over how many cards lie there (only
+    the top is seen, docs/rules-decisions.md D26: a player takes a number of cards, and checks a take
+    by the count), then each player's badge with the
     count of the cards in their hand at its foot, and their displays, each over its letter (display k of the table is
     ``pile_label(k)``, as the text and buttons name it); the cards the last move laid are framed.
     Where many displays make it too tall for a phone, seats' rows pair up, the displays' cards
@@ -51,8 +53,8 @@ def rummu_table(v: RummuView) -> Sheet:
 def _table(v: RummuView, size: tuple[int, int], how: str) -> Sheet:
     sheet = Sheet()
     last = frozenset(v.last)
-    top = card(faces.mu(v.discard_top), CARD, "last" if v.discard_top in last else "plain") if v.discard_top \
-        else slot()
+    top = counted(faces.mu(v.discard_top), CARD, v.discard_size, "open",
+                  "last" if v.discard_top in last else "plain") if v.discard_top else slot()
     piles = [piece(card(back(v.stock_size))), piece(top, gap_after=2 * WIDE_GAP)]
     rows = []
     for seat in range(v.players):
