@@ -2,7 +2,8 @@
 
 The stepper shows one position of a finished match: the table as the channel saw it after that
 move (the presenter's own table, its texts and pictures, without its buttons), the move's line in
-the move log's words, the hand's score breakdown where that move ended a hand (as the channel got it),
+the move log's words where the table does not already read it (its move log ends with the move
+whenever the table shows one: quoted above it too, the deal's line read twice), the hand's score breakdown where that move ended a hand (as the channel got it),
 and with the toggle every seat's hand. Its buttons and select carry the whole
 state (match, step, hands shown) in their custom ids (``bot.transport.ids.replay``), so it keeps
 working after a restart. Within Discord's limits: one row of five buttons, one select of at most 25
@@ -44,22 +45,24 @@ def stepper(walked: Walked, at: Position, hands: bool, lang: str, ended_at: floa
         t(lang, "replay.step", step=step, steps=walked.steps)
     head.append(f"{where} · {start_label(walked, walked.start_of(step), at, lang)}")
     events = (at.history[-1][2] or []) if step else at.opening
-    told = show.describe(at, events, lang)
-    if told:
-        head.append(f"> {log_line(told)}")
     last = "\n".join(move_log(at, lang, show)) or None
-    parts: list[dict] = [text("\n".join(head))]
-    scored = hand_summary(at.game.key, at, events, lang) if step else None
-    if scored:      # the breakdown the channel saw after this move ended a hand (the table shows the next deal)
-        parts.append(text(scored))
+    table: list[dict] = []
     pictures: list[Picture] = []
     board = getattr(show, "board", None)
     grids = board(at, lang) if board is not None else []
     for index, rendered in enumerate(show.table(at, lang, last)):
-        parts.extend(_shown(rendered.view.to_components()))
+        table.extend(_shown(rendered.view.to_components()))
         pictures.extend(rendered.pictures)
         if index < len(grids):      # a table of buttons (Calcory's grid) in words, where its buttons were
-            parts.append(text(grids[index]))
+            table.append(text(grids[index]))
+    told = show.describe(at, events, lang)
+    if told and log_line(told) not in _lines(table):
+        head.append(f"> {log_line(told)}")
+    parts: list[dict] = [text("\n".join(head))]
+    scored = hand_summary(at.game.key, at, events, lang) if step else None
+    if scored:      # the breakdown the channel saw after this move ended a hand (the table shows the next deal)
+        parts.append(text(scored))
+    parts.extend(table)
     if hands:
         shown, drawn = _hands(at, lang, TEXT_LIMIT - sum(len(part.get("content", "")) for part in parts))
         parts.extend(shown)
@@ -71,6 +74,11 @@ def stepper(walked: Walked, at: Position, hands: bool, lang: str, ended_at: floa
 
 def _when(ended_at: float | None) -> str:
     return f"<t:{int(ended_at)}:d>" if ended_at is not None else ""
+
+
+def _lines(parts: list[dict]) -> set[str]:
+    """Every line the texts of ``parts`` show."""
+    return {line for part in parts for line in part.get("content", "").splitlines()}
 
 
 def _shown(components: list[dict]) -> list[dict]:

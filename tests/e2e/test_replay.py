@@ -84,7 +84,7 @@ async def test_the_stepper_shows_each_step_as_the_table_showed_it(env):
         shows(stepper, seen, step)
     stepper = (await env.double.click(env.ann, stepper, ids.replay(match.id, 2, False, "back"))).message
     shows(stepper, seen, 1)
-    assert text_displays(stepper.payload)[0].splitlines()[2].startswith("> ")
+    assert len(text_displays(stepper.payload)[0].splitlines()) == 2, "the move is read in the table's log alone"
 
     # The end is the final table; the start the deal again.
     stepper = (await env.double.click(env.ann, stepper, ids.replay(match.id, 1, False, "last"))).message

@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from bot.registry import playable
+from bot.registry import playable, presenter
 from bot.replays.stepper import PAGE, stepper
 from bot.replays.steps import Player, Walked, position
 from bot.transport import ids
+from bot.ui.movelog import log_line
 from games import REGISTRY
 from tests.ui import kit
 
@@ -99,3 +100,22 @@ def test_its_ids_carry_the_whole_state():
     for junk in ("st:r:1:2:3:next", "st:r:01:2:1:next", "st:r:1:2:1:", "st:r:pick:x", "st:r:1:٣:0:next"):
         assert ids.parse_replay(junk) is None, junk
     assert ids.parse_replay(ids.replay_pick()) == ids.ReplayId(session=None, op=ids.PICK)
+
+
+@pytest.mark.parametrize("key", playable())
+def test_each_step_reads_its_move_once_the_deals_too(key):
+    """The deal step of Da Capo! read "Game 1 is dealt" twice, and every step its move twice: quoted
+    above a table whose move log ends with it. Now the move is read once, in the table's log as the
+    channel showed it, and quoted only where the table does not read it."""
+    game = REGISTRY[key]
+    match = walked(key, game.min_players)
+    for step in sorted({0, 1, 2, match.steps // 2, *(start.step for start in match.starts[:3]), match.steps}):
+        for lang in ("en", "de"):
+            position = at(match, step, lang)
+            events = (position.history[-1][2] or []) if step else position.opening
+            told = presenter(key).describe(position, events, lang)
+            if not told:
+                continue
+            lines = stepper(match, position, False, lang, None).text.splitlines()
+            line = log_line(told)
+            assert (f"> {line}" in lines) != (line in lines), (step, lang, line)
