@@ -27,9 +27,9 @@ from bot.storage.status import Status
 from bot.transport import media
 from bot.transport.media import Picture
 from bot.ui.base import Rendered, StaticLayout, text
-from bot.ui.presenters import Presenter
+from bot.ui.presenters import Presenter, Voice
 from bot.ui.results import rating
-from games.base import Action
+from games.base import Action, Event
 
 #: Accent of the review's containers (the strong player's advice, not a turn).
 ACCENT = 0x5865F2
@@ -67,8 +67,8 @@ def render(match: Session, review: Review, walked: Walked, lang: str) -> Rendere
         where = start_label(walked, walked.start_of(decision.move), at, lang)
         lines = [
             t(lang, "coach.decision", rank=rank, where=where, move=decision.move + 1, moves=walked.steps),
-            t(lang, "coach.played", move=described(at, show, review.seat, decision.played, lang)),
-            t(lang, "coach.better", move=described(at, show, review.seat, decision.best, lang, happened=False)),
+            described(at, show, review.seat, decision.played, lang),
+            described(at, show, review.seat, decision.best, lang, happened=False),
             cost(decision.loss, decision.error, lang),
         ]
         shown = position(at, drawn, show, review.seat, decision.move, lang)
@@ -89,20 +89,45 @@ def cost(loss: float, error: float, lang: str) -> str:
 
 
 def described(at: Session, show: Presenter, seat: int, key: str, lang: str, *, happened: bool = True) -> str:
-    """A move as the table's move log puts it (made in a copy of the position), without what it set
-    off (a hand scored, the next deal: the log's further parts). The game's own ``coach_<kind>`` words
-    say a move the log leaves unsaid (a Calcory flip that did not end the turn), and always a move that
-    did not happen (``happened`` false), whose log line would tell an outcome the reader could not
-    know then (the strong player's flip "hit 13": the card it turned was face down)."""
+    """A move said to the reader who made it, in the move log's terms ("You passed.", or for the
+    strong player's "The strong player would have passed.", ``Voice``): the move's own events, made
+    in a copy of the position, without what they set off (a trick taken, a ban drawn, a hand scored,
+    the next deal). The game's own ``coach_<kind>[_<arg>]_you`` / ``_best`` words, where it has them,
+    say a move the log leaves unsaid or secret (a Calcory flip, Kapado's stop, Diabolo's doubler), or
+    whose log line tells an outcome the reader could not know then (the strong player's flip "hit
+    13": the card it turned was face down)."""
     game = at.game
     action = Action.parse(key)
-    own = f"{game.key}.ui.coach_{action.kind}"
-    if happened or not has(own):
-        state = game.clone(at.state)
-        line = show.describe(replace(at, state=state), game.apply(state, seat, action), lang)
+    voice: Voice = "you" if happened else "best"
+    own = next((k for k in (f"{game.key}.ui.coach_{action.kind}_{action.arg}_{voice}",
+                            f"{game.key}.ui.coach_{action.kind}_{voice}") if has(k)), None)
+    if own is not None:
+        return t(lang, own, arg=action.arg)
+    state = game.clone(at.state)
+    after = replace(at, state=state)
+    for made in own_events(game.apply(state, seat, action), seat):
+        line = show.describe(after, made, lang, voice)
         if line:
-            return line.splitlines()[0].split(" · ")[0]
-    return t(lang, own, name=at.seats[seat].name, arg=action.arg) if has(own) else key
+            return line
+    return key
+
+
+def own_events(events: list[Event], seat: int) -> list[list[Event]]:
+    """``seat``'s public events from its first until another seat's, in runs of one kind (Da Capo!'s
+    joker and the card that covers it are one play): the first run the log has words for is the move
+    itself (a pile's next card turned up before the play it made way for has none); what follows it
+    is what the move set off."""
+    runs: list[list[Event]] = []
+    for e in events:
+        if e.to is not None or (not runs and e.seat != seat):
+            continue
+        if e.seat != seat:
+            break
+        if runs and runs[-1][-1].kind == e.kind:
+            runs[-1].append(e)
+        else:
+            runs.append([e])
+    return runs
 
 
 def position(at: Session, drawn: Pictures | None, show: Presenter, seat: int, move: int, lang: str) -> list[Picture]:

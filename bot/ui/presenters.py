@@ -7,11 +7,22 @@ depend on a hidden card.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Literal, Protocol
 
 from bot.ui.base import Rendered
 from bot.ui.shown import Shown
 from games.base import Event
+
+#: Whose words a move's line is in: "" the log's ("Ann passes"); a review's to the player who made
+#: the move (``bot/coach/show.py``), "you" for the move they made ("You passed.") and "best" for the
+#: strong player's in their place ("The strong player would have passed."). A presenter asked in a
+#: review's voice gets only the move's own events, all of them the reader's.
+Voice = Literal["", "you", "best"]
+
+
+def voiced(key: str, voice: Voice) -> str:
+    """The catalogue key of a move's line in ``voice``: ``<key>_you`` or ``<key>_best`` beside the log's."""
+    return f"{key}_{voice}" if voice else key
 
 
 class Presenter(Protocol):
@@ -24,8 +35,9 @@ class Presenter(Protocol):
     def hand(self, session: Shown, seat: int, lang: str, ui: str, notice: str | None) -> Rendered:
         """The ephemeral hand of ``seat``; ``ui`` is an in-hand step (e.g. a chosen card)."""
 
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
-        """One public line about what just happened, or None. Never names a hidden card."""
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
+        """One public line about what just happened, or None. Never names a hidden card. ``voice``: the
+        log's words, or a review's to the player whose move ``events`` are (``Voice``)."""
 
     # Optional methods:
     # - ``summary(session, events, lang) -> str | None``: a public message to post after this move (a

@@ -30,6 +30,7 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import helper_label, pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
@@ -243,7 +244,7 @@ class BuildPilePresenter:
         return turn.playable() if turn else ()
 
     # -- public lines -------------------------------------------------------------------------
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """What the move did, in order, from public events only."""
         public = [e for e in events if e.to is None]
         said: list[str] = []
@@ -255,7 +256,7 @@ class BuildPilePresenter:
                 cards = "+".join(self.source(session, e.data["from"],
                                              self.valued(game_of(session), e.data["card"], e.data["value"]), lang)
                                  for e in plays)
-                said.append(t(lang, "buildpiles.ui.ev.play", name=self._name(session, plays[0].seat), cards=cards,
+                said.append(t(lang, voiced("buildpiles.ui.ev.play", voice), name=self._name(session, plays[0].seat), cards=cards,
                               pile=build_pile(plays[0].data["to"])))
                 plays.clear()
 
@@ -270,11 +271,11 @@ class BuildPilePresenter:
             flush()
             if e.kind == "turn_end":
                 if not ended and not any(x.kind == "discard" for x in public):
-                    said.append(t(lang, "buildpiles.ui.ev.end", name=self._name(session, e.seat)))
+                    said.append(t(lang, voiced("buildpiles.ui.ev.end", voice), name=self._name(session, e.seat)))
                 ended = True
             elif e.kind == "draw" and ended:
                 continue
-            elif (line := self._event_line(session, e, lang)) is not None:
+            elif (line := self._event_line(session, e, lang, voice)) is not None:
                 said.append(line)
         flush()
         line = " ".join(said)
@@ -284,20 +285,20 @@ class BuildPilePresenter:
     def _name(session: Shown, seat: int | None) -> str:
         return session.seats[seat].name if seat is not None else "?"
 
-    def _event_line(self, session: Shown, e: Event, lang: str) -> str | None:
+    def _event_line(self, session: Shown, e: Event, lang: str, voice: Voice) -> str | None:
         data, name = e.data, self._name(session, e.seat)
         kind = e.kind
         if kind == "complete":
             return t(lang, "buildpiles.ui.ev.complete", pile=build_pile(data["pile"]))
         if kind == "discard":
-            return t(lang, "buildpiles.ui.ev.discard", name=name, card=self.card(game_of(session), data["card"]),
+            return t(lang, voiced("buildpiles.ui.ev.discard", voice), name=name, card=self.card(game_of(session), data["card"]),
                      helper=helper_pile(data["to"]))
         if kind == "draw":
-            return t(lang, "buildpiles.ui.ev.draw", name=name, count=data["count"])
+            return t(lang, voiced("buildpiles.ui.ev.draw", voice), name=name, count=data["count"])
         if kind == "ace_out":
             return t(lang, "buildpiles.ui.ev.ace_out", name=name, pile=build_pile(data["to"]))
         if kind == "aside":
-            return t(lang, "buildpiles.ui.ev.aside", name=name)
+            return t(lang, voiced("buildpiles.ui.ev.aside", voice), name=name)
         if kind == "reshuffle":
             return t(lang, "buildpiles.ui.ev.reshuffle", count=data["count"])
         if kind == "pile_empty":

@@ -27,6 +27,7 @@ from bot.ui.base import (
     text,
 )
 from bot.ui.labels import seat_badge
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from games.base import Event
@@ -210,7 +211,7 @@ class CalcoryPresenter:
         same = next((c for c in choices if digit(c) == digit(card)), card) if card in choices else card
         return f"ret:{same}-{slot}"
 
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """Say what ended a turn; flips themselves show on the grid while they are face up."""
         for event in events:
             name = _name(session, event.seat) if event.seat is not None else ""
@@ -219,15 +220,15 @@ class CalcoryPresenter:
             if event.kind == "hit":
                 return t(lang, "calcory.ui.hit", name=name)
             if event.kind == "overbid":
-                return t(lang, "calcory.ui.overbid", name=name)
+                return t(lang, voiced("calcory.ui.overbid", voice), name=name)
             if event.kind == "underbid":
-                return t(lang, "calcory.ui.underbid", name=name)
+                return t(lang, voiced("calcory.ui.underbid", voice), name=name)
             if event.kind == "mark":
-                return t(lang, "calcory.ui.mark", name=name)
+                return t(lang, voiced("calcory.ui.mark", voice), name=name)
             if event.kind == "walkover":
                 return t(lang, "calcory.ui.walkover", name=name)
             if event.kind == "return" and event.to is None:
-                return t(lang, "calcory.ui.returned", name=name, slot=event.data.get("slot", "?"))
+                return t(lang, voiced("calcory.ui.returned", voice), name=name, slot=event.data.get("slot", "?"))
         return None
 
 

@@ -20,6 +20,7 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
@@ -198,11 +199,11 @@ def score_line(line: ScoreLine, lang: str) -> ScoreLine:
                      {**line.params, "colour": colour(lang, line.params["colour"])})
 
 
-def _event_text(session: Shown, event: Event, lang: str) -> str | None:
+def _event_text(session: Shown, event: Event, lang: str, voice: Voice) -> str | None:
     data, kind = event.data, event.kind
     name = _name(session, event.seat) if event.seat is not None else ""
     if kind == "place":
-        return t(lang, f"diabolo.ui.placed_{data['side']}", name=name, card=label(data["card"]),
+        return t(lang, voiced(f"diabolo.ui.placed_{data['side']}", voice), name=name, card=label(data["card"]),
                  colour=colour(lang, COLOUR[data["card"]]))
     if kind == "closed":
         return t(lang, "diabolo.ui.row_closed", colour=colour(lang, data["colour"]))
@@ -211,11 +212,11 @@ def _event_text(session: Shown, event: Event, lang: str) -> str | None:
     if kind == "blocked":
         return t(lang, "diabolo.ui.blocked", name=name, cards=labels(data["hand"]))
     if kind == "discard":
-        return t(lang, "diabolo.ui.discarded", name=name, card=label(data["card"]))
+        return t(lang, voiced("diabolo.ui.discarded", voice), name=name, card=label(data["card"]))
     if kind == "colour_tied" and data["points"]:  # an empty row goes unmentioned
         return t(lang, "diabolo.ui.tied", colour=colour(lang, data["colour"]), points=data["points"])
     if kind == "doubler_chosen":
-        return t(lang, "diabolo.ui.has_chosen", name=name)
+        return t(lang, voiced("diabolo.ui.has_chosen", voice), name=name)
     if kind == "doublers":
         if data["used"]:
             return t(lang, "diabolo.ui.doublers_used", colour=colour(lang, data["colour"]),
@@ -280,11 +281,11 @@ class DiaboloPresenter:
         """On the seat's turn the cards its selects offer: those that fit a row, or any to discard."""
         return _playable(session, seat, session.game.view(session.state, seat))
 
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """What the move did, from its public events: the card laid or discarded, rows closed,
         shown hands, who has chosen a doubler (never what, until all have), reveals, a new round."""
         parts = [part for event in events if event.to is None
-                 if (part := _event_text(session, event, lang)) is not None]
+                 if (part := _event_text(session, event, lang, voice)) is not None]
         return " ".join(parts) or None
 
     def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:

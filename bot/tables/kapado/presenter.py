@@ -26,6 +26,7 @@ from bot.transport import ids
 from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row, select, text
 from bot.ui.labels import pile_label, seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
@@ -257,10 +258,10 @@ class KapadoPresenter:
                               style=Style.secondary if options else Style.primary)))
 
     # -- public lines --------------------------------------------------------------------------
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """The placements, unlocks, wish cards and bans of a move, in order, as one line."""
         said = [line for event in events if event.to is None
-                for line in [_event_line(session, event, lang)] if line]
+                for line in [_event_line(session, event, lang, voice)] if line]
         return " ".join(said) or None
 
     def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
@@ -296,7 +297,7 @@ def _best_fit(session: Shown, view: KapadoView, seat: int, card: str, lang: str)
     return t(lang, key, stack=stack_name(where.id))
 
 
-def _event_line(session: Shown, event: Event, lang: str) -> str | None:
+def _event_line(session: Shown, event: Event, lang: str, voice: Voice) -> str | None:
     data = event.data
     name = _name(session, event.seat) if event.seat is not None else ""
     kind = event.kind
@@ -305,22 +306,22 @@ def _event_line(session: Shown, event: Event, lang: str) -> str | None:
         return t(lang, key, name=name, divisor=data["divisor"])
     if kind == "up":
         key = "kapado.ui.ev_up_double" if data["fit"] == DOUBLE else "kapado.ui.ev_up"
-        return t(lang, key, name=name, card=label(data["card"]), stack=stack_name(data["stack"]))
+        return t(lang, voiced(key, voice), name=name, card=label(data["card"]), stack=stack_name(data["stack"]))
     if kind == "unlock":
         key = "kapado.ui.ev_unlock_open" if data["opened"] else "kapado.ui.ev_unlock_dead"
-        return t(lang, key, name=name, card=label(data["card"]), hidden=label(data["key"]),
+        return t(lang, voiced(key, voice), name=name, card=label(data["card"]), hidden=label(data["key"]),
                  stack=stack_name(data["stack"]))
     if kind == "down":
-        return t(lang, "kapado.ui.ev_down", name=name, stack=stack_name(data["stack"]))
+        return t(lang, voiced("kapado.ui.ev_down", voice), name=name, stack=stack_name(data["stack"]))
     if kind == "take":
         owner = int(data["stack"][1:].partition(":")[0])
-        line = t(lang, "kapado.ui.ev_take", name=name, card=label(data["card"]), owner=_name(session, owner),
+        line = t(lang, voiced("kapado.ui.ev_take", voice), name=name, card=label(data["card"]), owner=_name(session, owner),
                  stack=stack_name(data["stack"]))
         return line + (t(lang, "kapado.ui.ev_relocked") if data["relocked"] else "")
     if kind == "extra_draw":
-        return t(lang, "kapado.ui.ev_extra_draw", name=name)
+        return t(lang, voiced("kapado.ui.ev_extra_draw", voice), name=name)
     if kind == "wish_kept":
-        return t(lang, "kapado.ui.ev_wish_kept", name=name)
+        return t(lang, voiced("kapado.ui.ev_wish_kept", voice), name=name)
     if kind == "game_end":
         return t(lang, "kapado.ui.ev_game_end", game=data["game"])
     if kind == "deal":

@@ -17,6 +17,7 @@ from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import colour_name, label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
@@ -146,9 +147,9 @@ class MuPresenter:
     def playable(self, session: Shown, seat: int) -> tuple[str, ...]:
         return playable(session, session.game.view(session.state, seat), seat)
 
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """One line for the move and what it set off (a trick taken, a hand scored, a new deal)."""
-        parts = [part for event in events if event.to is None and (part := _said(session, event, lang))]
+        parts = [part for event in events if event.to is None and (part := _said(session, event, lang, voice))]
         return " · ".join(parts) or None
 
     def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
@@ -160,14 +161,14 @@ class MuPresenter:
         return render_hand(session, score, lang) if score is not None and score.number == number else None
 
 
-def _said(session: Shown, event: Event, lang: str) -> str | None:
+def _said(session: Shown, event: Event, lang: str, voice: Voice) -> str | None:
     who = name(session, event.seat) if event.seat is not None else ""
     data = event.data
     kind = event.kind
     if kind == "bid":
-        return t(lang, "mu.ui.said.bid", name=who, cards=labels(data["cards"]), total=data["total"])
+        return t(lang, voiced("mu.ui.said.bid", voice), name=who, cards=labels(data["cards"]), total=data["total"])
     if kind == "pass":
-        return t(lang, "mu.ui.said.pass", name=who)
+        return t(lang, voiced("mu.ui.said.pass", voice), name=who)
     if kind == "patt":
         return t(lang, "mu.ui.said.patt", cards=data["cards"]) if data["cards"] else t(lang, "mu.ui.said.all_passed")
     if kind == "chef":
@@ -176,12 +177,12 @@ def _said(session: Shown, event: Event, lang: str) -> str | None:
         return line + (t(lang, "mu.ui.said.vize", name=name(session, vize)) if vize >= 0 else "")
     if kind == "trump":
         if data["trump"] == NO_TRUMP:
-            return t(lang, "mu.ui.said.no_trump", name=who)
-        return t(lang, f"mu.ui.said.trump_{data['role']}", name=who, trump=trump_name(lang, data["trump"]))
+            return t(lang, voiced("mu.ui.said.no_trump", voice), name=who)
+        return t(lang, voiced(f"mu.ui.said.trump_{data['role']}", voice), name=who, trump=trump_name(lang, data["trump"]))
     if kind == "partner":
-        return t(lang, "mu.ui.said.partner", name=who, partner=name(session, data["partner"]))
+        return t(lang, voiced("mu.ui.said.partner", voice), name=who, partner=name(session, data["partner"]))
     if kind == "play":
-        return t(lang, "mu.ui.said.play", name=who, card=label(data["card"]))
+        return t(lang, voiced("mu.ui.said.play", voice), name=who, card=label(data["card"]))
     if kind == "trick":
         return t(lang, "mu.ui.said.trick", name=who)
     if kind == "deal":

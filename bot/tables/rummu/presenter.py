@@ -19,6 +19,7 @@ from bot.ui.base import Rendered, hand_button, row, text
 from bot.ui.cards import label, labels
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, table_picture
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from bot.ui.summary import render_hand as render_hand_score
@@ -116,33 +117,33 @@ class RummuPresenter:
             return key
         return "meld:" + batch(sorted(groups, key=lambda group: min(map(ORDER.__getitem__, group))))
 
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """Everything public a move did, in one line: a discard may end the hand and deal the next."""
         parts = [part for event in events if event.to is None
-                 and (part := self._event(session, event, lang)) is not None]
+                 and (part := self._event(session, event, lang, voice)) is not None]
         return " ".join(parts) or None
 
     @staticmethod
-    def _event(session: Shown, event: Event, lang: str) -> str | None:
+    def _event(session: Shown, event: Event, lang: str, voice: Voice) -> str | None:
         data = event.data
         name = _name(session, event.seat) if event.seat is not None else ""
         kind = event.kind
         if kind == "take":
-            return t(lang, "rummu.ui.did_take", name=name)
+            return t(lang, voiced("rummu.ui.did_take", voice), name=name)
         if kind == "takediscard":
             key = "rummu.ui.did_take_top" if data["count"] == 1 else "rummu.ui.did_take_n"
-            return t(lang, key, name=name, count=data["count"], card=label(data["top"]))
+            return t(lang, voiced(key, voice), name=name, count=data["count"], card=label(data["top"]))
         if kind == "meld":
             combos = ", ".join(f"{combo_number(n)}: {labels(cards, sort=False)}" for n, cards in data["combos"])
-            return t(lang, "rummu.ui.did_meld", name=name, combos=combos)
+            return t(lang, voiced("rummu.ui.did_meld", voice), name=name, combos=combos)
         if kind == "add":
-            return t(lang, "rummu.ui.did_add", name=name, cards=labels(data["cards"]),
+            return t(lang, voiced("rummu.ui.did_add", voice), name=name, cards=labels(data["cards"]),
                      number=combo_number(data["combo"]))
         if kind == "swap":
-            return t(lang, "rummu.ui.did_swap", name=name, card=label(data["card"]), joker=label(data["joker"]),
+            return t(lang, voiced("rummu.ui.did_swap", voice), name=name, card=label(data["card"]), joker=label(data["joker"]),
                      number=combo_number(data["combo"]))
         if kind == "discard":
-            return t(lang, "rummu.ui.did_discard", name=name, card=label(data["card"]))
+            return t(lang, voiced("rummu.ui.did_discard", voice), name=name, card=label(data["card"]))
         if kind == "reshuffle":
             return t(lang, "rummu.ui.did_reshuffle", count=data["stock"])
         if kind == "hand_end":

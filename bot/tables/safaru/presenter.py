@@ -22,6 +22,7 @@ from bot.ui.base import Rendered, Style, button, hand_button, hand_message, row,
 from bot.ui.cards import label, labels, symbol
 from bot.ui.labels import seat_badge
 from bot.ui.pictured import framed, hand_picture, table_picture
+from bot.ui.presenters import Voice, voiced
 from bot.ui.rules import rules_or_rematch
 from bot.ui.shown import Shown
 from bot.ui.summary import render_hand
@@ -306,14 +307,14 @@ class SafaruPresenter:
         same = [c for c in splits(catch.card, catch.taken, table) if bool(c.pair) == bool(catch.pair)]
         return f"play:{same[0].arg}" if same else key
 
-    def describe(self, session: Shown, events: list[Event], lang: str) -> str | None:
+    def describe(self, session: Shown, events: list[Event], lang: str, voice: Voice = "") -> str | None:
         """The play, and any deal or scoring it caused, from public events only."""
         said = []
         for event in events:
             if event.to is not None:
                 continue
             if event.kind == "play":
-                said.append(self._play_line(session, event, lang))
+                said.append(self._play_line(session, event, lang, voice))
             elif event.kind == "deal":
                 key = "safaru.ui.dealt" if event.data["table"] else "safaru.ui.dealt_last"
                 assert event.seat is not None  # the dealer
@@ -324,15 +325,15 @@ class SafaruPresenter:
         return " ".join(said) or None
 
     @staticmethod
-    def _play_line(session: Shown, event: Event, lang: str) -> str:
+    def _play_line(session: Shown, event: Event, lang: str, voice: Voice) -> str:
         assert event.seat is not None  # a play is a seat's
         name = session.seats[event.seat].name
         card = event.data["card"]
         if event.data["released"]:
-            return t(lang, "safaru.ui.released", name=name, card=label(card))
+            return t(lang, voiced("safaru.ui.released", voice), name=name, card=label(card))
         catch = Catch(card, tuple(event.data["add"]), tuple(event.data["sev"]), event.data["pair"])
         key = "safaru.ui.caught_paired" if catch.pair else "safaru.ui.caught_free"
-        return t(lang, key, name=name, card=label(card), parts=catch_parts(catch, lang))
+        return t(lang, voiced(key, voice), name=name, card=label(card), parts=catch_parts(catch, lang))
 
     def summary(self, session: Shown, events: list[Event], lang: str) -> str | None:
         """A game's breakdown when the match goes on; the last game's is in the closing summary."""
