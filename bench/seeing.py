@@ -1,11 +1,14 @@
-"""``python -m bench.seeing [--matches N] [--sees hands|all]``: Diabolo's strong player seeing hidden cards.
+"""``python -m bench.seeing [--game diabolo|kapado] [--matches N] [--sees hands|all]``: a strong player seeing hidden cards.
 
 How much of the strong player's shortfall is the cards it cannot see: the strong-against-easy deals of ``bench.computer`` (the same seeds, so the same deals), with the
-strong seat's search redealing less than its information set: with ``hands`` it sees the others'
-hands and redeals only the draw pile's order, with ``all`` it redeals nothing. No product player
-searches like this: the figure is an upper bound for the question whether the issue's bar (1.5 ×
-the fair share against easy seats) is within reach of a player who must guess the hands. Seen
-doubler choices not yet revealed stay as made (the easy seats never read them). Exits 0.
+strong seat's search redealing less than its information set: with ``hands`` it sees the hidden
+cards on the table (Diabolo's hands, Kapado's face-down cards) and redeals only the draw pile's
+order, with ``all`` it redeals nothing. No product player searches like this: the figure is an
+upper bound for the question whether the issue's bar (1.5 × the fair share against easy seats) is
+within reach of a player who must guess them. Seen doubler choices not yet revealed stay as made
+(the easy seats never read them). Kapado's strong player plays its favourite without searching, so
+within the bound it searches its placements and takes (``KapadoBrain.searching``, the expert's
+search) over what it sees. Exits 0.
 """
 
 from __future__ import annotations
@@ -15,22 +18,24 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from bench.computer import bench_game, render
-from games.base import fresh_seed
-from games.diabolo.rules import Diabolo
-from games.diabolo.state import DiaboloState, clone_state
+from games import BRAINS, REGISTRY
+from games.base import Game, fresh_seed
 
 SEES = ("hands", "all")
+#: The games the bound knows: each keeps its draw pile in ``state.pile`` and its secret seed in ``state.seed``.
+GAMES = ("diabolo", "kapado")
 
 
-def seeing_redeal(sees: str) -> Callable[[Diabolo, DiaboloState, int, random.Random], DiaboloState]:
-    """A redeal that keeps every hand (and with ``all`` the draw pile's order too)."""
+def seeing_redeal(sees: str) -> Callable[[Game[Any, Any, Any], Any, int, random.Random], Any]:
+    """A redeal that keeps every hidden card on the table (and with ``all`` the draw pile's order too)."""
     if sees not in SEES:
         raise ValueError(f"sees one of {SEES}, not {sees!r}")
 
-    def redeal(game: Diabolo, state: DiaboloState, seat: int, rng: random.Random) -> DiaboloState:
-        new = clone_state(state)
+    def redeal(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
+        new = game.clone(state)
         if sees == "hands":
             new.pile.sort()  # a canonical order first, as the real redeal does
             rng.shuffle(new.pile)
@@ -41,24 +46,33 @@ def seeing_redeal(sees: str) -> Callable[[Diabolo, DiaboloState, int, random.Ran
 
 
 @contextmanager
-def seeing(sees: str) -> Iterator[None]:
-    """Within the block every Diabolo search redeals with ``seeing_redeal`` (only the strong seat
-    searches in the bench's deals; the easy seats never redeal)."""
-    real = Diabolo.resample
-    Diabolo.resample = seeing_redeal(sees)  # type: ignore[method-assign]
+def seeing(sees: str, key: str = "diabolo") -> Iterator[None]:
+    """Within the block every search of game ``key`` redeals with ``seeing_redeal`` (only the strong
+    seat searches in the bench's deals; the easy seats never redeal), and a brain that plays its
+    favourite alone (Kapado's) searches."""
+    if key not in GAMES:
+        raise ValueError(f"the bound knows {GAMES}, not {key!r}")
+    cls, brain = type(REGISTRY[key]), type(BRAINS[key])
+    real, searched = cls.resample, getattr(brain, "searching", None)
+    cls.resample = seeing_redeal(sees)  # type: ignore[method-assign]
+    if searched is not None:
+        brain.searching = True  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        Diabolo.resample = real  # type: ignore[method-assign]
+        cls.resample = real  # type: ignore[method-assign]
+        if searched is not None:
+            brain.searching = searched  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.seeing", description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=GAMES, default="diabolo", help="the game")
     parser.add_argument("--matches", type=int, default=40, help="deals (the bench's first N)")
     parser.add_argument("--sees", choices=SEES, default="hands", help="what the strong seat's search sees")
     args = parser.parse_args(argv)
-    with seeing(args.sees):
-        rows = bench_game("diabolo", args.matches, None, ("strong",))
+    with seeing(args.sees, args.game):
+        rows = bench_game(args.game, args.matches, None, ("strong",))
     print(f"the strong seat's search sees: {args.sees}")
     print(render(rows))
     return 0

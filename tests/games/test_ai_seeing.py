@@ -1,4 +1,5 @@
-"""The seeing bound's redeals (bench/seeing.py): they keep what the bound lets the strong seat see."""
+"""The seeing bound's redeals (bench/seeing.py): they keep what the bound lets the strong seat see, in
+Diabolo and in Kapado."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import random
 import pytest
 
 from bench.seeing import seeing, seeing_redeal
+from games import BRAINS
 from games.diabolo import GAME
 from games.diabolo.rules import Diabolo
+from games.kapado import GAME as KAPADO
+from games.kapado import position as kapado_position
 
 
 def test_a_seeing_redeal_keeps_every_hand_and_with_all_the_pile_order_too():
@@ -31,3 +35,20 @@ def test_the_bound_swaps_the_redeal_only_within_its_block():
         assert GAME.resample(state, 0, random.Random(2)).hands == state.hands
     assert Diabolo.resample is real
     assert GAME.resample(state, 0, random.Random(2)).hands[1:] != state.hands[1:]
+
+
+def test_kapado_seeing_everything_keeps_the_face_down_cards_and_the_draw_order():
+    """Kapado's hidden cards are the face-down ones and the pile: the real redeal deals them again,
+    the bound's keeps them, and within the block the strong player searches what it sees."""
+    state = kapado_position(2, {0: [["b3", "d7"], ["a5"], ["c8"], ["c4"], ["c16"]]}, face_down=("d7",),
+                            next_cards=("b21",))
+    real = KAPADO.resample(state, 0, random.Random(3))
+    assert real.stacks[0][-1] != "d7" or real.pile != state.pile
+    with seeing("all", "kapado"):
+        assert BRAINS["kapado"].searching
+        seen = KAPADO.resample(state, 0, random.Random(3))
+        assert seen.stacks == state.stacks and seen.face_down == state.face_down and seen.pile == state.pile
+    assert not BRAINS["kapado"].searching
+    assert KAPADO.resample(state, 0, random.Random(3)).pile == real.pile
+    with pytest.raises(ValueError), seeing("all", "mu"):
+        pass
