@@ -99,6 +99,11 @@ class Brain(Generic[G, S]):
         """The playout move (it may read the whole determinized state)."""
         return rng.choice(game.legal_actions(state, seat))
 
+    def playout_move(self, game: G, state: S, actor: int, seat: int, rng: random.Random) -> Action:
+        """The move of ``actor`` in a playout judged for ``seat``: ``policy``. A brain may play the
+        judged seat's own moves by what they are worth to it while its model of the others stays."""
+        return self.policy(game, state, actor, rng)
+
     def mark(self, game: G, state: S) -> Any:
         """What ``done`` and ``value`` compare against: taken at the root (a determinization)."""
         return None

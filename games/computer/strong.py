@@ -102,7 +102,7 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, brain: Brain[Any, A
 
 def playout(game: Game[Any, Any, Any], world: Any, seat: int, action: Action, brain: Brain[Any, Any], mark: Any,
             rng: random.Random) -> tuple[float, int]:
-    """Play ``action`` in a copy of ``world``, then the playout policy up to the brain's horizon:
+    """Play ``action`` in a copy of ``world``, then the brain's playout moves up to its horizon:
     the end position's value, and the playout actions it took."""
     state = game.clone(world)
     game.apply(state, seat, action)
@@ -110,6 +110,6 @@ def playout(game: Game[Any, Any, Any], world: Any, seat: int, action: Action, br
     while steps < brain.cap and not game.is_over(state) and not brain.done(game, mark, state):
         actors = game.to_act(state)
         actor = min(actors)
-        game.apply(state, actor, brain.policy(game, state, actor, rng))
+        game.apply(state, actor, brain.playout_move(game, state, actor, seat, rng))
         steps += 1
     return brain.value(game, mark, state, seat), steps + 1

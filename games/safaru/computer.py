@@ -17,12 +17,18 @@ more it would have gained.
 
 In the game's last deal the deck is empty, so at two players the seat sees every card: the strong
 player then plays the deal out exactly (``solve``) instead of sampling it.
+
+In the search's playouts the others play as the easy player does (the model of them), and the
+seat's own catches weigh each animal by what it moves that side's expected majority award by
+(``standing_score``): a fixed share per animal made its later plays chase majorities already
+decided and pass up close ones, so the search judged its plays by a future it would not play.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -86,6 +92,8 @@ def worth(card: str) -> float:
 
 
 WORTH: dict[str, float] = {c: worth(c) for c in DECK}
+#: A card's triangles and baby penalty: what it is worth whoever holds the majorities.
+PLAIN: dict[str, float] = {c: float(triangles(c) + (BABY_PENALTY if digit(c) == 0 else 0)) for c in DECK}
 
 
 def score(catch: Catch) -> float:
@@ -98,8 +106,33 @@ def score(catch: Catch) -> float:
     return caught - RELEASE_WEIGHT * max(0.0, WORTH[catch.card])
 
 
-def best(options: list[Catch], rng: random.Random, noise: float) -> Catch:
-    scored = [(score(c) + rng.random() * noise, i) for i, c in enumerate(options)]
+def standing_score(catch: Catch, unicorns: tuple[int, ...], fish: tuple[int, ...], side: int) -> float:
+    """``score`` for ``side`` with the majorities as they stand (animals per side): the animals it
+    catches are worth what they move its expected award or penalty by (``more_animals``), nothing
+    once a majority is decided, much more when it is close; a release as ``score`` has it."""
+    cards = (*catch.taken, catch.card) if catch.pair else catch.taken
+    if not cards:
+        return score(catch)
+    value = sum(PLAIN[c] for c in cards)
+    value += more_animals(unicorns, side, UNICORN_BONUS, sum(colour(c) == UNICORN for c in cards))
+    value += more_animals(fish, side, FISH_PENALTY, sum(colour(c) == FISH for c in cards))
+    return value if catch.pair else value - RELEASE_WEIGHT * max(0.0, WORTH[catch.card])
+
+
+@lru_cache(maxsize=4096)
+def more_animals(counts: tuple[int, ...], side: int, award: int, more: int) -> float:
+    """How much ``more`` animals of one colour move ``side``'s expected share of its majority
+    ``award`` (``majority_shares``), the sides holding ``counts``."""
+    if not more:
+        return 0.0
+    left = PER_COLOUR - sum(counts)
+    after = tuple(n + more if s == side else n for s, n in enumerate(counts))
+    return award * (majority_shares(after, left - more)[side] - majority_shares(counts, left)[side])
+
+
+def best(options: list[Catch], rng: random.Random, noise: float,
+         worth: Callable[[Catch], float] = score) -> Catch:
+    scored = [(worth(c) + rng.random() * noise, i) for i, c in enumerate(options)]
     return options[max(scored)[1]]
 
 
@@ -119,6 +152,17 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
 
     def policy(self, game: Safaru, state: SafaruState, seat: int, rng: random.Random) -> Action:
         return Action("play", best(plays(state.hands[seat], state.table, PLAYOUT_CATCHES), rng, TIE_NOISE).arg)
+
+    def playout_move(self, game: Safaru, state: SafaruState, actor: int, seat: int, rng: random.Random) -> Action:
+        """The judged seat catches by ``standing_score`` (what its search would weigh); the others
+        play ``policy``, the easy player's choice."""
+        if actor != seat:
+            return self.policy(game, state, actor, rng)
+        piles = [tally(p) for p in state.piles]
+        unicorns, fish = tuple(t.unicorns for t in piles), tuple(t.fish for t in piles)
+        side = game.side(state, seat)
+        options = plays(state.hands[seat], state.table, PLAYOUT_CATCHES)
+        return Action("play", best(options, rng, TIE_NOISE, lambda c: standing_score(c, unicorns, fish, side)).arg)
 
     def same(self, game: Safaru, state: SafaruState, seat: int, action: Action) -> Any:
         """Catches that take the same cards (the same way of pairing or not) leave the same position."""

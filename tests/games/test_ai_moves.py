@@ -228,6 +228,37 @@ def test_safaru_playouts_catch_what_is_worth_most_as_the_easy_player_does():
     assert {brain.policy(SAFARU, state, 0, random.Random(n)) for n in range(20)} == {Action("play", "k6/pair=b6")}
 
 
+def unicorn_race(mine: tuple[str, ...], theirs: tuple[str, ...], hand: tuple[str, str],
+                 table: tuple[str, str]) -> SafaruState:
+    """Seat 0 to play, the deck still full enough for more deals, the unicorns caught so far in the piles."""
+    return safaru_rig(hands={0: hand}, table=table, piles={0: mine, 1: theirs})
+
+
+def test_safaru_playouts_catch_for_the_seat_by_the_majority_as_it_stands():
+    """Five unicorns each, two still out: the free r1a (no triangles) moves seat 0's chance of the
+    24 points by a quarter, six points, more than the four triangles of the 7s, which the easy
+    player (and the model of the others) takes for their fixed share of a unicorn, three."""
+    state = unicorn_race(("r2", "r3", "r4", "r5", "r6"), ("r0", "r8", "r9", "r1b", "r7a"),
+                         hand=("g1a", "k7b"), table=("r1a", "g7b"))
+    brain = BRAINS["safaru"]
+    assert move(SAFARU, state, 0, "easy") == Action("play", "k7b/pair=g7b")
+    for n in range(10):
+        assert brain.playout_move(SAFARU, state, 0, 0, random.Random(n)) == Action("play", "g1a/pair=r1a")
+        assert brain.playout_move(SAFARU, state, 0, 1, random.Random(n)) == brain.policy(
+            SAFARU, state, 0, random.Random(n)) == Action("play", "k7b/pair=g7b"), "the others play as easy does"
+
+
+def test_safaru_playouts_catch_triangles_for_the_seat_once_its_majority_is_decided():
+    """Seven unicorns of twelve decide the majority: the two free ones are worth their triangles
+    (two) to seat 0, less than pairing the 7s (four); easy still counts three a unicorn."""
+    state = unicorn_race(("r0", "r2", "r3", "r4", "r5", "r6", "r8"), ("r9", "r1b"),
+                         hand=("y8", "y7b"), table=("r1a", "r7b"))
+    brain = BRAINS["safaru"]
+    assert move(SAFARU, state, 0, "easy") == Action("play", "y8/add=r1ar7b")
+    assert {brain.playout_move(SAFARU, state, 0, 0, random.Random(n)) for n in range(10)} == {
+        Action("play", "y7b/pair=r7b")}
+
+
 def released_g1a() -> SafaruState:
     """Seat 1 released its g1a where a 7 would have caught both unicorns (r2 r5); its b6 and y6
     had no catch there either."""
