@@ -5,7 +5,8 @@ turns that into the cards worth laying out. In tricks a seat wins as cheaply as 
 winning partner have points, and otherwise throws its least valuable card. The strong player
 compares whole hands: several bid sizes at once (so it can jump ahead, but at most a card beyond
 what its hand carries), every trump and partner, and every card in tricks; against a Chef it
-trusts the deals in which the others' bids fit their hands most.
+trusts the deals in which the others' bids fit their hands most and plays its cards on more
+playouts, and as the Chef's partner it counts its points against the Chef's (the same bonus).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from games.base import Action
-from games.computer.brain import Brain
+from games.computer.brain import Brain, margin
 from games.deck import COLOURS, colour, digit, triangles
 from games.mu.auction import bid_limit
 from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking, trick_winner
@@ -34,6 +35,8 @@ TRUMP_NAMES: tuple[str, ...] = (*COLOURS, *DIGITS)
 BID_SLACK = 1
 #: How much likelier a deal is per card one seat's bid strays from its hand's ``target``.
 BID_TRUST = 0.5
+#: How many times its playouts a seat against the Chef spends on a card (``MuBrain.budget``).
+DEFENCE = 2
 
 
 def strengths(hand: Sequence[str]) -> dict[str, float]:
@@ -218,6 +221,15 @@ class MuBrain(Brain[Mu, MuState]):
                     out.append(action)
         return out
 
+    def budget(self, game: Mu, state: MuState, arms: int) -> int:
+        """A seat against the Chef plays its cards on ``DEFENCE`` times the playouts: most Chef
+        contracts it let through were made by a trick's points or less, and its deals are weighed
+        by the bids, so fewer of them count."""
+        playouts = super().budget(game, state, arms)
+        if state.phase == TRICKS and state.turn not in (state.chef, state.partner):
+            return DEFENCE * playouts
+        return playouts
+
     def likelihood(self, game: Mu, state: MuState, seat: int) -> float:
         """For a seat against the Chef, deals where the others' bids fit their hands weigh more: a
         seat bids up to its hand's ``target`` (as ``bid_move`` does), so once the auction is over
@@ -243,15 +255,20 @@ class MuBrain(Brain[Mu, MuState]):
             return action.kind, action.arg[:2]  # the two copies of a 1 or a 7 play alike
         return action
 
-    def mark(self, game: Mu, state: MuState) -> tuple[int, tuple[int, ...]]:
-        return state.hand_no, tuple(state.scores)
+    def mark(self, game: Mu, state: MuState) -> tuple[int, tuple[int, ...], int]:
+        return state.hand_no, tuple(state.scores), state.partner
 
-    def done(self, game: Mu, mark: tuple[int, tuple[int, ...]], state: MuState) -> bool:
+    def done(self, game: Mu, mark: tuple[int, tuple[int, ...], int], state: MuState) -> bool:
         return state.hand_no != mark[0]
 
-    def value(self, game: Mu, mark: tuple[int, tuple[int, ...]], state: MuState, seat: int) -> float:
-        """Points won this hand against the average of the others (a partner's bonus is no loss)."""
-        gained = [s - m for s, m in zip(state.scores, mark[1], strict=True)]
+    def value(self, game: Mu, mark: tuple[int, tuple[int, ...], int], state: MuState, seat: int) -> float:
+        """Points won this hand against the average of the others (a partner's bonus is no loss).
+        The Chef's partner counts against the best of them: the Chef gets the same bonus, so the
+        partner only leads the table by its own tricks, and points it gives the Chef beyond the
+        goal are its loss."""
+        gained = tuple(s - m for s, m in zip(state.scores, mark[1], strict=True))
+        if seat == mark[2]:
+            return margin(gained, seat)
         others = [g for s, g in enumerate(gained) if s != seat]
         return gained[seat] - sum(others) / len(others)
 

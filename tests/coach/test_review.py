@@ -106,7 +106,7 @@ def gives_away(state) -> Action | None:
     return planted if lead.gap >= 2 and lead.gap > 7 * lead.gap_error else None
 
 
-@pytest.mark.parametrize("seed", ["p2", "p3", "p5", "p8", "p10"])
+@pytest.mark.parametrize("seed", ["p2", "p3", "p8", "p15", "p16"])
 def test_a_planted_mu_card_that_gives_away_a_trick_it_wins_is_named_first(seed: str) -> None:
     """Seed p2 gives away a trick that loses 4 to 6 points on average, give or take 15 in a single
     world: six screening worlds saw no loss in it (a choice of two moves is screened in 24 now)."""

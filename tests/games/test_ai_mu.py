@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from games.base import Action
+from games.computer import choose
 from games.mu import GAME as MU
 from games.mu import position
-from games.mu.computer import BRAIN, candidate_trumps, played_cards, target
+from games.mu.computer import BRAIN, DEFENCE, candidate_trumps, played_cards, target
 
 #: The Chef's hand carries four cards with green (``target``), the others carry none; without its
 #: nine it would carry two.
@@ -54,3 +57,30 @@ def test_who_played_which_card_is_read_from_the_won_tricks():
         MU.apply(state, seat, Action("play", card))
         assert [sorted(cards) for cards in played_cards(state)] == [sorted(cards) for cards in played]
     assert len(state.trick) == 1
+
+
+def test_a_seat_against_the_chef_plays_its_cards_on_more_playouts():
+    state = chef_bid_four_greens(True)
+    chef = BRAIN.budget(MU, state, 6)
+    for seat in (0, 1, 2):
+        MU.apply(state, seat, MU.legal_actions(state, seat)[0])
+    assert state.turn == 3
+    assert BRAIN.budget(MU, state, 6) == DEFENCE * chef > chef
+    assert BRAIN.scaled(6).budget(MU, state, 6) == 6 * DEFENCE * chef, "the expert level scales it too"
+
+
+def test_the_partner_counts_its_points_against_the_chef_who_gets_the_same_bonus():
+    """Played out by the easy players, the Chef team makes its goal: both get the bonus, so the
+    partner's hand is worth its tricks against the Chef's, a defender's against the table's mean."""
+    state = chef_bid_four_greens(True)
+    mark = BRAIN.mark(MU, state)
+    while state.hand_no == mark[0]:
+        seat = state.turn
+        MU.apply(state, seat, choose(MU, state, seat, "easy", random.Random(0)))
+    gained = [after - before for after, before in zip(state.scores, mark[1], strict=True)]
+    lines = state.history[-1].lines
+    assert {line.seat for line in lines if line.label.startswith("mu.line.bonus")} == {0, 1}
+    tricks = {line.seat: line.points for line in lines if line.label == "mu.line.tricks"}
+    assert gained[0] == max(gained), "the Chef's tricks outscore its partner's"
+    assert BRAIN.value(MU, mark, state, 1) == tricks[1] - tricks[0] < 0
+    assert BRAIN.value(MU, mark, state, 3) == gained[3] - (gained[0] + gained[1] + gained[2]) / 3
