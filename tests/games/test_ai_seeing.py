@@ -7,8 +7,9 @@ import random
 import pytest
 
 from bench.seeing import seeing, seeing_redeal
-from games.diabolo import GAME
-from games.diabolo.rules import Diabolo
+from games.diabolo import BRAIN, GAME, position, score_now
+from games.diabolo.computer import DiaboloBrain
+from games.diabolo.state import DOUBLER
 
 
 def test_a_seeing_redeal_keeps_every_hand_and_with_all_the_pile_order_too():
@@ -24,10 +25,19 @@ def test_a_seeing_redeal_keeps_every_hand_and_with_all_the_pile_order_too():
         seeing_redeal("pile")
 
 
-def test_the_bound_swaps_the_redeal_only_within_its_block():
-    real = Diabolo.resample
+def test_the_bound_swaps_the_searchs_redeal_only_within_its_block():
+    real = DiaboloBrain.determinize
     state = GAME.setup(3, GAME.default_options(), "seeing")
     with seeing("hands"):
-        assert GAME.resample(state, 0, random.Random(2)).hands == state.hands
-    assert Diabolo.resample is real
-    assert GAME.resample(state, 0, random.Random(2)).hands[1:] != state.hands[1:]
+        assert BRAIN.determinize(GAME, state, 0, random.Random(2)).hands == state.hands
+    assert DiaboloBrain.determinize is real
+    assert BRAIN.determinize(GAME, state, 0, random.Random(2)).hands[1:] != state.hands[1:]
+
+
+def test_seeing_for_the_doubler_sees_the_hands_only_while_doublers_are_chosen():
+    state = position(3, angel={"r": ["r5a"]}, draw=False)
+    redeal = seeing_redeal("doubler")
+    assert redeal(GAME, state, 0, random.Random(3)).hands[1:] != state.hands[1:]
+    score_now(state)
+    assert state.phase == DOUBLER
+    assert redeal(GAME, state, 0, random.Random(3)).hands == state.hands
