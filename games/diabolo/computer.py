@@ -4,6 +4,9 @@ devil where someone else does; keep the cards that make you the colour's top hol
 ``Estimate`` guesses, per colour, the seat's own hand sum against the most another hand may hold
 (the cards everyone saw, plus a fair share of the colour's unseen cards), so a move is judged by
 how it changes the row balances and the seat's own holding.
+
+The strong search redeals the others' hands by what each laid this round (``HELD``), since an easy
+player's placements say which colours it leads and which it holds little of.
 """
 
 from __future__ import annotations
@@ -104,11 +107,11 @@ def pick(est: Estimate, legal: list[Action], rng: random.Random, noise: float) -
 
 
 #: How often an easy player holds a card the table has not seen, by what it laid of the card's
-#: colour this round (angel cards, devil cards, each counted up to two) and the card's value 1 to 5.
-#: Measured over 1,500 matches of easy players (each unseen card of a seat's view, at random turns,
-#: against the hand of a seat it watched): easy lays the colours it leads on the angel side and keeps
-#: their high cards, and sends to the devils the colours it holds little of, so a devil card of a colour
-#: makes its 4s and 5s six times rarer in that hand, an angel card four times likelier.
+#: colour this round (angel cards, devil cards, each counted up to two) and the card's value 1 to 5,
+#: measured by bench/holding.py over 1,500 matches of easy players: easy lays the colours it leads
+#: on the angel side and keeps their high cards, and sends to the devils the colours it holds little
+#: of, so a devil card of a colour makes its 4s and 5s four to seven times rarer in that hand, an
+#: angel card about four times likelier.
 HELD: dict[tuple[int, int], tuple[float, ...]] = {
     (0, 0): (0.137, 0.121, 0.104, 0.087, 0.079),
     (0, 1): (0.148, 0.111, 0.058, 0.021, 0.012),

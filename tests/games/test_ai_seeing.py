@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bench.holding import measure, unseen_by
 from bench.seeing import seeing, seeing_redeal
 from games.diabolo import BRAIN, GAME, position, score_now
 from games.diabolo.computer import DiaboloBrain
@@ -41,3 +42,13 @@ def test_seeing_for_the_doubler_sees_the_hands_only_while_doublers_are_chosen():
     score_now(state)
     assert state.phase == DOUBLER
     assert redeal(GAME, state, 0, random.Random(3)).hands == state.hands
+
+
+def test_the_holding_table_is_measured_from_what_easy_seats_laid():
+    """``bench.holding`` measures ``HELD``: a few easy matches already show its pattern, a colour's
+    5s rarer in a hand that laid it to the devils and likelier in one that laid it to the angels."""
+    table = measure(40)
+    share = {key: [h / t for h, t in cells] for key, cells in table.items()}
+    assert share[0, 1][4] < share[0, 0][4] / 2 < share[1, 0][4] / 4
+    state = GAME.setup(3, GAME.default_options(), "holding")
+    assert sorted(unseen_by(state, 0)) == sorted(state.pile + state.hands[1] + state.hands[2])
