@@ -1,14 +1,16 @@
-"""``python -m bench.seeing [--game diabolo|kapado] [--matches N] [--sees hands|all]``: a strong player seeing hidden cards.
+"""``python -m bench.seeing [--game diabolo|kapado] [--matches N] [--sees hands|all|doubler]``: a strong player seeing hidden cards.
 
-How much of the strong player's shortfall is the cards it cannot see: the strong-against-easy deals of ``bench.computer`` (the same seeds, so the same deals), with the
-strong seat's search redealing less than its information set: with ``hands`` it sees the hidden
-cards on the table (Diabolo's hands, Kapado's face-down cards) and redeals only the draw pile's
-order, with ``all`` it redeals nothing. No product player searches like this: the figure is an
-upper bound for the question whether the issue's bar (1.5 × the fair share against easy seats) is
-within reach of a player who must guess them. Seen doubler choices not yet revealed stay as made
-(the easy seats never read them). Kapado's strong player plays its favourite without searching, so
-within the bound it searches its placements and takes (``KapadoBrain.searching``, the expert's
-search) over what it sees. Exits 0.
+How much of the strong player's shortfall is the cards it cannot see: the strong-against-easy deals
+of ``bench.computer`` (the same seeds, so the same deals), with the strong seat's search redealing
+less than its information set: with ``hands`` it sees the hidden cards on the table (Diabolo's
+hands, Kapado's face-down cards) and redeals only the draw pile's order, with ``all`` it redeals
+nothing, with ``doubler`` (Diabolo) it sees the others' hands only while it chooses whether to spend
+its doubler (how much of the shortfall that one choice is) and redeals as the product player does
+otherwise. No product player searches like this: the figure is an upper bound for the question
+whether the issue's bar (1.5 × the fair share against easy seats) is within reach of a player who
+must guess them. Seen doubler choices not yet revealed stay as made (the easy seats never read
+them). Kapado's strong player plays its favourite without searching, so within the bound it searches
+its placements and takes (``KapadoBrain.searching``, the expert's search) over what it sees. Exits 0.
 """
 
 from __future__ import annotations
@@ -21,22 +23,34 @@ from contextlib import contextmanager
 from typing import Any
 
 from bench.computer import bench_game, render
-from games import BRAINS, REGISTRY
+from games import BRAINS
 from games.base import Game, fresh_seed
+from games.diabolo.state import DOUBLER
 
-SEES = ("hands", "all")
+SEES = ("hands", "all", "doubler")
 #: The games the bound knows: each keeps its draw pile in ``state.pile`` and its secret seed in ``state.seed``.
 GAMES = ("diabolo", "kapado")
 
+Redeal = Callable[[Game[Any, Any, Any], Any, int, random.Random], Any]
 
-def seeing_redeal(sees: str) -> Callable[[Game[Any, Any, Any], Any, int, random.Random], Any]:
-    """A redeal that keeps every hidden card on the table (and with ``all`` the draw pile's order too)."""
+
+def seeing_redeal(sees: str, key: str = "diabolo") -> Redeal:
+    """A redeal that keeps every hidden card on the table (with ``all`` the draw pile's order too;
+    with ``doubler`` only while Diabolo's doublers are chosen, the brain's own redeal otherwise)."""
     if sees not in SEES:
         raise ValueError(f"sees one of {SEES}, not {sees!r}")
+    if key not in GAMES:
+        raise ValueError(f"the bound knows {GAMES}, not {key!r}")
+    if sees == "doubler" and key != "diabolo":
+        raise ValueError("only Diabolo has doublers")
+    brain = BRAINS[key]
+    real = type(brain).determinize
 
     def redeal(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
+        if sees == "doubler" and state.phase != DOUBLER:
+            return real(brain, game, state, seat, rng)
         new = game.clone(state)
-        if sees == "hands":
+        if sees != "all":
             new.pile.sort()  # a canonical order first, as the real redeal does
             rng.shuffle(new.pile)
         new.seed = fresh_seed(rng)
@@ -50,19 +64,18 @@ def seeing(sees: str, key: str = "diabolo") -> Iterator[None]:
     """Within the block every search of game ``key`` redeals with ``seeing_redeal`` (only the strong
     seat searches in the bench's deals; the easy seats never redeal), and a brain that plays its
     favourite alone (Kapado's) searches."""
-    if key not in GAMES:
-        raise ValueError(f"the bound knows {GAMES}, not {key!r}")
-    cls, brain = type(REGISTRY[key]), type(BRAINS[key])
-    real, searched = cls.resample, getattr(brain, "searching", None)
-    cls.resample = seeing_redeal(sees)  # type: ignore[method-assign]
+    redeal = seeing_redeal(sees, key)
+    cls = type(BRAINS[key])
+    real, searched = cls.determinize, getattr(cls, "searching", None)
+    cls.determinize = lambda self, game, state, seat, rng: redeal(game, state, seat, rng)  # type: ignore[method-assign]
     if searched is not None:
-        brain.searching = True  # type: ignore[attr-defined]
+        cls.searching = True  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        cls.resample = real  # type: ignore[method-assign]
+        cls.determinize = real  # type: ignore[method-assign]
         if searched is not None:
-            brain.searching = searched  # type: ignore[attr-defined]
+            cls.searching = searched  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,6 +83,7 @@ class Diabolo(Game[DiaboloState, DiaboloView, Options]):
         state.removed, state.known = [], [frozenset()] * n
         state.doublers, state.choices, state.waiting = [True] * n, [None] * n, frozenset()
         state.colour, state.lines, state.last = 0, [], None
+        state.laid = [[] for _ in range(n)]
         state.current = (state.dealer + 1) % n
         events.append(Event("deal", None, {"round": state.round_no + 1, "dealer": state.dealer}))
         self._begin_turn(state, events)
@@ -186,6 +187,7 @@ class Diabolo(Game[DiaboloState, DiaboloView, Options]):
             state.devil[r] = (*state.devil[r], card)
         else:
             state.angel[r] = (*state.angel[r], card)
+        state.laid[seat].append((kind, card))
         events.append(Event("place", seat, {"card": card, "side": kind}))
         if len(state.devil[r]) + len(state.angel[r]) >= state.options.max_per_row:
             state.closed[r] = True
@@ -403,7 +405,7 @@ def position(
         players, options, seed, 1, 0, (current - 1) % players, current, PLACE, pile, hand_lists,
         devil_rows, angel_rows, closed, [], [frozenset()] * players,
         list(doublers) if doublers is not None else [True] * players, 0, [None] * players,
-        frozenset(), [], [0] * players, [],
+        frozenset(), [], [0] * players, [], None, [[] for _ in range(players)],
     )
     if draw:
         GAME._begin_turn(state, [])

@@ -9,7 +9,7 @@ another seat's choice before that.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -78,6 +78,9 @@ class DiaboloState:
     totals: list[int]
     history: list[HandScore]
     last: str | None = None  # the card the last move laid in a row (the table picture marks it)
+    #: Per seat, the cards it laid this round in order, each with its side ("devil" or "angel"):
+    #: the table saw every one (the computer players read the others' hands from them).
+    laid: list[list[tuple[str, str]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,4 +124,5 @@ def clone_state(s: DiaboloState) -> DiaboloState:
         s.players, s.options, s.seed, s.shuffles, s.round_no, s.dealer, s.current, s.phase, s.pile[:],
         [hand[:] for hand in s.hands], s.devil[:], s.angel[:], s.closed[:], s.removed[:], s.known[:],
         s.doublers[:], s.colour, s.choices[:], s.waiting, s.lines[:], s.totals[:], s.history[:], s.last,
+        [seat[:] for seat in s.laid],
     )

@@ -87,6 +87,64 @@ def test_diabolo_strong_counts_every_redeal_of_its_view_alike():
         assert BRAINS["diabolo"].likelihood(DIABOLO, world, 0) == 1.0
 
 
+def test_diabolo_redeals_deal_a_colours_high_cards_to_the_seat_that_laid_it_to_the_angels():
+    """Easy players lay a colour they lead on the angel side and keep its high cards, and send a colour
+    they hold little of to the devils: redeals follow what each seat laid (measured odds, ``HELD``), so
+    the red 4s and 5s nobody has seen go to seat 2 (two red angels) far more often than to seat 1 (two
+    red devils), and every redeal keeps the cards the seat cannot see together."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]},
+                             devil={"r": ["r1a", "r2a"]}, angel={"r": ["r1b", "r2b"]}, next_cards=("y1a",))
+    state.laid[1] = [("devil", "r1a"), ("devil", "r2a")]
+    state.laid[2] = [("angel", "r1b"), ("angel", "r2b")]
+    high = {"r4a", "r4b", "r5a", "r5b"}
+    held = [0, 0, 0]
+    rng = random.Random(7)
+    for _ in range(300):
+        world = BRAINS["diabolo"].determinize(DIABOLO, state, 0, rng)
+        assert world.hands[0] == state.hands[0]
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        assert sorted(DIABOLO.cards(world)) == sorted(DIABOLO.cards(state))
+        for s in (1, 2):
+            held[s] += len(high & set(world.hands[s]))
+    assert held[2] > 5 * held[1], held
+
+
+def test_diabolo_strong_keeps_its_doubler_where_a_seat_laid_the_colour_to_the_angels():
+    """Red pays first and the seat holds 7 of it, blue pays next and it holds 6. Seat 1 laid two red cards
+    on the angel side, which easy players do with the colour they lead: it most likely holds red's 4s and
+    5s and beats 7, so the seat keeps its doubler for blue (dealing the unseen reds at random, it
+    spent it on red)."""
+    state = diabolo_position(3, {0: ["r4a", "r3a", "b5a", "b1a", "g1a", "y1a"]},
+                             angel={"r": ["r1a", "r2a"], "b": ["b2a", "b2b"]},
+                             devil={"r": ["r1b"], "b": ["b1b"], "g": ["g3a"]}, draw=False)
+    state.laid[1] = [("angel", "r1a"), ("angel", "r2a")]
+    state.laid[2] = [("devil", "r1b"), ("devil", "g3a")]
+    score_now(state)
+    assert DIABOLO.view(state, None).deciding == "r"
+    for seed in range(3):
+        assert strong(DIABOLO, state, 0, seed) == Action("doubler", "none")
+
+
+def test_diabolo_redeals_draw_the_others_hidden_doubler_choices_from_their_dealt_hands():
+    """Seats 1 and 2 chose before seat 0; their choices stay hidden, so a redeal gives each the choice
+    an easy player makes with the hand it dealt it (a coin would spend it on colours it cannot win)."""
+    state = diabolo_position(3, {0: ["b5a", "b5b", "b4a", "r1a", "y1a", "g1a"]},
+                             angel={"p": ["p2a", "p2b"]}, devil={"p": ["p1a"]}, draw=False)
+    score_now(state)
+    DIABOLO.apply(state, 1, Action("doubler", "p"))
+    DIABOLO.apply(state, 2, Action("doubler", "none"))
+    rng = random.Random(5)
+    brain = BRAINS["diabolo"]
+    for _ in range(40):
+        world = brain.determinize(DIABOLO, state, 0, rng)
+        for s in (1, 2):
+            purple = sum(int(c[1]) for c in world.hands[s] if c[0] == "p")
+            if purple == 0:
+                assert world.choices[s] == "none", world.hands[s]
+            expected = brain.policy(DIABOLO, world, s, random.Random(0))
+            assert world.choices[s] == ("use" if expected.arg == "p" else "none")
+
+
 # -- Kapado ---------------------------------------------------------------------------------------
 OWN = [["b3"], ["a10"], ["c9"], ["d25"], ["b4"]]
 

@@ -1,5 +1,4 @@
-"""The seeing bound's redeals (bench/seeing.py): they keep what the bound lets the strong seat see, in
-Diabolo and in Kapado."""
+"""The seeing bound's redeals (bench/seeing.py): they keep what the bound lets the strong seat see."""
 
 from __future__ import annotations
 
@@ -7,10 +6,12 @@ import random
 
 import pytest
 
+from bench.holding import measure, unseen_by
 from bench.seeing import seeing, seeing_redeal
 from games import BRAINS
-from games.diabolo import GAME
-from games.diabolo.rules import Diabolo
+from games.diabolo import BRAIN, GAME, position, score_now
+from games.diabolo.computer import DiaboloBrain
+from games.diabolo.state import DOUBLER
 from games.kapado import GAME as KAPADO
 from games.kapado import position as kapado_position
 
@@ -28,13 +29,13 @@ def test_a_seeing_redeal_keeps_every_hand_and_with_all_the_pile_order_too():
         seeing_redeal("pile")
 
 
-def test_the_bound_swaps_the_redeal_only_within_its_block():
-    real = Diabolo.resample
+def test_the_bound_swaps_the_searchs_redeal_only_within_its_block():
+    real = DiaboloBrain.determinize
     state = GAME.setup(3, GAME.default_options(), "seeing")
     with seeing("hands"):
-        assert GAME.resample(state, 0, random.Random(2)).hands == state.hands
-    assert Diabolo.resample is real
-    assert GAME.resample(state, 0, random.Random(2)).hands[1:] != state.hands[1:]
+        assert BRAIN.determinize(GAME, state, 0, random.Random(2)).hands == state.hands
+    assert DiaboloBrain.determinize is real
+    assert BRAIN.determinize(GAME, state, 0, random.Random(2)).hands[1:] != state.hands[1:]
 
 
 def test_kapado_seeing_everything_keeps_the_face_down_cards_and_the_draw_order():
@@ -42,13 +43,35 @@ def test_kapado_seeing_everything_keeps_the_face_down_cards_and_the_draw_order()
     the bound's keeps them, and within the block the strong player searches what it sees."""
     state = kapado_position(2, {0: [["b3", "d7"], ["a5"], ["c8"], ["c4"], ["c16"]]}, face_down=("d7",),
                             next_cards=("b21",))
-    real = KAPADO.resample(state, 0, random.Random(3))
+    brain = BRAINS["kapado"]
+    real = brain.determinize(KAPADO, state, 0, random.Random(3))
     assert real.stacks[0][-1] != "d7" or real.pile != state.pile
     with seeing("all", "kapado"):
-        assert BRAINS["kapado"].searching
-        seen = KAPADO.resample(state, 0, random.Random(3))
+        assert brain.searching
+        seen = brain.determinize(KAPADO, state, 0, random.Random(3))
         assert seen.stacks == state.stacks and seen.face_down == state.face_down and seen.pile == state.pile
-    assert not BRAINS["kapado"].searching
-    assert KAPADO.resample(state, 0, random.Random(3)).pile == real.pile
+    assert not brain.searching
+    assert brain.determinize(KAPADO, state, 0, random.Random(3)).pile == real.pile
     with pytest.raises(ValueError), seeing("all", "mu"):
         pass
+    with pytest.raises(ValueError), seeing("doubler", "kapado"):
+        pass
+
+
+def test_seeing_for_the_doubler_sees_the_hands_only_while_doublers_are_chosen():
+    state = position(3, angel={"r": ["r5a"]}, draw=False)
+    redeal = seeing_redeal("doubler")
+    assert redeal(GAME, state, 0, random.Random(3)).hands[1:] != state.hands[1:]
+    score_now(state)
+    assert state.phase == DOUBLER
+    assert redeal(GAME, state, 0, random.Random(3)).hands == state.hands
+
+
+def test_the_holding_table_is_measured_from_what_easy_seats_laid():
+    """``bench.holding`` measures ``HELD``: a few easy matches already show its pattern, a colour's
+    5s rarer in a hand that laid it to the devils and likelier in one that laid it to the angels."""
+    table = measure(40)
+    share = {key: [h / t for h, t in cells] for key, cells in table.items()}
+    assert share[0, 1][4] < share[0, 0][4] / 2 < share[1, 0][4] / 4
+    state = GAME.setup(3, GAME.default_options(), "holding")
+    assert sorted(unseen_by(state, 0)) == sorted(state.pile + state.hands[1] + state.hands[2])

@@ -336,6 +336,24 @@ def test_hands_are_private_and_resample_keeps_what_the_table_saw():
     assert len(seen) > 5, "hidden hands are redealt"
 
 
+def test_the_state_records_who_laid_each_card_this_round_as_the_table_saw_it():
+    """Every placement is public (the table shows who laid what): the state keeps each seat's
+    cards and sides of this round, for the computer players, and a new round starts them afresh."""
+    state = position(3, {0: ["r5a", "y1a", "g1a", "p1a", "b1a", "r1a"], 1: ["y5a", "g2a", "p2a", "b2a", "r2a", "y2a"]},
+                     next_cards=("b3a", "g3a"))
+    GAME.apply(state, 0, Action("angel", "r5a"))
+    GAME.apply(state, 1, Action("devil", "y5a"))
+    assert state.laid == [[("angel", "r5a")], [("devil", "y5a")], []]
+    assert GAME.resample(state, 2, random.Random(1)).laid == state.laid
+    seed = "laid"
+    match = GAME.setup(3, GAME.default_options(), seed)
+    rng = random.Random(seed)
+    while match.round_no == 0:
+        seat = min(GAME.to_act(match))
+        GAME.apply(match, seat, rng.choice(GAME.legal_actions(match, seat)))
+    assert match.laid == [[], [], []], "the new round has laid nothing yet"
+
+
 def test_setup_deals_six_each_and_left_of_dealer_starts():
     for players, pile in ((3, 52), (4, 46), (5, 40)):
         state = GAME.setup(players, Options(), f"deal-{players}")
