@@ -121,3 +121,22 @@ def margin(points: list[float] | tuple[float, ...], seat: int) -> float:
     """``seat``'s points minus the best of the others: what winning a hand is about."""
     best = max(p for s, p in enumerate(points) if s != seat)
     return points[seat] - best
+
+
+def weighted_subset(items: list[str], weights: list[float], size: int, rng: random.Random) -> list[str]:
+    """``size`` of ``items``, each subset drawn with a chance proportional to the product of its
+    weights: item by item, taken with the share of the subsets still possible that contain it
+    (``ways[i][k]``: the summed products of the ``k``-subsets of the items from ``i`` on)."""
+    n = len(items)
+    ways = [[1.0] + [0.0] * size for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for k in range(1, size + 1):
+            ways[i][k] = ways[i + 1][k] + weights[i] * ways[i + 1][k - 1]
+    out: list[str] = []
+    for i, item in enumerate(items):
+        left = size - len(out)
+        if not left:
+            break
+        if rng.random() * ways[i][left] < weights[i] * ways[i + 1][left - 1]:
+            out.append(item)
+    return out

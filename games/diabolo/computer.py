@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.base import Action
-from games.computer.brain import Brain, margin
+from games.computer.brain import Brain, margin, weighted_subset
 from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
 from games.diabolo.rules import Diabolo
 from games.diabolo.state import DOUBLER, NO, USE, DiaboloState
-from games.safaru.computer import weighted_subset
 
 #: Points of each colour in the deck (1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5).
 COLOUR_TOTAL = sum(VALUE[c] for c in DECK if COLOUR[c] == COLOURS[0])

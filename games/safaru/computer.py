@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.base import Action
-from games.computer.brain import Brain, margin
+from games.computer.brain import Brain, margin, weighted_subset
 from games.deck import DECK, colour, digit, sort_cards, triangles
 from games.safaru.catches import (
     ANIMAL_COLOURS,
@@ -293,25 +293,6 @@ def read_seat(state: SafaruState, seat: int) -> int | None:
         if state.played[other] and state.hands[other]:
             return other
     return None
-
-
-def weighted_subset(items: list[str], weights: list[float], size: int, rng: random.Random) -> list[str]:
-    """``size`` of ``items``, each subset drawn with a chance proportional to the product of its
-    weights: item by item, taken with the share of the subsets still possible that contain it
-    (``ways[i][k]``: the summed products of the ``k``-subsets of the items from ``i`` on)."""
-    n = len(items)
-    ways = [[1.0] + [0.0] * size for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for k in range(1, size + 1):
-            ways[i][k] = ways[i + 1][k] + weights[i] * ways[i + 1][k - 1]
-    out: list[str] = []
-    for i, item in enumerate(items):
-        left = size - len(out)
-        if not left:
-            break
-        if rng.random() * ways[i][left] < weights[i] * ways[i + 1][left - 1]:
-            out.append(item)
-    return out
 
 
 def expected_points(piles: list[Tally]) -> list[float]:
