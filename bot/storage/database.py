@@ -291,6 +291,13 @@ class SqliteDriver:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
+    async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
+        """A read of one statement on the writer's connection, its rows in the same trip to the thread:
+        nothing can come between its execute and its fetch, so it waits, like a single write, only while
+        the connection is held."""
+        await self.lock.free()
+        return list(await self.db.execute_fetchall(sql, params))
+
     async def _single(self, sql: str, params: Any) -> aiosqlite.Cursor:
         """One statement, handed to aiosqlite's thread once no transaction or read holds the
         connection (``lock``), in the same step: the thread runs what it is handed one after another,
@@ -392,6 +399,9 @@ class PostgresDriver:
 
     async def execute(self, sql: str, params: Any = ()) -> int:
         return _rowcount(await self.pool.execute(*_args(sql, params)))
+
+    async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
+        return await self.pool.fetch(*_args(sql, params))
 
     async def insert(self, sql: str, params: Any = ()) -> int:
         return await self.pool.fetchval(*_args(f"{sql} RETURNING id", params))

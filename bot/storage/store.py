@@ -398,14 +398,13 @@ class Storage:
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, reader: bool = False,
                         ) -> list[Any]:
-        """A read alone on the writer's connection (see ``SqliteDriver.alone``), or with ``reader`` on the
-        reader of the result queries; a pooled connection on PostgreSQL. A database that cannot be read
+        """A read of one statement on the writer's connection (``SqliteDriver.fetchall``), or with ``reader``
+        on the reader of the result queries; a pooled connection on PostgreSQL. A database that cannot be read
         (the server gone) is a ``StorageFault`` too, of the same episode as the writes'."""
         async with self._read_faults():
             if reader:
                 return await self._sql.fetch_read(sql, params)
-            async with self._sql.alone() as db:
-                return await db.fetchall(sql, params)
+            return await self._sql.fetchall(sql, params)
 
     @asynccontextmanager
     async def _read_faults(self) -> AsyncIterator[None]:

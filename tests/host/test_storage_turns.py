@@ -49,6 +49,26 @@ async def test_moves_in_flight_are_handed_to_the_database_thread_together(storag
     assert list(await counted) == [(3,)], "the moves were handed over one at a time"
 
 
+async def test_a_read_in_flight_makes_no_move_wait(storage):
+    """The timers' reads (a computer player's every move) held the connection for their trip to the
+    thread, and every move and ping waited behind them."""
+    session_id = await _playing(storage)
+    db = storage._sql.db
+    gate = threading.Event()
+    await db.create_function("hold", 0, lambda: gate.wait(10))
+    held = asyncio.ensure_future(db.execute("SELECT hold()"))
+    await asyncio.sleep(0)
+    read = asyncio.ensure_future(storage.timers())
+    moves = [asyncio.ensure_future(storage.append_action(session_id, seq, 0, "pass", 0.0)) for seq in range(2)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    counted = asyncio.ensure_future(db.execute_fetchall("SELECT COUNT(*) FROM actions"))
+    await asyncio.sleep(0)
+    gate.set()
+    await asyncio.gather(held, read, *moves)
+    assert list(await counted) == [(2,)], "the moves waited for the read"
+
+
 async def test_a_single_statement_waits_for_the_transaction_that_holds_the_connection(storage):
     """Handed over inside another write's transaction, it would be rolled back with it."""
     session_id = await _playing(storage)
