@@ -4,7 +4,8 @@ SQLite through aiosqlite, in WAL mode with ``synchronous=NORMAL`` (a commit surv
 bot process; the OS may lose the last moments on power loss). The connection runs in autocommit
 mode: a single statement commits on its own (the hot path: one INSERT per move), and writes of
 several statements run in an explicit ``BEGIN IMMEDIATE`` transaction under one write lock, so
-coroutines sharing the connection never interleave inside each other's transactions. Every write
+coroutines sharing the connection never interleave inside each other's transactions; a single
+statement waits only while that lock is held (``bot.storage.database.Exclusive``). Every write
 method has committed when it returns, or raised ``StorageFault`` having changed nothing (the
 database locked for longer than ``busy_timeout``, the disk full, the file read-only): callers keep
 memory as it was. A fault is logged once per episode, and its end once, not once per write.
