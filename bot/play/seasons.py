@@ -93,6 +93,10 @@ class SeasonKeeper(Background):
 
     async def _post(self, season: Season) -> None:
         played = await self._storage.season_games(season.id)
+        if played:
+            # Caught up at start-up before the gateway connects: the channel to post in is known once
+            # it is ready (it was found "gone" whenever the database answered quicker than the gateway).
+            await self._client.wait_until_ready()
         channel = self._client.get_channel(season.channel_id) if season.channel_id is not None else None
         if played and channel is None:
             log.warning("season %s of server %s ended, but its channel %s is gone: nothing posted",

@@ -179,8 +179,9 @@ class SqliteRun:
         self._driver = driver
 
     async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
-        async with self._driver.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        """The rows in one trip to aiosqlite's thread (a cursor, its rows and its closing were three,
+        each a wait for the busy event loop while the connection's lock is held)."""
+        return list(await self._driver.db.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Any = ()) -> Any:
         async with self._driver.db.execute(sql, params) as cur:
@@ -204,6 +205,38 @@ class SqliteRun:
                 yield row
 
 
+class Exclusive:
+    """The writer connection's lock, held by whatever runs several statements on it (a transaction, a
+    read and its fetch), which no other statement may come between; a single statement waits only
+    while it is held (``free``), never in its queue. In the queue each single statement waited for
+    the one before it to come back from aiosqlite's thread through the event loop: at a thousand
+    tables (a move's INSERT, its ping's UPDATE, the computers' timers: 230 a second) one read in
+    between started a queue that did not drain for hundreds of milliseconds, and it set the click
+    latency's 99th percentile (docs/performance.md)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._free = asyncio.Event()
+        self._free.set()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        self._free.clear()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._free.set()
+        self._lock.release()
+
+    async def free(self) -> None:
+        """Return once nobody holds the lock (at once when nobody does). Every waiter wakes together,
+        before the lock's next holder can hand a statement to the thread."""
+        while self._lock.locked():
+            await self._free.wait()
+
+
 class SqliteDriver:
     """One writer connection in autocommit mode, shared under ``lock``; writes of several statements run
     in ``BEGIN IMMEDIATE``. The result reads go through ``read`` (see ``bot.storage.store``)."""
@@ -214,7 +247,7 @@ class SqliteDriver:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.read = db
-        self.lock = asyncio.Lock()
+        self.lock = Exclusive()
         self.run = SqliteRun(self)
 
     async def close(self) -> None:
@@ -251,15 +284,26 @@ class SqliteDriver:
 
     async def execute(self, sql: str, params: Any = ()) -> int:
         """One statement, committed on its own (autocommit): the hot path."""
-        async with self.lock:
-            cur = await self.db.execute(sql, params)
-        return cur.rowcount
+        return (await self._single(sql, params)).rowcount
 
     async def insert(self, sql: str, params: Any = ()) -> int:
-        async with self.lock:
-            cur = await self.db.execute(sql, params)
+        cur = await self._single(sql, params)
         assert cur.lastrowid is not None
         return cur.lastrowid
+
+    async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
+        """A read of one statement on the writer's connection, its rows in the same trip to the thread:
+        nothing can come between its execute and its fetch, so it waits, like a single write, only while
+        the connection is held."""
+        await self.lock.free()
+        return list(await self.db.execute_fetchall(sql, params))
+
+    async def _single(self, sql: str, params: Any) -> aiosqlite.Cursor:
+        """One statement, handed to aiosqlite's thread once no transaction or read holds the
+        connection (``lock``), in the same step: the thread runs what it is handed one after another,
+        so two single statements never interleave and need not take turns."""
+        await self.lock.free()
+        return await self.db.execute(sql, params)
 
     async def fetch_read(self, sql: str, params: Any = ()) -> list[Any]:
         """A result read on the read-only connection, beside the writer."""
@@ -355,6 +399,9 @@ class PostgresDriver:
 
     async def execute(self, sql: str, params: Any = ()) -> int:
         return _rowcount(await self.pool.execute(*_args(sql, params)))
+
+    async def fetchall(self, sql: str, params: Any = ()) -> list[Any]:
+        return await self.pool.fetch(*_args(sql, params))
 
     async def insert(self, sql: str, params: Any = ()) -> int:
         return await self.pool.fetchval(*_args(f"{sql} RETURNING id", params))

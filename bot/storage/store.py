@@ -4,7 +4,8 @@ SQLite through aiosqlite, in WAL mode with ``synchronous=NORMAL`` (a commit surv
 bot process; the OS may lose the last moments on power loss). The connection runs in autocommit
 mode: a single statement commits on its own (the hot path: one INSERT per move), and writes of
 several statements run in an explicit ``BEGIN IMMEDIATE`` transaction under one write lock, so
-coroutines sharing the connection never interleave inside each other's transactions. Every write
+coroutines sharing the connection never interleave inside each other's transactions; a single
+statement waits only while that lock is held (``bot.storage.database.Exclusive``). Every write
 method has committed when it returns, or raised ``StorageFault`` having changed nothing (the
 database locked for longer than ``busy_timeout``, the disk full, the file read-only): callers keep
 memory as it was. A fault is logged once per episode, and its end once, not once per write.
@@ -398,14 +399,13 @@ class Storage:
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, reader: bool = False,
                         ) -> list[Any]:
-        """A read alone on the writer's connection (see ``SqliteDriver.alone``), or with ``reader`` on the
-        reader of the result queries; a pooled connection on PostgreSQL. A database that cannot be read
+        """A read of one statement on the writer's connection (``SqliteDriver.fetchall``), or with ``reader``
+        on the reader of the result queries; a pooled connection on PostgreSQL. A database that cannot be read
         (the server gone) is a ``StorageFault`` too, of the same episode as the writes'."""
         async with self._read_faults():
             if reader:
                 return await self._sql.fetch_read(sql, params)
-            async with self._sql.alone() as db:
-                return await db.fetchall(sql, params)
+            return await self._sql.fetchall(sql, params)
 
     @asynccontextmanager
     async def _read_faults(self) -> AsyncIterator[None]:
