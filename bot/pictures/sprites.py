@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -358,7 +358,13 @@ def counted(face: Face, size: tuple[int, int], n: int, mark: str = "open", state
     return _counted(face, size, n, mark, state)  # one cache key however the arguments were passed
 
 
-@cache
+#: Count sprites kept (about 19 KB each): a pile's count changes with nearly every move and Rummü's
+#: discard pile pairs every top card with every count and frame, so over hours of play an unbounded
+#: cache would grow towards 13,000 of them (about 250 MB); putting one together again takes 0.1 ms.
+COUNTED_KEPT = 512
+
+
+@lru_cache(maxsize=COUNTED_KEPT)
 def _counted(face: Face, size: tuple[int, int], n: int, mark: str, state: str) -> Image.Image:
     # Put together at the shown size from two cached parts: a pile's count changes with nearly every
     # move, and drawing the whole sprite supersampled for each new count took 3 ms.

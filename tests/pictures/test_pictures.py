@@ -90,6 +90,20 @@ def test_sprites_are_drawn_once() -> None:
     assert sprites.card(faces.mu("r7a")) is not sprites.card(faces.mu("r7a"), sprites.CARD, "dim")
 
 
+def test_count_sprites_stay_few_however_many_counts_the_tables_show() -> None:
+    """Rummü's discard pile pairs every top card with every count: an unbounded cache of count
+    sprites grew by thousands at a thousand tables. The newest are kept, and one made again looks
+    the same."""
+    sprites.forget()
+    first = sprites.counted(faces.mu("r7a"), sprites.CARD, 1)
+    for cid in ("r1a", "r2", "r3", "r4", "r5", "r6"):
+        for n in range(1, 120):
+            sprites.counted(faces.mu(cid), sprites.CARD, n)
+    assert sprites._counted.cache_info().currsize <= sprites.COUNTED_KEPT < 6 * 119
+    again = sprites.counted(faces.mu("r7a"), sprites.CARD, 1)
+    assert again is not first and again.tobytes() == first.tobytes()
+
+
 def test_calcory_has_no_pictures_its_grid_is_its_buttons() -> None:
     assert pictures("calcory") is None and "calcory" not in with_pictures()
     assert set(with_pictures()) == set(games.REGISTRY) - {"calcory"}
