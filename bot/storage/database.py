@@ -219,9 +219,6 @@ class Exclusive:
         self._free = asyncio.Event()
         self._free.set()
 
-    def locked(self) -> bool:
-        return self._lock.locked()
-
     async def __aenter__(self) -> None:
         await self._lock.acquire()
         self._free.clear()
