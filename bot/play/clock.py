@@ -64,23 +64,37 @@ class SystemClock:
         return time.time()
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Alarm:
-        loop = asyncio.get_running_loop()
-        handle: list[asyncio.TimerHandle] = []
+        return _SystemAlarm(asyncio.get_running_loop(), when, callback, self.max_wait)
 
-        def check() -> None:
-            delay = when - time.time()
-            if delay <= 0:
-                callback()
-            else:
-                handle[0] = loop.call_later(min(delay, self.max_wait), check)
 
-        handle.append(loop.call_later(max(0.0, min(when - time.time(), self.max_wait)), check))
+class _SystemAlarm:
+    """An alarm on the event loop's timer, set again every ``max_wait`` seconds until it is due.
 
-        class _Alarm:
-            def cancel(self) -> None:
-                handle[0].cancel()
+    One class for every alarm, holding no reference cycle once it rang or was cancelled: the writer
+    sets one at every hand it shows, and a class defined per call (with a closure that referred to
+    its own timer) left a cycle of about 1 KB each, which the collector's freeze (``bot/play/heap.py``)
+    kept until a full collection."""
 
-        return _Alarm()
+    __slots__ = ("callback", "handle", "loop", "max_wait", "when")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, when: float, callback: Callable[[], None],
+                 max_wait: float) -> None:
+        self.loop, self.when, self.callback, self.max_wait = loop, when, callback, max_wait
+        self.handle: asyncio.TimerHandle | None = loop.call_later(max(0.0, min(when - time.time(), max_wait)),
+                                                                  self._check)
+
+    def _check(self) -> None:
+        delay = self.when - time.time()
+        if delay > 0:
+            self.handle = self.loop.call_later(min(delay, self.max_wait), self._check)
+            return
+        self.handle = None          # the timer no longer refers back to this alarm
+        self.callback()
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()    # drops its callback, this alarm's bound method
+            self.handle = None
 
 
 class _ManualAlarm:
