@@ -255,15 +255,20 @@ class SqliteDriver:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteRun]:
-        """One ``BEGIN IMMEDIATE`` transaction under the write lock; rolled back on any error."""
+        """One ``BEGIN IMMEDIATE`` transaction under the write lock; rolled back on any error.
+
+        The rollback is asked of aiosqlite's thread, which rolls back only a transaction still open
+        once what it was handed before has run: a task cancelled while its COMMIT waited for the
+        thread is cancelled, and its write saved (the COMMIT runs all the same). Asked whether a
+        transaction was open before that, it sent a ROLLBACK that came after the COMMIT, and SQLite's
+        "cannot rollback - no transaction is active" was raised, a write fault, instead."""
         async with self.lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.run
                 await self.db.execute("COMMIT")
             except BaseException:
-                if self.db.in_transaction:
-                    await self.db.execute("ROLLBACK")
+                await self.db.rollback()
                 raise
 
     @asynccontextmanager

@@ -5,6 +5,7 @@ never into a transaction or a read that holds the connection."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 
 import pytest
@@ -85,3 +86,41 @@ async def test_a_single_statement_waits_for_the_transaction_that_holds_the_conne
             raise Rollback()
     await move
     assert await storage.actions(session_id) == [(0, "pass")]
+
+
+async def test_a_write_cancelled_while_it_commits_ends_cancelled_and_committed(storage, caplog):
+    """COMMIT handed to aiosqlite's thread runs there even once the task awaiting it is cancelled. The
+    transaction sent ROLLBACK after it when the connection still looked inside the transaction, which
+    the thread ran after the COMMIT: "cannot rollback - no transaction is active", a write fault logged
+    as an error and raised in place of the cancellation, for a write that was saved."""
+    session_id = await _playing(storage)
+    db = storage._sql.db
+    gate = threading.Event()
+    await db.create_function("hold", 0, lambda: gate.wait(10))
+    held: list[asyncio.Future] = []
+    committing = asyncio.Event()
+
+    async def write() -> None:
+        async with storage._transaction() as run:
+            await run.execute("INSERT INTO actions (session_id, seq, seat, action, at) VALUES (?, 0, 0, 'x', 0)",
+                              (session_id,))
+            held.append(asyncio.ensure_future(db.execute("SELECT hold()")))    # the thread is busy at COMMIT
+            await asyncio.sleep(0)
+            committing.set()
+
+    task = asyncio.ensure_future(write())
+    await committing.wait()
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert db.in_transaction and not task.done(), "the write is not waiting for its COMMIT"
+    task.cancel()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await held[0]
+    assert await storage.actions(session_id) == [(0, "x")]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    await storage.append_action(session_id, 1, 0, "pass", 0.0)     # the connection takes the next write
+    assert await storage.actions(session_id) == [(0, "x"), (0, "pass")]
