@@ -7,6 +7,9 @@ a game. Nothing else in ``bot/`` or ``cogs/`` reaches into discord.py's private 
 
 from __future__ import annotations
 
+import io
+from typing import Any
+
 import discord
 import discord.http
 from discord.enums import InteractionResponseType
@@ -39,6 +42,21 @@ def settled(interaction: discord.Interaction) -> None:
     ``bot.transport.webhooks``, never through the response's own methods, which need the link.
     Private: ``InteractionResponse._parent``."""
     interaction.response._parent = None  # type: ignore[assignment]
+
+
+class Upload(io.BytesIO):
+    """The bytes of one file for ``discord.File``, which stubs the file's ``close`` while it is sent
+    and puts the file's own bound ``close`` back on it when closed: kept on the file itself, that is a
+    cycle (the file, its attribute, the method bound to the file) reference counting never frees, one
+    per picture uploaded, which the collector's freeze (``bot.play.heap``) kept with its PNG until a
+    full collection. Given its own ``close`` back, this file drops the stub instead (the class's
+    ``close`` is the same method). Private: ``discord.File.close`` restoring ``fp.close``."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "close" and getattr(value, "__self__", None) is self:
+            vars(self).pop("close", None)
+            return
+        super().__setattr__(name, value)
 
 
 def point_api_at(base: str) -> None:

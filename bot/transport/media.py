@@ -14,13 +14,14 @@ found in the gallery's item, unfurled with its ``attachment_id``.
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
 import discord
+
+from bot.transport import compat
 
 #: Discord's limit on a media item's description (alt text).
 MAX_ALT = 1024
@@ -55,7 +56,7 @@ class Picture:
 
     def file(self) -> discord.File:
         """A fresh upload (discord.py reads a ``File`` once per request)."""
-        return discord.File(io.BytesIO(self.png), filename=self.name, description=self.alt)
+        return discord.File(compat.Upload(self.png), filename=self.name, description=self.alt)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Document:
     description: str = ""
 
     def file(self) -> discord.File:
-        return discord.File(io.BytesIO(self.data), filename=self.filename,
+        return discord.File(compat.Upload(self.data), filename=self.filename,
                             description=self.description[:MAX_ALT] or None)
 
 
