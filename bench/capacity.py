@@ -62,6 +62,8 @@ MAX_CLICKS = 5
 #: Hands opened at once while the tables are set up.
 OPENING_AT_ONCE = 16
 UPDATE_MESSAGE, DEFERRED_UPDATE = 7, 6
+#: Seconds the setup waits for a table's first redraw and for a hand opened from it.
+SETUP_WAIT = 60.0
 #: The full run: tables per bot process, seconds between a table's moves, seconds measured.
 FULL_TABLES, PACE, WINDOW = (250, 1000, 2000), 10.0, 30.0
 
@@ -133,14 +135,19 @@ class _Table:
         return [self.load.double.message(i) for i in self.table]
 
     async def open_hands(self) -> None:
+        """Each person opens their hand from the table. The bot's redraw of this table may still be on
+        its way (the start-up waits for as many table edits as there are table messages, and a table
+        whose computer moved meanwhile is edited twice while another waits), and on a loaded machine
+        a hand may take longer than a test's few seconds to come."""
         button = ids.table(self.sid, "hand")
+        where = await self.load.until(
+            self.channel, lambda: next((m for m in self._messages() if m.has_component(button)), None),
+            timeout=SETUP_WAIT, what=f"the Hand button of the {self.key} table of session {self.sid}")
         for seat, user in self.people.items():
-            where = next((m for m in self._messages() if m.has_component(button)), None)
-            if where is None:
-                raise BenchError(f"the {self.key} table of session {self.sid} offers no Hand button")
             record = await self.load.click(user, where, button)
             self.load.latency(record)
-            self.hands[seat] = (await O.hand_of(self.load.double, record)).id
+            self.hands[seat] = (await O.hand_of(self.load.double, record, SETUP_WAIT)).id
+            where = next((m for m in self._messages() if m.has_component(button)), where)
 
     def _offers(self, seat: int, messages: list[Message]) -> list[tuple[Message, dict, str]]:
         """The enabled components for ``seat`` on ``messages``: moves ("m", "s") and in-hand steps ("h")."""

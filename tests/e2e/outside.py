@@ -14,17 +14,17 @@ from games.deck import digit
 PING = re.compile(r"<@(\d+)>")
 
 
-async def hand_of(double, record):
+async def hand_of(double, record, timeout: float = 5.0):
     """The hand a click on Hand opened. A click on a table message is acknowledged on that message
     and the hand comes as an ephemeral follow-up (the click's token can then edit the table); a
-    click on the ping is answered with the hand itself."""
+    click on the ping is answered with the hand itself. ``timeout`` guards against a hang only."""
     def opened():
         if record.followups:
             return record.followups[-1]
         original = record.original
         return original if original is not None and original.ephemeral else None
 
-    return await double.wait_until(opened, what=f"the hand opened by {record}")
+    return await double.wait_until(opened, timeout, what=f"the hand opened by {record}")
 
 
 def session_id(lobby) -> int:
