@@ -31,7 +31,7 @@ from bot.replays.replays import Replays
 from bot.replays.share import Share
 from bot.storage.status import Status
 from bot.transport import compat, ids, media, webhooks
-from bot.transport.clicked import ClickedMessage, clicked_message
+from bot.transport.clicked import ClickedMessage, clicked_message, let_go
 from bot.transport.reply import Reply
 from bot.ui import lobby as lobby_ui
 from bot.ui import options as options_ui
@@ -142,6 +142,7 @@ class Clicks:
                         interaction.channel_id)
         finally:
             compat.settled(interaction)     # handled: its token may be kept, its cycle need not be
+            let_go(interaction)             # nor the message it was on
             self._in_flight -= 1
             if not self._in_flight:
                 self.quiet.set()

@@ -104,9 +104,9 @@ class _Table:
         self.token: tuple[discord.Interaction, float] | None = None
         self.ping_via: tuple[discord.Interaction, float] | None = None
         self.rendered: tuple[tuple, list[Rendered]] | None = None
-        #: Per table message, the newest click acknowledged on it and when (bot clock): its token
-        #: edits that message through the interaction's webhook route while it lasts.
-        self.editors: dict[int, tuple[discord.Interaction, float]] = {}
+        #: Per table message, the newest click acknowledged on it, when (bot clock) and the message's
+        #: id: its token edits that message through the interaction's webhook route while it lasts.
+        self.editors: dict[int, tuple[tuple[discord.Interaction, float], int]] = {}
         #: Each seat's newest open hand. Interaction tokens are credentials: memory only, usable for
         #: 15 minutes.
         self.hands: dict[int, OpenHand] = {}
@@ -241,7 +241,7 @@ class TableWriter:
     def table_clicked(self, session: Session, index: int, interaction: discord.Interaction) -> None:
         """A click on table message ``index`` was acknowledged on that message: its token may edit
         it (the interaction's original response) while it lasts."""
-        self._table(session).editors[index] = self._token(interaction)
+        self._table(session).editors[index] = (self._token(interaction), session.messages["table"][index])
 
     def clicked(self, session: Session, interaction: discord.Interaction) -> None:
         """A player clicked in this session: the writer's public messages may go through its token
@@ -825,8 +825,9 @@ class TableWriter:
         """Edit table message ``index`` through the newest click's token on it while that lasts
         (a webhook route, outside the global limit), else through the channel route; ``False`` when
         the message can no longer be edited."""
-        interaction = self._valid(table.editors.get(index))
-        if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
+        token, on = table.editors.get(index, (None, None))
+        interaction = self._valid(token)
+        if interaction is not None and on == message_id:
             try:
                 edited = await webhooks.edit_original(interaction,
                                                       **media.edit_kwargs(message, self._pictures.get(message_id)))
