@@ -16,14 +16,20 @@ from tests.e2e.test_bad_input import refused
 
 
 class _Seen(list):
-    """The interactions the bot's ``on_interaction`` listeners get, as they get them."""
+    """The interactions the bot's ``on_interaction`` listeners get, as they get them, and each one's
+    clicked message with the click path's reading of it, taken then: a handled click lets go of its
+    message (``clicked.let_go``)."""
 
     def __init__(self, env) -> None:
         super().__init__()
         self.more = asyncio.Event()
+        self.messages: dict[int, discord.Message | None] = {}
+        self.reads: dict[int, clicked.ClickedMessage | None] = {}
         env.bot.add_listener(self._grab, "on_interaction")
 
     async def _grab(self, interaction: discord.Interaction) -> None:
+        self.messages[interaction.id] = interaction.message
+        self.reads[interaction.id] = clicked_message(interaction)
         self.append(interaction)
         self.more.set()
 
@@ -83,11 +89,12 @@ async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
     seat = min(session.to_act())
     await drive.play(seat, session.game.legal_actions(session.state, seat)[0].key)
     clicks = [i for i in seen if i.type is discord.InteractionType.component]
-    assert clicks and all(type(i) is discord.Interaction and isinstance(i.message, discord.Message) for i in clicks)
+    assert clicks and all(type(i) is discord.Interaction and isinstance(seen.messages[i.id], discord.Message)
+                          for i in clicks)
 
     ephemeral = set()
     for click in clicks:
-        read, parsed = clicked_message(click), _as_discord_py_reads(env, click).message
+        read, parsed = seen.reads[click.id], _as_discord_py_reads(env, click).message
         assert read is not None and read.id == parsed.id and read.flags == parsed.flags
         assert read.custom_ids == _on(parsed.components) and read.carries(click.data["custom_id"])
         assert not read.carries(click.data["custom_id"] + "x")
@@ -95,7 +102,8 @@ async def test_a_click_reads_the_clicked_message_as_discord_py_parses_it(env):
         ephemeral.add(read.flags.ephemeral)
     # the Hand button on the public table, then the move in the private hand
     assert ephemeral == {False, True}
-    assert any(media.shown_on(clicked_message(c)) for c in clicks), "no click came from a message with pictures"
+    assert any(media.shown_on(seen.reads[c.id]) for c in clicks), "no click came from a message with pictures"
+    assert all(c.message is None and clicked_message(c) is None for c in clicks), "a handled click kept its message"
 
 
 async def test_nested_components_are_found_where_discord_py_finds_them(env):
@@ -116,7 +124,7 @@ async def test_nested_components_are_found_where_discord_py_finds_them(env):
     seen = _Seen(env)
     panel = await env.double.click(env.ann, v2, rules)     # the accessory: answered with the private panel
     await env.settle()
-    read = clicked_message(seen[-1])
+    read = seen.reads[seen[-1].id]
     assert read is not None
     assert read.custom_ids == {rules, lang, panel_op} == _on(_as_discord_py_reads(env, seen[-1]).message.components)
     assert not read.flags.ephemeral and panel.message.ephemeral_to == env.ann.id
