@@ -50,6 +50,7 @@ ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/
 HUNG = 600
 
 
+@pytest.mark.long(seconds=40)
 def test_quick_mode_prints_every_row(tmp_path):
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--tmpdir", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=HUNG)
