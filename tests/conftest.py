@@ -12,11 +12,12 @@ import os
 import pytest
 
 # ============================================================================ the order of the run
-# The workers (pytest-xdist, ``--dist load``) are dealt the collected tests in order, round robin, and
-# each runs what it was dealt in that order. A test of many seconds dealt late would leave its worker
-# running it alone while the other cores idle at the end of the run, so the tests marked
-# ``long(seconds=…)`` go first, the longest first (their seconds on a quiet machine of two cores, a
-# rough guide); the order is otherwise the collection's.
+# The workers (pytest-xdist, ``--dist load``) are dealt the collected tests in order, one at a time as
+# each finishes one (``--maxschedchunk=1`` in pyproject.toml: by default the first worker would be
+# dealt the first quarter of its share in one chunk), and each runs what it was dealt in that order. A
+# test of many seconds dealt late would leave its worker running it alone while the other cores idle
+# at the end of the run, so the tests marked ``long(seconds=…)`` go first, the longest first (their
+# seconds on a quiet machine of two cores, a rough guide); the order is otherwise the collection's.
 
 
 def long_first(item) -> float:
