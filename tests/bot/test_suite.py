@@ -16,3 +16,9 @@ def test_the_long_tests_come_first_the_longest_first(request):
     ids = [item.nodeid for item in items]
     if QUICK_BENCHMARK in ids:              # the longest of all (it runs the benchmark's quick mode)
         assert ids[0] == QUICK_BENCHMARK and len(longs) > 10
+
+
+def test_the_workers_are_dealt_one_test_at_a_time(pytestconfig):
+    """pytest-xdist's default chunks deal the first worker a quarter of its share at once, and with it
+    every long test (pyproject.toml's ``addopts``)."""
+    assert pytestconfig.getoption("maxschedchunk") == 1
