@@ -11,6 +11,24 @@ import os
 
 import pytest
 
+# ============================================================================ the order of the run
+# The workers (pytest-xdist, ``--dist load``) are dealt the collected tests in order, one at a time as
+# each finishes one (``--maxschedchunk=1`` in pyproject.toml: by default the first worker would be
+# dealt the first quarter of its share in one chunk), and each runs what it was dealt in that order. A
+# test of many seconds dealt late would leave its worker running it alone while the other cores idle
+# at the end of the run, so the tests marked ``long(seconds=…)`` go first, the longest first (their
+# seconds on a quiet machine of two cores, a rough guide); the order is otherwise the collection's.
+
+
+def long_first(item) -> float:
+    marker = item.get_closest_marker("long")
+    return -marker.kwargs["seconds"] if marker is not None else 0.0
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    items.sort(key=long_first)
+
+
 # ============================================================================ Discord double: swallowed errors
 # discord.py logs exceptions raised in commands, views, modals and event handlers ("Ignoring exception
 # in ...") and carries on, so a broken handler would pass unnoticed. `bot_errors` collects them; a test

@@ -45,11 +45,12 @@ ROW = re.compile(r"^  (?P<label>.+?)\s{2,}(?P<figure>[\d.,]+ ?(?:ms|s|KB|MB|/s|/
                  r"(?P<status>ok\*?|missed\*?|info|skipped)(?:\s|$)")
 
 
-#: Seconds before the quick run counts as hung: a guard, not a measure of speed (it takes about a
-#: minute on a quiet machine of two cores and several times that on a loaded one).
+#: Seconds before the quick run counts as hung: a guard, not a measure of speed (it takes well under
+#: a minute on a quiet machine of two cores and several times that on a loaded one).
 HUNG = 600
 
 
+@pytest.mark.long(seconds=40)
 def test_quick_mode_prints_every_row(tmp_path):
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--tmpdir", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=HUNG)

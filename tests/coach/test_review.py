@@ -44,6 +44,7 @@ def played(key: str, players: int, seed: str, levels: dict[int, str], *, plant=N
     return Match(7, key, players, options.model_dump(mode="json"), seed, tuple(log)), planted
 
 
+@pytest.mark.long(seconds=5)
 def test_the_strong_players_own_moves_cost_nothing_beyond_the_noise() -> None:
     match, _ = played("safaru", 4, "s1", dict.fromkeys(range(4), "strong"))
     made = review(match, 0)
@@ -106,6 +107,7 @@ def gives_away(state) -> Action | None:
     return planted if lead.gap >= 2 and lead.gap > 7 * lead.gap_error else None
 
 
+@pytest.mark.long(seconds=5)
 @pytest.mark.parametrize("seed", ["p2", "p3", "p8", "p15", "p16"])
 def test_a_planted_mu_card_that_gives_away_a_trick_it_wins_is_named_first(seed: str) -> None:
     """Seed p2 gives away a trick that loses 4 to 6 points on average, give or take 15 in a single
@@ -154,6 +156,7 @@ class Swapped(Match):
             game.apply(state, seat, Action.parse(key))
 
 
+@pytest.mark.long(seconds=3)
 def test_two_matches_that_differ_only_in_cards_the_seat_never_saw_get_the_same_review() -> None:
     match, _ = played("rummu", 4, "unseen", {0: "easy"}, limit=80)
     swapped = Swapped(**{name: getattr(match, name) for name in ("id", "game", "players", "options", "seed", "actions")})

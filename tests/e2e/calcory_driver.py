@@ -113,7 +113,10 @@ async def start_calcory(env, players=("ann", "bob", "cem"), channel=None):
 
 async def settled(env, condition, what: str) -> None:
     """Until the bot did what an answered interaction set off (it works on after answering), then
-    until the table writer is idle."""
+    until the table writer is idle. The bot's own work is awaited first: what it records after its
+    last request (a posted table's message ids) wakes no waiter on the double, which would then
+    sleep out its whole timeout before it looked again."""
+    await env.settle()
     await env.double.wait_until(condition, what=what)
     await env.settle()
 

@@ -8,6 +8,8 @@ import asyncio
 import random
 import threading
 
+import pytest
+
 from bot.coach import review as reviews
 from bot.transport import ids
 from tests.e2e.conftest import on_both_stores
@@ -15,6 +17,7 @@ from tests.e2e.game_driver import GameDriver
 from tests.e2e.test_rematch import closing_message, finish, refused
 
 
+@pytest.mark.long(seconds=8)
 @on_both_stores
 async def test_a_review_privately_with_its_progress_then_from_the_store_and_a_refusal(env):
     drive = GameDriver(env, "safaru")

@@ -60,6 +60,7 @@ async def test_the_lobby_offers_three_levels_with_what_to_expect_of_each_in_both
     assert options_of(german, cpu)[2][1] == "Probiert sie sechsmal so oft aus, bis zu 3 s pro Zug: stärker als stark"
 
 
+@pytest.mark.long(seconds=6)
 async def test_an_expert_plays_a_whole_calcory_match_and_is_rated_as_its_own_level(env):
     """The expert searches in a thread here (no worker pool), as a bot with ``computer_processes = 0``
     makes it; its result and rating are kept under its level like any other computer's."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.ui.labels import seat_badge
 from tests.e2e.game_driver import GameDriver
 
@@ -30,6 +32,7 @@ def greedy(session, seat: int) -> str:
     return legal[0].key
 
 
+@pytest.mark.long(seconds=5)
 async def test_a_whole_match_two_players_nothing_hidden_goes_public(env):
     drive = GameDriver(env, "dacapo")
     session = await drive.start(["ann", "bob"], options={"pile_size": 5, "target": 12})

@@ -9,6 +9,8 @@ import sqlite3
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from bot.storage.migrations import LATEST
 from tests.double import DiscordDouble
 from tests.e2e.bot_process import clean_env, run_entry_point, write_config
@@ -25,6 +27,7 @@ def _one_sentence(result) -> str:
     return err
 
 
+@pytest.mark.long(seconds=6)
 def test_start_up_mistakes_stop_the_real_entry_point_without_a_traceback(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -57,6 +60,7 @@ def test_start_up_mistakes_stop_the_real_entry_point_without_a_traceback(tmp_pat
     assert "SPIELTISCH_CONFIG" in missing and "nope.toml" in missing
 
 
+@pytest.mark.long(seconds=5)
 def test_a_database_the_bot_cannot_use_stops_it_with_one_sentence_naming_the_file(tmp_path):
     """Checked before the bot connects to Discord: exit code 1, no traceback, no unclosed session."""
     junk = tmp_path / "junk.sqlite3"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.replays.record import MatchRecord
 from bot.replays.retention import DAY, Retention
 from bot.storage.store import Storage
@@ -19,6 +21,7 @@ def _only_line(text: str) -> str:
     return lines[0]
 
 
+@pytest.mark.long(seconds=4)
 async def test_export_match_writes_the_record_or_says_in_one_line_why_not(database, tmp_path):
     storage = await Storage.open(database)
     try:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.tables.kapado.presenter import label
 from games.kapado.cards import KIND, NUMBER
 from tests.double import visible_texts
@@ -109,6 +111,7 @@ async def test_a_whole_game_three_players_nothing_hidden_goes_public(env):
     assert all(name in board.text for name in names)
 
 
+@pytest.mark.long(seconds=5)
 async def test_peeking_two_games_each_with_its_breakdown(env):
     drive = GameDriver(env, "kapado")
     session = await drive.start(["ann", "bob", "cem"], options={"owner_may_peek": True, "games": 2, "stacks": 3})

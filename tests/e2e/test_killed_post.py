@@ -16,6 +16,7 @@ TIMEOUT = 30          # only guards a hanging test; every wait ends on an event
 V2 = 1 << 15
 
 
+@pytest.mark.long(seconds=6)
 @pytest.mark.parametrize("posted", [False, True], ids=["before-the-post", "before-its-ids-were-stored"])
 async def test_a_kill_around_the_table_post_leaves_a_working_table(tmp_path, posted):
     d = DiscordDouble()

@@ -4,9 +4,12 @@ working table after each restart. ``python -m bench.kills`` runs the same at a l
 
 from __future__ import annotations
 
+import pytest
+
 from bench.kills import run
 
 
+@pytest.mark.long(seconds=10)
 async def test_random_kills_lose_nothing_double_nothing_and_leave_no_game_without_a_table(tmp_path):
     outcome = await run(tmp_path, kills=3, tables=2, every=30, seed=1)
     assert outcome.kills == 3 and outcome.moves > 0

@@ -234,6 +234,7 @@ async def test_the_bot_removed_from_a_server_ends_its_games_and_their_timers(env
     assert env.bot.sessions.live() == []
 
 
+@pytest.mark.long(seconds=5)
 async def test_soak_many_tables_under_tight_limits_all_catch_up_and_lose_no_ping(env, caplog):
     """Six tables play at once while every channel route is tightly limited per route, per
     channel and globally: every table ends showing its position, every ping names whoever must

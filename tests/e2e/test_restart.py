@@ -6,6 +6,8 @@ database), then in-process (``env.stop_bot`` / ``env.start_bot``) for the lobby 
 
 from __future__ import annotations
 
+import pytest
+
 from bot.transport import ids
 from games.calcory import SLOTS
 from games.deck import digit
@@ -24,6 +26,7 @@ async def _click_move(d, user, messages, custom_id):
     return await d.click(user, message, custom_id)
 
 
+@pytest.mark.long(seconds=6)
 async def test_killed_bot_process_continues_the_turn_with_the_old_buttons(tmp_path):
     d = DiscordDouble()
     guild = d.add_guild("Testserver")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 import games
 from bot.storage.store import Storage
 from bot.transport import ids
@@ -82,6 +84,7 @@ class Table:
         return await self.d.click(user, O.holding(tables, custom_id), custom_id)
 
 
+@pytest.mark.long(seconds=7)
 async def test_a_killed_shard_process_comes_back_and_the_other_shard_plays_undisturbed(tmp_path, database):
     d = DiscordDouble()
     guilds = [d.add_guild("Null", shard=(0, SHARDS)), d.add_guild("Eins", shard=(1, SHARDS))]

@@ -25,6 +25,7 @@ def _cases() -> list[tuple[str, int]]:
     return cases
 
 
+@pytest.mark.long(seconds=2)
 @pytest.mark.parametrize(("key", "players"), _cases())
 def test_random_playouts_keep_the_invariants(key: str, players: int) -> None:
     check_playouts(REGISTRY[key], players, GAMES_PER_COUNT)
