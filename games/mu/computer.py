@@ -97,6 +97,44 @@ def bid_move(players: int, hand: Sequence[str], hidden: Sequence[str], shown: Se
     return bid_action(show_order(hidden, trump)[:k])
 
 
+def bid_reach(state: MuState) -> dict[int, tuple[int, int | None]]:
+    """What the auction so far shows of where each seat stops, as ``bid_move`` bids: the least and
+    the most cards of its hand's ``target`` (None: no bound yet). A seat never bids beyond its
+    target, so it holds at least its bid; after a bid or a pass that left it not leading alone it
+    stopped (a seat behind bids one beyond the top or up to its target, and passes only there).
+
+    Every seat acts in turn, so the round before the seat to act holds each other seat's latest
+    action, and the bid numbers (``bid_times``) tell its bids from its passes: going back, a seat
+    bid if its latest bid is the next one back. It did not lead alone if a seat that has not bid
+    since holds as many cards. Seats the first round has not reached yet show nothing."""
+    n, bids, turn = state.players, state.bids, state.turn
+    reach: dict[int, tuple[int, int | None]] = {s: (bids[s], None) for s in range(n)}
+    acted = (turn - state.dealer) % n
+    if any(state.bid_times[(turn - back) % n] >= 0 for back in range(acted + 1, n)):
+        acted = n - 1  # past the first round
+    since: set[int] = set()  # seats that bid after the latest action of the seat at hand
+    number = state.clock - 1
+    for back in range(1, acted + 1):
+        s = (turn - back) % n
+        if bids[s] == 0 or any(bids[x] >= bids[s] for x in range(n) if x != s and x not in since):
+            reach[s] = (bids[s], bids[s])
+        if state.bid_times[s] == number >= 0:
+            since.add(s)
+            number -= 1
+    return reach
+
+
+def provokes(state: MuState, seat: int, action: Action) -> bool:
+    """Whether ``action`` ties the top bid where every other seat has stopped (``bid_reach``):
+    nobody goes beyond it, so the Patt makes ``seat`` its Provokateur, paying twice what the tied
+    seats win, where a pass leaves that to another seat. The search, dealing the others any hand,
+    saw them raise again and tied."""
+    if action.kind != "bid" or state.bids[seat] + len(action.arg.split(".")) != max(state.bids):
+        return False
+    reach = bid_reach(state)
+    return all(reach[s][1] is not None for s in range(state.players) if s != seat)
+
+
 def name_trump(hand: Sequence[str], options: Sequence[str], chef: bool) -> Action:
     trump, score = best_trump(hand, options)
     if chef and (trump == NO_TRUMP or score < 2.0) and NO_TRUMP in options:
@@ -206,7 +244,7 @@ class MuBrain(Brain[Mu, MuState]):
         never far beyond the cards its strength carries (``target``). The playouts judge a bid with
         the plain policy's tricks, and the best of a dozen noisy arms looks better than it is: left
         to them the strong player raised itself to eight or more cards as the only bidder and went
-        down as Chef in most such hands."""
+        down as Chef in most such hands. A bid that ``provokes`` a Patt is left out."""
         if state.phase != AUCTION:
             return super().candidates(game, state, seat, legal)
         hand = state.hidden[seat] + state.shown[seat]
@@ -217,9 +255,16 @@ class MuBrain(Brain[Mu, MuState]):
             order = show_order(state.hidden[seat], trump)
             for k in range(1, room + 1):
                 action = bid_action(order[:k])
+                if provokes(state, seat, action):
+                    continue
                 if action not in out:
                     out.append(action)
         return out
+
+    def default(self, game: Mu, state: MuState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The easy move, but a pass for a bid that ``provokes`` a Patt (it bids up to its target)."""
+        action = self.easy(game, state, seat, legal, rng)
+        return Action("pass") if state.phase == AUCTION and provokes(state, seat, action) else action
 
     def budget(self, game: Mu, state: MuState, arms: int) -> int:
         """A seat against the Chef plays its cards on ``DEFENCE`` times the playouts: most Chef

@@ -8,7 +8,8 @@ from games.base import Action
 from games.computer import choose
 from games.mu import GAME as MU
 from games.mu import position
-from games.mu.computer import BRAIN, DEFENCE, candidate_trumps, played_cards, target
+from games.mu.computer import BRAIN, DEFENCE, bid_reach, candidate_trumps, played_cards, provokes, target
+from games.mu.rules import bid_action
 
 #: The Chef's hand carries four cards with green (``target``), the others carry none; without its
 #: nine it would carry two.
@@ -84,3 +85,95 @@ def test_the_partner_counts_its_points_against_the_chef_who_gets_the_same_bonus(
     assert gained[0] == max(gained), "the Chef's tricks outscore its partner's"
     assert BRAIN.value(MU, mark, state, 1) == tricks[1] - tricks[0] < 0
     assert BRAIN.value(MU, mark, state, 3) == gained[3] - (gained[0] + gained[1] + gained[2]) / 3
+
+
+#: Seat 0 carries three cards with green, seat 1 two with blue, seat 2 three with the 7s; seat 3 (the
+#: strong seat) three with the 7s.
+AUCTION_HANDS = {
+    0: ["r2", "r7a", "r8", "y1a", "y1b", "g4", "g5", "g6", "g8", "g9", "b3", "b7a", "b9", "k1a", "k2"],
+    1: ["r1a", "r3", "r9", "y2", "y3", "y6", "y9", "g1a", "g3", "b2", "b4", "b6", "b8", "k0", "k4"],
+    2: ["r0", "r7b", "y5", "y7b", "y8", "g0", "g1b", "g2", "b1a", "b7b", "k1b", "k3", "k6", "k7a", "k8"],
+    3: ["r1b", "r4", "r5", "r6", "y0", "y4", "y7a", "g7a", "g7b", "b0", "b1b", "b5", "k5", "k7b", "k9"],
+}
+
+
+def fits(hand, reach) -> bool:
+    """Whether a four-seat hand's target lies within ``reach``."""
+    want = target(4, candidate_trumps(hand)[0][1])
+    return reach[0] <= want and (reach[1] is None or want <= reach[1])
+
+
+def easy_bids(state, count: int) -> None:
+    for _ in range(count):
+        seat = state.turn
+        MU.apply(state, seat, choose(MU, state, seat, "easy", random.Random(0)))
+
+
+def two_stopped_at_three():
+    """Seats 0 to 2 bid as the easy player does, seat 3 passes once: 1, 2, 3 cards, then seat 0
+    ties at three (its target) and seats 1 and 2 pass. Seat 3 is to bid."""
+    state = position(4, AUCTION_HANDS, dealer=0)
+    assert [target(4, candidate_trumps(state.hidden[s])[0][1]) for s in range(4)] == [3, 2, 3, 3]
+    easy_bids(state, 3)
+    assert state.bids == [1, 2, 3, 0]
+    assert bid_reach(state)[2] == (3, None), "one beyond the top: it may go on"
+    MU.apply(state, 3, Action("pass"))
+    easy_bids(state, 3)
+    assert state.bids == [3, 2, 3, 0] and state.turn == 3
+    return state
+
+
+def test_the_auction_shows_where_each_seat_stops():
+    state = two_stopped_at_three()
+    reach = bid_reach(state)
+    assert [reach[s] for s in (0, 1, 2)] == [(3, 3), (2, 2), (3, 3)]
+    assert all(fits(state.hidden[s] + state.shown[s], reach[s]) for s in (0, 1, 2))
+
+
+def test_easy_seats_stop_within_what_their_bids_showed():
+    """Over seeded auctions of three easy seats and one that bids at random, every easy seat's
+    hand carries what the reading says, and the reading bounds about half of them."""
+    within = bounded = total = 0
+    for n in range(60):
+        state = MU.setup(4, MU.default_options(), f"reach-{n}")
+        rng, wild = random.Random(n), n % 4
+        while state.phase == "auction":
+            seat, reach = state.turn, bid_reach(state)
+            for s in set(range(4)) - {seat, wild}:
+                total += 1
+                within += fits(state.hidden[s] + state.shown[s], reach[s])
+                bounded += reach[s][1] is not None
+            legal = MU.legal_actions(state, seat)
+            action = rng.choice(legal) if seat == wild else choose(MU, state, seat, "easy", rng)
+            MU.apply(state, seat, action)
+    assert within == total > 1000
+    assert 0.3 < bounded / total < 0.8
+
+
+def test_a_tie_with_seats_that_stopped_is_no_candidate():
+    """Seat 2 leads alone after one bid beyond the top, so it may go on: a tie is worth comparing.
+    Once seats 0 and 2 stopped at three, a tie makes seat 3 the Patt's Provokateur for sure."""
+    state = position(4, AUCTION_HANDS, dealer=0)
+    easy_bids(state, 3)
+
+    def ties(state) -> list[Action]:
+        arms = BRAIN.candidates(MU, state, 3, MU.legal_actions(state, 3))
+        return [a for a in arms if a.kind == "bid" and len(a.arg.split(".")) == 3]
+
+    assert ties(state) and not any(provokes(state, 3, a) for a in ties(state))
+    state = two_stopped_at_three()
+    assert provokes(state, 3, bid_action(list(state.hidden[3][:3])))
+    assert not provokes(state, 3, bid_action(list(state.hidden[3][:4])))
+    assert not ties(state)
+    legal = MU.legal_actions(state, 3)
+    assert provokes(state, 3, choose(MU, state, 3, "easy", random.Random(0))), "the easy player ties here"
+    assert BRAIN.default(MU, state, 3, legal, random.Random(0)) == Action("pass")
+
+
+def test_strong_does_not_tie_seats_that_stopped_into_a_patt():
+    """Three cards would tie seats 0 and 2, who stopped there: the Patt's Provokateur pays 30 and
+    the two get 15. Imagining them raising again, the search used to tie in half the seeds."""
+    state = two_stopped_at_three()
+    for n in range(4):
+        action = choose(MU, state, 3, "strong", random.Random(n))
+        assert action.kind == "pass" or len(action.arg.split(".")) != 3
