@@ -6,7 +6,8 @@ devil where someone else does; keep the cards that make you the colour's top hol
 how it changes the row balances and the seat's own holding.
 
 The strong search redeals the others' hands by what each laid this round (``HELD``), since an easy
-player's placements say which colours it leads and which it holds little of.
+player's placements say which colours it leads and which it holds little of, and keeps the hands
+with which an easy player would have made its latest placement (``choice_likelihood``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.base import Action
-from games.computer.brain import Brain, margin, weighted_subset
+from games.computer.brain import Brain, margin, weighted_subset, weighted_subsets
 from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
-from games.diabolo.rules import Diabolo
+from games.diabolo.rules import SIDES, Diabolo
 from games.diabolo.state import DOUBLER, NO, USE, DiaboloState
 
 #: Points of each colour in the deck (1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5).
@@ -139,6 +140,78 @@ def holding_odds(laid: tuple[tuple[str, str], ...]) -> dict[str, float]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class LastMove:
+    """A seat's latest placement and the table as it saw it then (the rows without that card and the
+    ones laid after it), in the terms of ``estimate``: per colour the row balance, the points out of
+    every hand, whether the row was closed and how many more it took per side; and the share of the
+    unseen points an easy player gave each other hand."""
+
+    side: str
+    card: str
+    balance: tuple[int, ...]
+    laid: tuple[int, ...]
+    closed: tuple[bool, ...]
+    room: tuple[tuple[bool, bool], ...]  # per colour: (devil side open, angel side open)
+    share: float
+
+
+def last_move(state: DiaboloState, seat: int) -> LastMove | None:
+    """``seat``'s latest placement this round as the table saw it, or None when the seat laid nothing
+    yet or someone discarded this round (a blocked seat's turn lays nothing, so the order of the
+    latest placements is no longer the turn order)."""
+    if not state.laid[seat] or state.removed:
+        return None
+    n, options = state.players, state.options
+    newest = state.current if state.phase == DOUBLER else (state.current - 1) % n  # the latest mover
+    after = [(seat + k) % n for k in range(1, (newest - seat) % n + 1)]
+    later = {state.laid[t][-1][1] for t in after if state.laid[t]}
+    side, card = state.laid[seat][-1]
+    later.add(card)
+    devil = [[c for c in row if c not in later] for row in state.devil]
+    angel = [[c for c in row if c not in later] for row in state.angel]
+    drawn = state.phase != DOUBLER  # the seat on turn has drawn since
+    hidden = sum(len(h) for s, h in enumerate(state.hands) if s != seat) - drawn
+    unseen = hidden + len(state.pile) + len(after) + drawn
+    return LastMove(
+        side, card,
+        tuple(sum(VALUE[c] for c in a) - sum(VALUE[c] for c in d) for d, a in zip(devil, angel, strict=True)),
+        tuple(sum(VALUE[c] for c in d) + sum(VALUE[c] for c in a) for d, a in zip(devil, angel, strict=True)),
+        tuple(len(d) + len(a) >= options.max_per_row for d, a in zip(devil, angel, strict=True)),
+        tuple((len(d) < options.max_per_side, len(a) < options.max_per_side) for d, a in zip(devil, angel, strict=True)),
+        hidden / unseen / (n - 1) if unseen else 0.0,
+    )
+
+
+def choice_likelihood(move: LastMove, hand: list[str], temperature: float) -> float:
+    """How likely an easy player holding ``hand`` (its hand after the move) made ``move``: a softmax at
+    ``temperature`` points of the easy player's worth (``move_worth``) over the placements it had."""
+    held = [*hand, move.card]
+    mine = [0] * 5
+    for c in held:
+        mine[ROW[c]] += VALUE[c]
+    worths: dict[tuple[str, int, int], float] = {}
+    for r in range(5):
+        if not mine[r] or move.closed[r]:
+            continue
+        best = (COLOUR_TOTAL - move.laid[r] - mine[r]) * move.share * 1.6
+        before = colour_worth(move.balance[r], mine[r], best)
+        for v in {VALUE[c] for c in held if ROW[c] == r}:
+            for side, sign, open_ in (("devil", -1, move.room[r][0]), ("angel", 1, move.room[r][1])):
+                if open_:
+                    worths[side, r, v] = colour_worth(move.balance[r] + sign * v, mine[r] - v, best) - before
+    chosen = worths.get((move.side, ROW[move.card], VALUE[move.card]))
+    if chosen is None:  # a table the seat cannot have seen: the move tells nothing
+        return 1.0
+    weight = 0.0
+    for c in held:
+        for side in SIDES:
+            worth = worths.get((side, ROW[c], VALUE[c]))
+            if worth is not None:
+                weight += math.exp((worth - chosen) / temperature)
+    return 1.0 / weight
+
+
 class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     least, per_arm, most = 300, 60, 1000
     cap = 200
@@ -146,6 +219,10 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     horizon = 2
     #: Moves the search compares (the heuristic's favourites).
     keep = 4
+    #: Hands drawn for each other seat by ``HELD``, one kept by how likely its latest placement was.
+    proposals = 8
+    #: Points of move worth that make an easy player's choice e times likelier.
+    temperature = 0.25
 
     def easy(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -174,14 +251,26 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
         """A redeal whose other hands are drawn by what each seat laid this round (``holding_odds``),
         seat after seat from the cards the seat cannot see, the rest to the draw pile; the others'
         doubler choices not yet revealed are what their hands would choose. Uniform redeals ignore
-        that a seat laying a colour on the devil side hardly ever keeps its high cards."""
+        that a seat laying a colour on the devil side hardly ever keeps its high cards. Where the table
+        shows how a seat saw the rows at its latest placement (``last_move``), ``proposals`` hands are
+        drawn by what it laid before and one kept with the chance an easy player holding it made that
+        placement: the odds only count a colour's cards, the choice also tells which card it could
+        have laid instead."""
         out = game.resample(state, seat, rng)
         others = [(seat + k) % state.players for k in range(1, state.players)]
         pool = sorted(out.pile + [c for s in others for c in out.hands[s] if c not in out.known[s]])
         for s in others:
-            odds = holding_odds(tuple(state.laid[s]))
             hidden = len(out.hands[s]) - sum(1 for c in out.hands[s] if c in out.known[s])
-            hand = weighted_subset(pool, [odds[c] for c in pool], hidden, rng)
+            move = last_move(state, s) if self.proposals > 1 else None
+            if move is None:
+                odds = holding_odds(tuple(state.laid[s]))
+                hand = weighted_subset(pool, [odds[c] for c in pool], hidden, rng)
+            else:
+                odds = holding_odds(tuple(state.laid[s][:-1]))
+                drawn = weighted_subsets(pool, [odds[c] for c in pool], hidden, self.proposals, rng)
+                shown = [c for c in out.hands[s] if c in out.known[s]]
+                likely = [choice_likelihood(move, shown + h, self.temperature) for h in drawn]
+                hand = rng.choices(drawn, likely)[0]
             taken = set(hand)
             pool = [c for c in pool if c not in taken]
             out.hands[s] = [c for c in out.hands[s] if c in out.known[s]] + hand
