@@ -291,15 +291,17 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
             return Action("doubler", COLOURS[colour] if use else NO)
         return pick(est, game.legal_actions(state, seat), rng, 0.2)
 
-    def mark(self, game: Diabolo, state: DiaboloState) -> tuple[int, int, tuple[int, ...]]:
-        return state.round_no, _placed(state), tuple(state.totals)
+    def mark(self, game: Diabolo, state: DiaboloState) -> tuple[int, int]:
+        return state.round_no, _placed(state)
 
-    def done(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState) -> bool:
+    def done(self, game: Diabolo, mark: tuple[int, int], state: DiaboloState) -> bool:
         return state.round_no != mark[0] or (state.phase != DOUBLER
                                              and _placed(state) >= mark[1] + self.horizon * state.players)
 
-    def value(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState, seat: int) -> float:
-        points = [float(t - m) for t, m in zip(state.totals, mark[2], strict=True)]
+    def value(self, game: Diabolo, mark: tuple[int, int], state: DiaboloState, seat: int) -> float:
+        """The seat's match points against the best other seat's, the earlier rounds' included: the match
+        is won against the leader, so a round's points taken from a seat far behind count for less."""
+        points = [float(t) for t in state.totals]
         if state.round_no == mark[0] and not game.is_over(state) and state.phase != DOUBLER:
             points = [p + q for p, q in zip(points, leaning_scores(state), strict=True)]
         return margin(points, seat)

@@ -182,6 +182,22 @@ def test_diabolo_last_move_sees_the_table_as_the_seat_saw_it_when_it_laid_its_la
     assert last_move(state, 1) is None
 
 
+def test_diabolo_strong_tips_the_row_of_the_match_leader_to_the_devils():
+    """Seat 0 can close red or yellow for the devils with a 1; seat 1 holds 14 red, seat 2 14 yellow, and
+    the table saw both hands. The match is won against the leader, so the seat costs the leader its 14
+    points: red while seat 1 leads the match, yellow while seat 2 does (the round's points alone make the
+    two alike)."""
+    hands = {0: ["r1a", "y1a", "g1a", "g1b", "p1a", "b1a"], 1: ["r5a", "r5b", "r4a", "g2a", "p2a", "b2a"],
+             2: ["y5a", "y5b", "y4a", "g2b", "p2b", "b2b"]}
+    for leader, card in ((1, "r1a"), (2, "y1a")):
+        state = diabolo_position(3, hands, devil={"r": ["r2a", "r2b"], "y": ["y2a", "y2b"]},
+                                 angel={"r": ["r3a", "r1b"], "y": ["y3a", "y1b"]}, next_cards=("g3a",))
+        state.known[1], state.known[2] = frozenset(hands[1]), frozenset(hands[2])
+        state.totals[leader] = 30
+        for seed in range(3):
+            assert strong(DIABOLO, state, 0, seed) == Action("devil", card)
+
+
 # -- Kapado ---------------------------------------------------------------------------------------
 OWN = [["b3"], ["a10"], ["c9"], ["d25"], ["b4"]]
 
