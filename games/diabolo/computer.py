@@ -23,6 +23,8 @@ from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
 from games.diabolo.rules import SIDES, Diabolo
 from games.diabolo.state import DOUBLER, NO, USE, DiaboloState
 
+#: The noise (points) on the judged seat's own playout moves: ties broken, little more.
+OWN_NOISE = 0.05
 #: Points of each colour in the deck (1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5).
 COLOUR_TOTAL = sum(VALUE[c] for c in DECK if COLOUR[c] == COLOURS[0])
 
@@ -93,6 +95,21 @@ def _estimate_for(state: DiaboloState, seat: int) -> Estimate:
     hidden = sum(len(h) for s, h in enumerate(state.hands) if s != seat) - sum(map(len, known))
     return estimate(state.hands[seat], state.devil, state.angel, state.closed, known, state.removed, hidden,
                     hidden + len(state.pile))
+
+
+def seen_estimate(state: DiaboloState, seat: int) -> Estimate:
+    """``seat``'s estimate in a world it plays out, where the others' hands are dealt: their best
+    holding of each colour as it is there."""
+    est = _estimate_for(state, seat)
+    best = [0.0] * 5
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            sums = [0] * 5
+            for c in hand:
+                sums[ROW[c]] += VALUE[c]
+            best = [max(b, x) for b, x in zip(best, sums, strict=True)]
+    est.best_other = best
+    return est
 
 
 def paying_after(devil: list[tuple[str, ...]], angel: list[tuple[str, ...]], colour: int) -> int:
@@ -290,6 +307,18 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
             use = doubler(est, colour, paying_after(state.devil, state.angel, colour))
             return Action("doubler", COLOURS[colour] if use else NO)
         return pick(est, game.legal_actions(state, seat), rng, 0.2)
+
+    def playout_move(self, game: Diabolo, state: DiaboloState, actor: int, seat: int, rng: random.Random) -> Action:
+        """The judged seat plays by the hands of the world it plays out (``seen_estimate``) and hardly
+        by chance: its own later moves are searched, not the easy player's guesses; the others play
+        ``policy``, the easy player's choice."""
+        if actor != seat:
+            return self.policy(game, state, actor, rng)
+        est = seen_estimate(state, seat)
+        if state.phase == DOUBLER:
+            use = doubler(est, state.colour, paying_after(state.devil, state.angel, state.colour))
+            return Action("doubler", COLOURS[state.colour] if use else NO)
+        return pick(est, game.legal_actions(state, seat), rng, OWN_NOISE)
 
     def mark(self, game: Diabolo, state: DiaboloState) -> tuple[int, int]:
         return state.round_no, _placed(state)

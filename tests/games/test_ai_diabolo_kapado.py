@@ -198,6 +198,28 @@ def test_diabolo_strong_tips_the_row_of_the_match_leader_to_the_devils():
             assert strong(DIABOLO, state, 0, seed) == Action("devil", card)
 
 
+def test_diabolo_playouts_play_the_judged_seat_by_the_hands_of_the_world_played_out():
+    """Seat 0 holds red 9 and tips a row. In a world where seat 1 holds red 12, the judged seat's playout
+    move sends red to the devils; where seat 1 holds yellow 12 instead and no one else more red, it sends
+    yellow there. Judged for another seat, seat 0 plays the easy player's choice, which cannot see the
+    dealt hands and lays the same card in both worlds."""
+    moves = []
+    for cards in (["r5b", "r4b", "r3a"], ["y5b", "y4b", "y3a"]):
+        world = diabolo_position(3, {0: ["r5a", "r4a", "y1a", "g2a", "p2a", "b1a"],
+                                     1: [*cards, "g1a", "p1a", "b1b"],
+                                     2: ["g1b", "g1c", "p1b", "p1c", "b1c", "y1b"]},
+                                 devil={"r": ["r1a"]}, angel={"r": ["r2a"]}, next_cards=("g3a",))
+        brain = BRAINS["diabolo"]
+        own = brain.playout_move(DIABOLO, world, 0, 0, random.Random(0))
+        other = brain.playout_move(DIABOLO, world, 0, 1, random.Random(0))
+        assert other == brain.policy(DIABOLO, world, 0, random.Random(0))
+        moves.append((own, other))
+    (red, first), (yellow, second) = moves
+    assert red.kind == "devil" and red.arg[0] == "r"
+    assert yellow == Action("devil", "y1a")
+    assert first == second
+
+
 # -- Kapado ---------------------------------------------------------------------------------------
 OWN = [["b3"], ["a10"], ["c9"], ["d25"], ["b4"]]
 
