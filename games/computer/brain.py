@@ -125,18 +125,29 @@ def margin(points: list[float] | tuple[float, ...], seat: int) -> float:
 
 def weighted_subset(items: list[str], weights: list[float], size: int, rng: random.Random) -> list[str]:
     """``size`` of ``items``, each subset drawn with a chance proportional to the product of its
-    weights: item by item, taken with the share of the subsets still possible that contain it
-    (``ways[i][k]``: the summed products of the ``k``-subsets of the items from ``i`` on)."""
+    weights (``weighted_subsets`` drawing one)."""
+    return weighted_subsets(items, weights, size, 1, rng)[0]
+
+
+def weighted_subsets(items: list[str], weights: list[float], size: int, count: int,
+                     rng: random.Random) -> list[list[str]]:
+    """``count`` independent draws of ``size`` of ``items``, each subset drawn with a chance proportional
+    to the product of its weights: item by item, taken with the share of the subsets still possible
+    that contain it (``ways[i][k]``: the summed products of the ``k``-subsets of the items from ``i``
+    on, counted once for all the draws)."""
     n = len(items)
     ways = [[1.0] + [0.0] * size for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for k in range(1, size + 1):
             ways[i][k] = ways[i + 1][k] + weights[i] * ways[i + 1][k - 1]
-    out: list[str] = []
-    for i, item in enumerate(items):
-        left = size - len(out)
-        if not left:
-            break
-        if rng.random() * ways[i][left] < weights[i] * ways[i + 1][left - 1]:
-            out.append(item)
-    return out
+    draws = []
+    for _ in range(count):
+        out: list[str] = []
+        for i, item in enumerate(items):
+            left = size - len(out)
+            if not left:
+                break
+            if rng.random() * ways[i][left] < weights[i] * ways[i + 1][left - 1]:
+                out.append(item)
+        draws.append(out)
+    return draws

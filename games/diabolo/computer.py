@@ -6,7 +6,8 @@ devil where someone else does; keep the cards that make you the colour's top hol
 how it changes the row balances and the seat's own holding.
 
 The strong search redeals the others' hands by what each laid this round (``HELD``), since an easy
-player's placements say which colours it leads and which it holds little of.
+player's placements say which colours it leads and which it holds little of, and keeps the hands
+with which an easy player would have made its latest placement (``choice_likelihood``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.base import Action
-from games.computer.brain import Brain, margin, weighted_subset
+from games.computer.brain import Brain, margin, weighted_subset, weighted_subsets
 from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
-from games.diabolo.rules import Diabolo
+from games.diabolo.rules import SIDES, Diabolo
 from games.diabolo.state import DOUBLER, NO, USE, DiaboloState
 
+#: The noise (points) on the judged seat's own playout moves: ties broken, little more.
+OWN_NOISE = 0.05
 #: Points of each colour in the deck (1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5).
 COLOUR_TOTAL = sum(VALUE[c] for c in DECK if COLOUR[c] == COLOURS[0])
 
@@ -94,6 +97,21 @@ def _estimate_for(state: DiaboloState, seat: int) -> Estimate:
                     hidden + len(state.pile))
 
 
+def seen_estimate(state: DiaboloState, seat: int) -> Estimate:
+    """``seat``'s estimate in a world it plays out, where the others' hands are dealt: their best
+    holding of each colour as it is there."""
+    est = _estimate_for(state, seat)
+    best = [0.0] * 5
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            sums = [0] * 5
+            for c in hand:
+                sums[ROW[c]] += VALUE[c]
+            best = [max(b, x) for b, x in zip(best, sums, strict=True)]
+    est.best_other = best
+    return est
+
+
 def paying_after(devil: list[tuple[str, ...]], angel: list[tuple[str, ...]], colour: int) -> int:
     """Colours scored after ``colour`` whose angel side is ahead (where a doubler could still pay)."""
     return sum(1 for r in range(colour + 1, 5)
@@ -139,6 +157,78 @@ def holding_odds(laid: tuple[tuple[str, str], ...]) -> dict[str, float]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class LastMove:
+    """A seat's latest placement and the table as it saw it then (the rows without that card and the
+    ones laid after it), in the terms of ``estimate``: per colour the row balance, the points out of
+    every hand, whether the row was closed and how many more it took per side; and the share of the
+    unseen points an easy player gave each other hand."""
+
+    side: str
+    card: str
+    balance: tuple[int, ...]
+    laid: tuple[int, ...]
+    closed: tuple[bool, ...]
+    room: tuple[tuple[bool, bool], ...]  # per colour: (devil side open, angel side open)
+    share: float
+
+
+def last_move(state: DiaboloState, seat: int) -> LastMove | None:
+    """``seat``'s latest placement this round as the table saw it, or None when the seat laid nothing
+    yet or someone discarded this round (a blocked seat's turn lays nothing, so the order of the
+    latest placements is no longer the turn order)."""
+    if not state.laid[seat] or state.removed:
+        return None
+    n, options = state.players, state.options
+    newest = state.current if state.phase == DOUBLER else (state.current - 1) % n  # the latest mover
+    after = [(seat + k) % n for k in range(1, (newest - seat) % n + 1)]
+    later = {state.laid[t][-1][1] for t in after if state.laid[t]}
+    side, card = state.laid[seat][-1]
+    later.add(card)
+    devil = [[c for c in row if c not in later] for row in state.devil]
+    angel = [[c for c in row if c not in later] for row in state.angel]
+    drawn = state.phase != DOUBLER  # the seat on turn has drawn since
+    hidden = sum(len(h) for s, h in enumerate(state.hands) if s != seat) - drawn
+    unseen = hidden + len(state.pile) + len(after) + drawn
+    return LastMove(
+        side, card,
+        tuple(sum(VALUE[c] for c in a) - sum(VALUE[c] for c in d) for d, a in zip(devil, angel, strict=True)),
+        tuple(sum(VALUE[c] for c in d) + sum(VALUE[c] for c in a) for d, a in zip(devil, angel, strict=True)),
+        tuple(len(d) + len(a) >= options.max_per_row for d, a in zip(devil, angel, strict=True)),
+        tuple((len(d) < options.max_per_side, len(a) < options.max_per_side) for d, a in zip(devil, angel, strict=True)),
+        hidden / unseen / (n - 1) if unseen else 0.0,
+    )
+
+
+def choice_likelihood(move: LastMove, hand: list[str], temperature: float) -> float:
+    """How likely an easy player holding ``hand`` (its hand after the move) made ``move``: a softmax at
+    ``temperature`` points of the easy player's worth (``move_worth``) over the placements it had."""
+    held = [*hand, move.card]
+    mine = [0] * 5
+    for c in held:
+        mine[ROW[c]] += VALUE[c]
+    worths: dict[tuple[str, int, int], float] = {}
+    for r in range(5):
+        if not mine[r] or move.closed[r]:
+            continue
+        best = (COLOUR_TOTAL - move.laid[r] - mine[r]) * move.share * 1.6
+        before = colour_worth(move.balance[r], mine[r], best)
+        for v in {VALUE[c] for c in held if ROW[c] == r}:
+            for side, sign, open_ in (("devil", -1, move.room[r][0]), ("angel", 1, move.room[r][1])):
+                if open_:
+                    worths[side, r, v] = colour_worth(move.balance[r] + sign * v, mine[r] - v, best) - before
+    chosen = worths.get((move.side, ROW[move.card], VALUE[move.card]))
+    if chosen is None:  # a table the seat cannot have seen: the move tells nothing
+        return 1.0
+    weight = 0.0
+    for c in held:
+        for side in SIDES:
+            worth = worths.get((side, ROW[c], VALUE[c]))
+            if worth is not None:
+                weight += math.exp((worth - chosen) / temperature)
+    return 1.0 / weight
+
+
 class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     least, per_arm, most = 300, 60, 1000
     cap = 200
@@ -146,6 +236,10 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     horizon = 2
     #: Moves the search compares (the heuristic's favourites).
     keep = 4
+    #: Hands drawn for each other seat by ``HELD``, one kept by how likely its latest placement was.
+    proposals = 8
+    #: Points of move worth that make an easy player's choice e times likelier.
+    temperature = 0.25
 
     def easy(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -174,14 +268,26 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
         """A redeal whose other hands are drawn by what each seat laid this round (``holding_odds``),
         seat after seat from the cards the seat cannot see, the rest to the draw pile; the others'
         doubler choices not yet revealed are what their hands would choose. Uniform redeals ignore
-        that a seat laying a colour on the devil side hardly ever keeps its high cards."""
+        that a seat laying a colour on the devil side hardly ever keeps its high cards. Where the table
+        shows how a seat saw the rows at its latest placement (``last_move``), ``proposals`` hands are
+        drawn by what it laid before and one kept with the chance an easy player holding it made that
+        placement: the odds only count a colour's cards, the choice also tells which card it could
+        have laid instead."""
         out = game.resample(state, seat, rng)
         others = [(seat + k) % state.players for k in range(1, state.players)]
         pool = sorted(out.pile + [c for s in others for c in out.hands[s] if c not in out.known[s]])
         for s in others:
-            odds = holding_odds(tuple(state.laid[s]))
             hidden = len(out.hands[s]) - sum(1 for c in out.hands[s] if c in out.known[s])
-            hand = weighted_subset(pool, [odds[c] for c in pool], hidden, rng)
+            move = last_move(state, s) if self.proposals > 1 else None
+            if move is None:
+                odds = holding_odds(tuple(state.laid[s]))
+                hand = weighted_subset(pool, [odds[c] for c in pool], hidden, rng)
+            else:
+                odds = holding_odds(tuple(state.laid[s][:-1]))
+                drawn = weighted_subsets(pool, [odds[c] for c in pool], hidden, self.proposals, rng)
+                shown = [c for c in out.hands[s] if c in out.known[s]]
+                likely = [choice_likelihood(move, shown + h, self.temperature) for h in drawn]
+                hand = rng.choices(drawn, likely)[0]
             taken = set(hand)
             pool = [c for c in pool if c not in taken]
             out.hands[s] = [c for c in out.hands[s] if c in out.known[s]] + hand
@@ -202,15 +308,29 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
             return Action("doubler", COLOURS[colour] if use else NO)
         return pick(est, game.legal_actions(state, seat), rng, 0.2)
 
-    def mark(self, game: Diabolo, state: DiaboloState) -> tuple[int, int, tuple[int, ...]]:
-        return state.round_no, _placed(state), tuple(state.totals)
+    def playout_move(self, game: Diabolo, state: DiaboloState, actor: int, seat: int, rng: random.Random) -> Action:
+        """The judged seat plays by the hands of the world it plays out (``seen_estimate``) and hardly
+        by chance: its own later moves are searched, not the easy player's guesses; the others play
+        ``policy``, the easy player's choice."""
+        if actor != seat:
+            return self.policy(game, state, actor, rng)
+        est = seen_estimate(state, seat)
+        if state.phase == DOUBLER:
+            use = doubler(est, state.colour, paying_after(state.devil, state.angel, state.colour))
+            return Action("doubler", COLOURS[state.colour] if use else NO)
+        return pick(est, game.legal_actions(state, seat), rng, OWN_NOISE)
 
-    def done(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState) -> bool:
+    def mark(self, game: Diabolo, state: DiaboloState) -> tuple[int, int]:
+        return state.round_no, _placed(state)
+
+    def done(self, game: Diabolo, mark: tuple[int, int], state: DiaboloState) -> bool:
         return state.round_no != mark[0] or (state.phase != DOUBLER
                                              and _placed(state) >= mark[1] + self.horizon * state.players)
 
-    def value(self, game: Diabolo, mark: tuple[int, int, tuple[int, ...]], state: DiaboloState, seat: int) -> float:
-        points = [float(t - m) for t, m in zip(state.totals, mark[2], strict=True)]
+    def value(self, game: Diabolo, mark: tuple[int, int], state: DiaboloState, seat: int) -> float:
+        """The seat's match points against the best other seat's, the earlier rounds' included: the match
+        is won against the leader, so a round's points taken from a seat far behind count for less."""
+        points = [float(t) for t in state.totals]
         if state.round_no == mark[0] and not game.is_over(state) and state.phase != DOUBLER:
             points = [p + q for p, q in zip(points, leaning_scores(state), strict=True)]
         return margin(points, seat)

@@ -15,6 +15,7 @@ from games.computer import choose
 from games.diabolo import GAME as DIABOLO
 from games.diabolo import position as diabolo_position
 from games.diabolo import score_now
+from games.diabolo.computer import last_move
 from games.kapado import BRAIN as KAPADO_BRAIN
 from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
@@ -143,6 +144,80 @@ def test_diabolo_redeals_draw_the_others_hidden_doubler_choices_from_their_dealt
                 assert world.choices[s] == "none", world.hands[s]
             expected = brain.policy(DIABOLO, world, s, random.Random(0))
             assert world.choices[s] == ("use" if expected.arg == "p" else "none")
+
+
+def test_diabolo_redeals_keep_the_high_cards_of_a_colour_away_from_the_seat_that_just_laid_it_to_the_devils():
+    """Seat 1's latest placement was a yellow 1 on the devil side, its first card this round. An easy
+    player tips a colour to the devils only when it holds little of it: with a yellow 4 or 5 in hand it
+    would not have laid that card there, so no redeal gives it one (by the measured odds alone, ``HELD``,
+    some did), and seat 2 still gets its share of them."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"y": ["y1b"]},
+                             next_cards=("g1d",))
+    state.laid[1] = [("devil", "y1b")]
+    high = {"y4a", "y4b", "y5a", "y5b"}
+    held = [0, 0, 0]
+    rng = random.Random(3)
+    for _ in range(400):
+        world = BRAINS["diabolo"].determinize(DIABOLO, state, 0, rng)
+        assert sorted(DIABOLO.cards(world)) == sorted(DIABOLO.cards(state))
+        for s in (1, 2):
+            held[s] += len(high & set(world.hands[s]))
+    assert held[1] == 0 and held[2] > 60, held
+
+
+def test_diabolo_last_move_sees_the_table_as_the_seat_saw_it_when_it_laid_its_latest_card():
+    """Seat 1 laid red to the angels, then seat 2 laid red to the devils, and seat 0 is on turn: seat 1
+    saw the red row without either card (balance 0), seat 2 saw it with seat 1's angel card (+2); after
+    a discard the turn order no longer tells which placement came last, so nothing is read."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"r": ["r3a"]},
+                             angel={"r": ["r2a"]}, next_cards=("g1d",))
+    state.laid[1] = [("angel", "r2a")]
+    state.laid[2] = [("devil", "r3a")]
+    first, second = last_move(state, 1), last_move(state, 2)
+    assert first is not None and second is not None
+    assert (first.side, first.card, first.balance[0], first.laid[0]) == ("angel", "r2a", 0, 0)
+    assert (second.side, second.card, second.balance[0], second.laid[0]) == ("devil", "r3a", 2, 2)
+    assert last_move(state, 0) is None  # laid nothing yet
+    state.removed.append("y1a")
+    assert last_move(state, 1) is None
+
+
+def test_diabolo_strong_tips_the_row_of_the_match_leader_to_the_devils():
+    """Seat 0 can close red or yellow for the devils with a 1; seat 1 holds 14 red, seat 2 14 yellow, and
+    the table saw both hands. The match is won against the leader, so the seat costs the leader its 14
+    points: red while seat 1 leads the match, yellow while seat 2 does (the round's points alone make the
+    two alike)."""
+    hands = {0: ["r1a", "y1a", "g1a", "g1b", "p1a", "b1a"], 1: ["r5a", "r5b", "r4a", "g2a", "p2a", "b2a"],
+             2: ["y5a", "y5b", "y4a", "g2b", "p2b", "b2b"]}
+    for leader, card in ((1, "r1a"), (2, "y1a")):
+        state = diabolo_position(3, hands, devil={"r": ["r2a", "r2b"], "y": ["y2a", "y2b"]},
+                                 angel={"r": ["r3a", "r1b"], "y": ["y3a", "y1b"]}, next_cards=("g3a",))
+        state.known[1], state.known[2] = frozenset(hands[1]), frozenset(hands[2])
+        state.totals[leader] = 30
+        for seed in range(3):
+            assert strong(DIABOLO, state, 0, seed) == Action("devil", card)
+
+
+def test_diabolo_playouts_play_the_judged_seat_by_the_hands_of_the_world_played_out():
+    """Seat 0 holds red 9 and tips a row. In a world where seat 1 holds red 12, the judged seat's playout
+    move sends red to the devils; where seat 1 holds yellow 12 instead and no one else more red, it sends
+    yellow there. Judged for another seat, seat 0 plays the easy player's choice, which cannot see the
+    dealt hands and lays the same card in both worlds."""
+    moves = []
+    for cards in (["r5b", "r4b", "r3a"], ["y5b", "y4b", "y3a"]):
+        world = diabolo_position(3, {0: ["r5a", "r4a", "y1a", "g2a", "p2a", "b1a"],
+                                     1: [*cards, "g1a", "p1a", "b1b"],
+                                     2: ["g1b", "g1c", "p1b", "p1c", "b1c", "y1b"]},
+                                 devil={"r": ["r1a"]}, angel={"r": ["r2a"]}, next_cards=("g3a",))
+        brain = BRAINS["diabolo"]
+        own = brain.playout_move(DIABOLO, world, 0, 0, random.Random(0))
+        other = brain.playout_move(DIABOLO, world, 0, 1, random.Random(0))
+        assert other == brain.policy(DIABOLO, world, 0, random.Random(0))
+        moves.append((own, other))
+    (red, first), (yellow, second) = moves
+    assert red.kind == "devil" and red.arg[0] == "r"
+    assert yellow == Action("devil", "y1a")
+    assert first == second
 
 
 # -- Kapado ---------------------------------------------------------------------------------------
