@@ -259,6 +259,20 @@ def test_safaru_playouts_catch_triangles_for_the_seat_once_its_majority_is_decid
         Action("play", "y7b/pair=r7b")}
 
 
+def test_safaru_strong_searches_the_catch_that_takes_a_close_majoritys_unicorn():
+    """Five unicorns each, r5 free and r2 still in the deck: making seventeen with r5 (one
+    triangle, a fish) moves seat 0's chance of the 24 points by a quarter, while the catches with
+    the most triangles (the 7s, four) take none. Ranked by worth (a fixed three a unicorn) it came
+    after six others, so the search never looked at it; ranked by the majority as it stands, it
+    is each card's best, and the search plays it."""
+    state = safaru_rig(hands={0: ("k2", "y2"), 1: ("g3", "k8")}, table=("r5", "k7a", "b9", "g7b", "y7b", "g1b"),
+                       piles={0: ("r0", "r1a", "r6", "r7b", "r9"), 1: ("r1b", "r3", "r4", "r7a", "r8")})
+    assert "r2" in state.deck
+    assert "r5" not in computer.parse_catch(move(SAFARU, state, 0, "easy").arg).taken
+    for seed in range(3):
+        assert "r5" in computer.parse_catch(move(SAFARU, state, 0, "strong", seed).arg).taken
+
+
 def released_g1a() -> SafaruState:
     """Seat 1 released its g1a where a 7 would have caught both unicorns (r2 r5); its b6 and y6
     had no catch there either."""
