@@ -228,6 +228,20 @@ def test_safaru_playouts_catch_what_is_worth_most_as_the_easy_player_does():
     assert {brain.policy(SAFARU, state, 0, random.Random(n)) for n in range(20)} == {Action("play", "k6/pair=b6")}
 
 
+def test_safaru_playouts_find_the_easy_players_catch_on_a_crowded_table():
+    """Seven free cards give the y7b thirty-two catches; the one the easy player makes (three
+    unicorns, seven triangles and a baby) comes late in the list, and the playouts, which model
+    it, make it too (a list cut at twelve a card played the y0 for four points less)."""
+    state = safaru_rig(hands={0: ("r8", "y0", "y1a", "y7b")}, table=("g1a", "y6", "r9", "r1a", "b6", "r7a", "k0"))
+    brain = BRAINS["safaru"]
+    easy = move(SAFARU, state, 0, "easy")
+    assert easy == Action("play", "y7b/add=r1ay6/sev=r9g1ak0/pair=r7a")
+    taken = brain.same(SAFARU, state, 0, easy)  # the same cards, however split between the methods
+    assert {brain.same(SAFARU, state, 0, brain.policy(SAFARU, state, 0, random.Random(n))) for n in range(5)} == {taken}
+    assert {brain.same(SAFARU, state, 0, brain.playout_move(SAFARU, state, 0, 0, random.Random(n)))
+            for n in range(5)} == {taken}
+
+
 def unicorn_race(mine: tuple[str, ...], theirs: tuple[str, ...], hand: tuple[str, str],
                  table: tuple[str, str]) -> SafaruState:
     """Seat 0 to play, the deck still full enough for more deals, the unicorns caught so far in the piles."""
