@@ -228,6 +228,20 @@ def test_safaru_playouts_catch_what_is_worth_most_as_the_easy_player_does():
     assert {brain.policy(SAFARU, state, 0, random.Random(n)) for n in range(20)} == {Action("play", "k6/pair=b6")}
 
 
+def test_safaru_playouts_find_the_easy_players_catch_on_a_crowded_table():
+    """Seven free cards give the y7b thirty-two catches; the one the easy player makes (three
+    unicorns, seven triangles and a baby) comes late in the list, and the playouts, which model
+    it, make it too (a list cut at twelve a card played the y0 for four points less)."""
+    state = safaru_rig(hands={0: ("r8", "y0", "y1a", "y7b")}, table=("g1a", "y6", "r9", "r1a", "b6", "r7a", "k0"))
+    brain = BRAINS["safaru"]
+    easy = move(SAFARU, state, 0, "easy")
+    assert easy == Action("play", "y7b/add=r1ay6/sev=r9g1ak0/pair=r7a")
+    taken = brain.same(SAFARU, state, 0, easy)  # the same cards, however split between the methods
+    assert {brain.same(SAFARU, state, 0, brain.policy(SAFARU, state, 0, random.Random(n))) for n in range(5)} == {taken}
+    assert {brain.same(SAFARU, state, 0, brain.playout_move(SAFARU, state, 0, 0, random.Random(n)))
+            for n in range(5)} == {taken}
+
+
 def unicorn_race(mine: tuple[str, ...], theirs: tuple[str, ...], hand: tuple[str, str],
                  table: tuple[str, str]) -> SafaruState:
     """Seat 0 to play, the deck still full enough for more deals, the unicorns caught so far in the piles."""
@@ -257,6 +271,20 @@ def test_safaru_playouts_catch_triangles_for_the_seat_once_its_majority_is_decid
     assert move(SAFARU, state, 0, "easy") == Action("play", "y8/add=r1ar7b")
     assert {brain.playout_move(SAFARU, state, 0, 0, random.Random(n)) for n in range(10)} == {
         Action("play", "y7b/pair=r7b")}
+
+
+def test_safaru_strong_searches_the_catch_that_takes_a_close_majoritys_unicorn():
+    """Five unicorns each, r5 free and r2 still in the deck: making seventeen with r5 (one
+    triangle, a fish) moves seat 0's chance of the 24 points by a quarter, while the catches with
+    the most triangles (the 7s, four) take none. Ranked by worth (a fixed three a unicorn) it came
+    after six others, so the search never looked at it; ranked by the majority as it stands, it
+    is each card's best, and the search plays it."""
+    state = safaru_rig(hands={0: ("k2", "y2"), 1: ("g3", "k8")}, table=("r5", "k7a", "b9", "g7b", "y7b", "g1b"),
+                       piles={0: ("r0", "r1a", "r6", "r7b", "r9"), 1: ("r1b", "r3", "r4", "r7a", "r8")})
+    assert "r2" in state.deck
+    assert "r5" not in computer.parse_catch(move(SAFARU, state, 0, "easy").arg).taken
+    for seed in range(3):
+        assert "r5" in computer.parse_catch(move(SAFARU, state, 0, "strong", seed).arg).taken
 
 
 def released_g1a() -> SafaruState:
