@@ -49,7 +49,7 @@ async def test_the_lobby_offers_three_levels_with_what_to_expect_of_each_in_both
     assert options_of(lobby, cpu) == [
         ("Computer player: easy", "A sensible move at once"),
         ("Computer player: strong", "Tries its best moves out on redealt hands, up to 1 s a move"),
-        ("Computer player: expert", "Tries them out six times as often, up to 3 s a move: stronger than strong"),
+        ("Computer player: expert", "Tries them out six times as often, up to 3 s a move: as strong as strong, in some games stronger"),
     ]
     record = await env.double.select(env.ann, lobby, cpu, ["expert"])
     assert "🤖 Ada (expert)" in record.message.text and session.seats[1].level == "expert"
@@ -57,7 +57,7 @@ async def test_the_lobby_offers_three_levels_with_what_to_expect_of_each_in_both
     assert "🤖 Ada (Experte)" in german.text
     assert [label for label, _ in options_of(german, cpu)] == [
         "Computerspieler: leicht", "Computerspieler: stark", "Computerspieler: Experte"]
-    assert options_of(german, cpu)[2][1] == "Probiert sie sechsmal so oft aus, bis zu 3 s pro Zug: stärker als stark"
+    assert options_of(german, cpu)[2][1] == "Probiert sie sechsmal so oft aus, bis zu 3 s pro Zug: so stark wie stark, in manchen Spielen stärker"
 
 
 @pytest.mark.long(seconds=6)
