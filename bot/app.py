@@ -108,6 +108,7 @@ class Spieltisch(commands.Bot):
             http_trace=self.metrics.trace(),
             **options,
         )
+        compat.sweep_seldom(self.http)
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         #: Where each game's secret seed comes from.

@@ -14,6 +14,8 @@ from discord.enums import InteractionResponseType
 from discord.interactions import InteractionResponse
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot.app import Spieltisch
+from bot.ops.config import Settings
 from bot.transport import compat, media
 
 
@@ -97,3 +99,32 @@ def test_an_uploaded_picture_leaves_nothing_for_the_cyclic_collector():
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+async def test_the_bots_http_client_walks_its_rate_limit_buckets_once_they_have_doubled(monkeypatch):
+    """discord.py walked every bucket at each one it added past 256: a bucket per channel and route,
+    thousands at a thousand tables. Unused ones (five minutes) still go, and no more than twice as
+    many as are in use are held."""
+    walked = 0
+    inactive = discord.http.Ratelimit.is_inactive
+
+    def counted(bucket):
+        nonlocal walked
+        walked += 1
+        return inactive(bucket)
+
+    monkeypatch.setattr(discord.http.Ratelimit, "is_inactive", counted)
+    bot = Spieltisch(Settings(token="t"))
+    http = bot.http
+    for n in range(2000):
+        http.get_ratelimit(f"DELETE /channels/{{channel_id}}/messages/{{message_id}}:{n}")
+    assert len(http._buckets) == 2000
+    assert walked < 4 * 2000        # discord.py alone: about two million (each of 256 ... 1,999 walked at every add)
+
+    for bucket in http._buckets.values():
+        bucket._last_request -= 301     # unused for over five minutes
+    live = [http.get_ratelimit(f"PATCH /channels/{{channel_id}}/messages/{{message_id}}:{n}") for n in range(2200)]
+    assert len(http._buckets) < 2 * len(live)
+    assert all(http._buckets[f"PATCH /channels/{{channel_id}}/messages/{{message_id}}:{n}"] is bucket
+               for n, bucket in enumerate(live))
+
