@@ -35,6 +35,7 @@ from bot.replays.share import Share
 from bot.storage.shards import describe, running
 from bot.storage.store import Storage, StorageFault
 from bot.transport import compat
+from bot.transport.clicked import ClickedMessage
 from bot.transport.commands_i18n import CatalogueTranslator
 from bot.transport.tree import Tree
 from bot.transport.webhooks import Tokens
@@ -109,6 +110,7 @@ class Spieltisch(commands.Bot):
             **options,
         )
         compat.sweep_seldom(self.http)
+        compat.read_clicked(self, ClickedMessage)
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         #: Where each game's secret seed comes from.

@@ -8,10 +8,13 @@ a game. Nothing else in ``bot/`` or ``cogs/`` reaches into discord.py's private 
 from __future__ import annotations
 
 import io
+import weakref
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 import discord.http
+import discord.interactions
 from discord.enums import InteractionResponseType
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
@@ -92,6 +95,34 @@ def sweep_seldom(http: discord.http.HTTPClient) -> None:
     ``HTTPClient._buckets`` and ``_try_clear_expired_ratelimits``, which ``get_ratelimit`` calls after
     adding a bucket."""
     http._try_clear_expired_ratelimits = _Sweep(http._buckets)  # type: ignore[method-assign]
+
+
+class _Clicked:
+    """``discord.interactions.Message`` once a client reads its clicked messages itself: each client's
+    own reader by its connection state, discord.py's ``Message`` for every other client in the process
+    (the test double's sample bot keeps discord.py's parse, which its ``DynamicItem`` needs)."""
+
+    def __init__(self) -> None:
+        self.readers: weakref.WeakKeyDictionary[Any, Callable[[Mapping[str, Any]], Any]] = weakref.WeakKeyDictionary()
+
+    def __call__(self, *, state: Any, channel: Any, data: Mapping[str, Any]) -> Any:
+        read = self.readers.get(state)
+        if read is None:
+            return discord.Message(state=state, channel=channel, data=data)  # type: ignore[arg-type]
+        return read(data)
+
+
+_CLICKED = _Clicked()
+
+
+def read_clicked(client: discord.Client, read: Callable[[Mapping[str, Any]], Any]) -> None:
+    """Have discord.py build the message an interaction of ``client`` came from by ``read(payload)``
+    (``bot.transport.clicked.ClickedMessage``) instead of as a ``Message``, whose object per component
+    the bot never reads. Private: ``Client._connection`` (the state every interaction is built with)
+    and ``discord.interactions.Message``, the name ``Interaction._from_data`` builds that message by;
+    nothing else in that module builds one."""
+    _CLICKED.readers[client._connection] = read
+    discord.interactions.Message = _CLICKED  # type: ignore[misc,assignment]
 
 
 def point_api_at(base: str) -> None:

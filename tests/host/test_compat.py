@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import gc
 import inspect
+import re
 from types import SimpleNamespace
 
 import discord
 import discord.http
+import discord.interactions
 import pytest
 from discord.enums import InteractionResponseType
 from discord.interactions import InteractionResponse
@@ -17,6 +19,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.app import Spieltisch
 from bot.ops.config import Settings
 from bot.transport import compat, media
+from bot.transport.clicked import ClickedMessage
 
 
 def _params(function) -> set[str]:
@@ -128,3 +131,22 @@ async def test_the_bots_http_client_walks_its_rate_limit_buckets_once_they_have_
     assert all(http._buckets[f"PATCH /channels/{{channel_id}}/messages/{{message_id}}:{n}"] is bucket
                for n, bucket in enumerate(live))
 
+
+def test_an_interactions_clicked_message_is_built_by_the_one_name_read_clicked_replaces(monkeypatch):
+    """``Interaction._from_data`` builds the clicked message by the module's name ``Message``, and nothing
+    else in that module builds one by it. The bot's client reads it as a ``ClickedMessage``; any other
+    client in the process (the test double's sample bot) still gets discord.py's ``Message``."""
+    source = inspect.getsource(discord.interactions)
+    assert "data=data['message'])" in inspect.getsource(discord.Interaction._from_data)
+    assert len(re.findall(r"(?<![\w.])Message\(", source)) == 1
+    monkeypatch.setattr(discord.interactions, "Message", discord.interactions.Message)
+    ours, other = discord.Client(intents=discord.Intents.none()), discord.Client(intents=discord.Intents.none())
+    compat.read_clicked(ours, ClickedMessage)
+    data = {"id": "7", "channel_id": "3", "flags": 64, "components": [], "attachments": [], "embeds": [],
+            "author": {"id": "5", "username": "bot", "discriminator": "0", "avatar": None}, "content": "",
+            "timestamp": "2026-11-29T00:00:00+00:00", "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False, "type": 0}
+    read = discord.interactions.Message(state=ours._connection, channel=None, data=data)
+    assert isinstance(read, ClickedMessage) and read.id == 7 and read.flags.ephemeral
+    parsed = discord.interactions.Message(state=other._connection, channel=None, data=data)
+    assert type(parsed) is discord.Message and parsed.id == 7 and parsed.flags.ephemeral
