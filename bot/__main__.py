@@ -57,8 +57,8 @@ GC_THRESHOLDS = (700, 3, 30)
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
     """The event loop the bot runs on: uvloop's where it is installed (Linux and macOS), else asyncio's.
     Every click crosses the loop about five times and waits each time for what else is ready, so the
-    loop's own cost per callback, socket read and write is paid many times a move: on uvloop the
-    capacity row's bot took less CPU and answered its slowest clicks sooner (docs/performance.md)."""
+    loop's own cost per callback, timer, socket read and write is paid many times a move: on uvloop the
+    capacity row's bot answered its slowest clicks sooner (docs/performance.md)."""
     return asyncio.new_event_loop if uvloop is None else uvloop.new_event_loop
 
 
