@@ -19,8 +19,10 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from bench.report import MISSED, OK, percentile
 from games import REGISTRY
@@ -66,8 +68,9 @@ def _mover(level: str):
     return lambda game, state, seat, rng: choose(game, state, seat, level, rng, limit=limit)
 
 
-def play_deal(key: str, tested: str, others: str, number: int) -> Deal:
-    """Deal ``number`` of ``key`` with one ``tested`` seat (rotating) among ``others``."""
+def play_deal(key: str, tested: str, others: str, number: int, watch: Callable[[Any], None] | None = None) -> Deal:
+    """Deal ``number`` of ``key`` with one ``tested`` seat (rotating) among ``others``; ``watch`` sees
+    the state before every move and at the end (a trace reads what the result keeps no more)."""
     game = REGISTRY[key]
     players, unit = SETUPS[key]
     seed = f"computer-bench:{key}:{tested}:{number}"
@@ -77,6 +80,8 @@ def play_deal(key: str, tested: str, others: str, number: int) -> Deal:
     rngs = [random.Random(f"{seed}:{s}") for s in range(players)]
     times: list[float] = []
     for _ in range(MOVE_CAP):
+        if watch is not None:
+            watch(state)
         if game.is_over(state) or (unit != "match" and game.result(state).breakdown):
             break
         seat = min(game.to_act(state))

@@ -257,12 +257,22 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
         return pick(est, legal, rng, 0.01)
 
     def candidates(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action]) -> list[Action]:
-        """The doubler choice both ways; otherwise the ``keep`` moves the heuristic likes best."""
-        if state.phase == DOUBLER or len(legal) <= self.keep:
+        """The doubler choice both ways; otherwise the ``keep`` moves the heuristic likes best, one per
+        card kind (``same``)."""
+        if state.phase == DOUBLER:
             return legal
+        distinct = super().candidates(game, state, seat, legal)
+        if len(distinct) <= self.keep:
+            return distinct
         est = _estimate_for(state, seat)
-        ranked = sorted(range(len(legal)), key=lambda i: -move_worth(est, legal[i]))
-        return [legal[i] for i in sorted(ranked[: self.keep])]
+        ranked = sorted(range(len(distinct)), key=lambda i: -move_worth(est, distinct[i]))
+        return [distinct[i] for i in sorted(ranked[: self.keep])]
+
+    def same(self, game: Diabolo, state: DiaboloState, seat: int, action: Action) -> object:
+        """Two copies of a colour's value laid on the same side (or discarded) leave the same table."""
+        if action.kind == "doubler":
+            return action
+        return action.kind, action.arg[:2]
 
     def determinize(self, game: Diabolo, state: DiaboloState, seat: int, rng: random.Random) -> DiaboloState:
         """A redeal whose other hands are drawn by what each seat laid this round (``holding_odds``),

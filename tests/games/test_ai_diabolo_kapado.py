@@ -74,6 +74,21 @@ def test_diabolo_strong_commits_to_the_colour_it_clearly_leads():
         assert action.kind == "angel" and action.arg.startswith("g"), action
 
 
+def test_diabolo_strong_compares_distinct_moves_and_not_copies_of_one_card():
+    """The seat holds three red 1s and two yellow 1s: laying one red 1 to the devils leaves the table
+    laying another would, so the search's ``keep`` candidates are ``keep`` different moves (copies took
+    several of its few places, and the playouts split between moves that are one)."""
+    state = diabolo_position(3, {0: ["r1a", "r1b", "r1c", "y1a", "y1b", "g5a"]},
+                             devil={"p": ["p2a"]}, angel={"b": ["b3a"]}, next_cards=("g2a",))
+    brain = BRAINS["diabolo"]
+    legal = DIABOLO.legal_actions(state, 0)
+    arms = brain.candidates(DIABOLO, state, 0, legal)
+    kinds = {(a.kind, a.arg[:2]) for a in arms}
+    assert len(arms) == len(kinds) == brain.keep, arms
+    assert brain.same(DIABOLO, state, 0, Action("devil", "r1a")) == brain.same(DIABOLO, state, 0, Action("devil", "r1c"))
+    assert brain.same(DIABOLO, state, 0, Action("devil", "r1a")) != brain.same(DIABOLO, state, 0, Action("angel", "r1a"))
+
+
 def test_diabolo_strong_counts_every_redeal_of_its_view_alike():
     """The search averages playouts over redeals of what the seat cannot see. Weighing a redeal by a
     guess of where easy players keep their cards left a few redeals carrying most of the weight (the
