@@ -14,7 +14,9 @@ later. It counts only the number cards it has not seen (the face-up cards are ou
 under the bans in force, and takes with a wish card the top it lays best itself and whose loss
 costs its owner most. It lays a card looking one draw further (``Table.ahead``): for each place,
 the best it could do with every unseen card it may draw next, which sees a top that only catches
-cards that would otherwise lock a stack. Those are its only choices (the extra draw is always
+cards that would otherwise lock a stack; it weighs the tops that draw on under the bans a ban card
+still in the pile may toggle by then (``Judgement.flips``), so it keeps a top whose double fits a
+lifted ban would bring back. Those are its only choices (the extra draw is always
 drawn), so it plays that favourite without playouts (``KapadoBrain.candidates`` says why); the
 expert searches.
 """
@@ -29,7 +31,7 @@ from typing import cast
 
 from games.base import Action
 from games.computer.brain import Brain, margin
-from games.kapado.cards import COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
+from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
 from games.kapado.rules import Kapado
 from games.kapado.state import (
     DEAD,
@@ -47,6 +49,9 @@ from games.kapado.state import WISH as WISH_PHASE
 _NUMBERS = [c for c in DECK.ids if KIND[c] == NUMBER]
 #: Each number card's bit in the bit sets of number cards.
 BIT: dict[str, int] = {c: 1 << i for i, c in enumerate(_NUMBERS)}
+#: Per divisor, the deck's ban cards for it.
+BANS: dict[int, int] = {VALUE[c]: sum(1 for o in DECK.ids if KIND[o] == BAN and VALUE[o] == VALUE[c])
+                        for c in DECK.ids if KIND[c] == BAN}
 #: Every number card of the deck.
 EVERY = (1 << len(_NUMBERS)) - 1
 _NO_BANS: frozenset[int] = frozenset()
@@ -187,6 +192,9 @@ class Judgement:
     ahead: float = 1.0
     #: A take: what the owner loses (the worth of their tops) beside what the seat gains.
     deny: float = 1.0
+    #: Draws per seat and weighed turn, by which a ban card still in the pile may come and toggle
+    #: its divisor before the tops' worth is drawn on (a turn draws two or three cards).
+    flips: float = 2.0
 
 
 class Table:
@@ -196,7 +204,7 @@ class Table:
 
     def __init__(self, players: int, per: int, tops: list[list[str | None]], below: list[list[str | None]],
                  locks: list[list[int]], banned: frozenset[int], unseen: int, deck: int,
-                 judgement: Judgement = Judgement()) -> None:
+                 judgement: Judgement = Judgement(), middle: tuple[str, ...] = ()) -> None:
         self.players, self.per, self.tops, self.below, self.locks = players, per, tops, below, locks
         self.banned, self.unseen, self.deck, self.judgement = banned, unseen, deck, judgement
         #: Per stack, the cards its face-down top may be: a card went face down only where it fit no
@@ -209,6 +217,16 @@ class Table:
         n = unseen.bit_count() or 1
         #: By how many unseen cards would fit a top doubly: what the tops are worth from the next draw on.
         self.reach = [self.later * (k / n) for k in range(n + 1)]
+        #: The bans the tops' worth is judged under, each with its chance: a ban card still in the
+        #: pile toggles its divisor when drawn, and some ``flips`` draws per seat and turn come first;
+        #: a divisor's ban is toggled when an odd number of its cards come in those draws.
+        draws = min(deck, round(judgement.flips * self.later * players))
+        self.regimes = [(1.0, banned)]
+        for divisor, left in bans_left(middle).items():
+            odd = (1.0 - (1.0 - 2.0 * left / deck) ** draws) / 2.0 if left and draws else 0.0
+            if odd:
+                self.regimes = ([(chance * (1.0 - odd), bans) for chance, bans in self.regimes]
+                                + [(chance * odd, bans ^ {divisor}) for chance, bans in self.regimes])
 
     def ahead(self, seat: int, card: str, legal: list[Action]) -> Action:
         """Where to lay ``card``, weighed one draw further than ``lay``: an extra draw now, then the
@@ -252,9 +270,10 @@ class Table:
 
     def next_draw(self, tops: list[str | None], locks: list[int], keys: list[int]) -> float:
         """What the seat's next draw is worth with these stacks: over the unseen number cards, the
-        mean of the best ``scored`` placement each allows (none when the pile is empty). Bit sets of
-        the cards each top takes stand for ``scored``'s prospects: a draw costs a few thousand bit
-        operations."""
+        mean of the best ``scored`` placement each allows (none when the pile is empty), its tops'
+        prospect weighed over the bans a ban card still in the pile may bring (``regimes``). Bit
+        sets of the cards each top takes stand for ``scored``'s prospects: a draw costs a few
+        thousand bit operations."""
         if not self.deck or not self.numbers:
             return 0.0
         banned, unseen, reach = self.banned, self.unseen, self.reach
@@ -262,12 +281,16 @@ class Table:
         wins = [doubles(top, banned) & unseen if top is not None else 0 for top in tops]
         takes = [(fitting(top, banned) if top is not None else EVERY) if locks[i] == OPEN else 0
                  for i, top in enumerate(tops)]
-        #: What the other tops take doubly beside each stack.
-        others = [0] * per
-        for i in range(per):
-            for j in range(per):
-                if j != i:
-                    others[i] |= wins[j]
+        #: Per ban regime (its chance, its bans), what the other tops take doubly beside each stack.
+        others_by: list[tuple[float, frozenset[int], list[int]]] = []
+        for chance, bans in self.regimes:
+            won = wins if bans == banned else [doubles(top, bans) & unseen if top is not None else 0 for top in tops]
+            others = [0] * per
+            for i in range(per):
+                for j in range(per):
+                    if j != i:
+                        others[i] |= won[j]
+            others_by.append((chance, bans, others))
         opened = [i for i in range(per) if locks[i] == OPEN]
         shut = [i for i in range(per) if locks[i] == LOCKED]
         alive = [i for i in range(per) if locks[i] != DEAD] or list(range(per))
@@ -275,19 +298,22 @@ class Table:
         total = 0.0
         for card in self.numbers:
             bit, mine = BIT[card], doubles(card, banned)
-            new = mine & unseen
+            news = [(chance, others, doubles(card, bans) & unseen) for chance, bans, others in others_by]
             best = float("-inf")
             for i in opened:
                 if takes[i] & bit:
-                    best = max(best, (1.0 if wins[i] & bit else 0.0) + reach[(others[i] | new).bit_count()])
+                    best = max(best, (1.0 if wins[i] & bit else 0.0)
+                               + sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news))
             placed = best > float("-inf")
             for i, key, size in keyed:
                 odds = (mine & key).bit_count() / size
-                best = max(best, odds * (1.0 + reach[(others[i] | new).bit_count()])
-                           + (1.0 - odds) * reach[others[i].bit_count()])
+                opens = sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news)
+                stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
+                best = max(best, odds * (1.0 + opens) + (1.0 - odds) * stays)
             if not placed:
                 for i in alive:
-                    best = max(best, reach[others[i].bit_count()])
+                    stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
+                    best = max(best, stays)
             total += best
         return total / len(self.numbers)
 
@@ -319,6 +345,14 @@ class Table:
         return best
 
 
+def bans_left(middle: tuple[str, ...]) -> dict[int, int]:
+    """Per banned divisor, its ban cards not yet drawn (``middle``: those drawn this game)."""
+    left = dict(BANS)
+    for card in middle:
+        left[VALUE[card]] -= 1
+    return left
+
+
 @cache
 def key_misfits(below: str | None) -> int:
     """The cards that cannot have gone face down onto ``below`` (None: nothing known): every card that
@@ -334,7 +368,7 @@ def _table_of_view(view: KapadoView, judgement: Judgement = Judgement()) -> Tabl
              for row in view.stacks]
     locks = [[LOCK_NAMES.index(s.lock) for s in row] for row in view.stacks]
     return Table(view.players, len(view.stacks[0]), tops, below, locks, frozenset(view.banned), unseen_by(view),
-                 view.deck, judgement)
+                 view.deck, judgement, view.middle)
 
 
 def _tops(state: KapadoState, seat: int) -> list[str | None]:
