@@ -14,7 +14,9 @@ later. It counts only the number cards it has not seen (the face-up cards are ou
 under the bans in force, and takes with a wish card the top it lays best itself and whose loss
 costs its owner most. It lays a card looking one draw further (``Table.ahead``): for each place,
 the best it could do with every unseen card it may draw next, which sees a top that only catches
-cards that would otherwise lock a stack. Those are its only choices (the extra draw is always
+cards that would otherwise lock a stack; it weighs the tops that draw on under the bans a ban card
+still in the pile may toggle by then (``Judgement.flips``), so it keeps a top whose double fits a
+lifted ban would bring back. Those are its only choices (the extra draw is always
 drawn), so it plays that favourite without playouts (``KapadoBrain.candidates`` says why); the
 expert searches.
 """
@@ -23,12 +25,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import cast
 
 from games.base import Action
 from games.computer.brain import Brain, margin
-from games.kapado.cards import COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
+from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
 from games.kapado.rules import Kapado
 from games.kapado.state import (
     DEAD,
@@ -46,12 +49,21 @@ from games.kapado.state import WISH as WISH_PHASE
 _NUMBERS = [c for c in DECK.ids if KIND[c] == NUMBER]
 #: Each number card's bit in the bit sets of number cards.
 BIT: dict[str, int] = {c: 1 << i for i, c in enumerate(_NUMBERS)}
+#: Per divisor, the deck's ban cards for it.
+BANS: dict[int, int] = {VALUE[c]: sum(1 for o in DECK.ids if KIND[o] == BAN and VALUE[o] == VALUE[c])
+                        for c in DECK.ids if KIND[c] == BAN}
 #: Every number card of the deck.
 EVERY = (1 << len(_NUMBERS)) - 1
 _NO_BANS: frozenset[int] = frozenset()
 #: Turns a stack top is weighed over by the strong player: with five stacks a top is covered
 #: within a few turns, so its worth beyond that is not the seat's to count on.
 HORIZON = 3.0
+
+
+@cache
+def fitting(card: str, banned: frozenset[int] = _NO_BANS) -> int:
+    """The number cards that would fit ``card`` at all (colour or number) under ``banned``, as a bit set."""
+    return sum(BIT[o] for o in _NUMBERS if o != card and fit(o, card, banned))
 
 
 @cache
@@ -162,8 +174,27 @@ def take(legal: list[Action], owner_of: dict[str, int], counts: list[int]) -> Ac
     return max(takes, key=lambda a: (counts[owner_of[a.arg]], DOUBLES[a.arg].bit_count(), a.arg))
 
 
+#: A seat's stacks as the strong player weighs them: open tops, locks and what each key may be.
+Stacks = tuple[list[str | None], list[int], list[int]]
+
 #: Per number card, the number cards that fit it doubly (no bans), as a bit set.
 DOUBLES: dict[str, int] = {c: doubles(c) for c in _NUMBERS}
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the strong player's placements and takes weigh (``Table``)."""
+
+    #: Turns a stack top is weighed over: with five stacks a top is covered within a few turns, so
+    #: its worth beyond that is not the seat's to count on.
+    horizon: float = HORIZON
+    #: The seat's next draw beside an extra draw now (1).
+    ahead: float = 1.0
+    #: A take: what the owner loses (the worth of their tops) beside what the seat gains.
+    deny: float = 1.0
+    #: Draws per seat and weighed turn, by which a ban card still in the pile may come and toggle
+    #: its divisor before the tops' worth is drawn on (a turn draws two or three cards).
+    flips: float = 2.0
 
 
 class Table:
@@ -172,57 +203,118 @@ class Table:
     unseen cards and the turns the tops are weighed over."""
 
     def __init__(self, players: int, per: int, tops: list[list[str | None]], below: list[list[str | None]],
-                 locks: list[list[int]], banned: frozenset[int], unseen: int, deck: int) -> None:
+                 locks: list[list[int]], banned: frozenset[int], unseen: int, deck: int,
+                 judgement: Judgement = Judgement(), middle: tuple[str, ...] = ()) -> None:
         self.players, self.per, self.tops, self.below, self.locks = players, per, tops, below, locks
-        self.banned, self.unseen, self.deck = banned, unseen, deck
+        self.banned, self.unseen, self.deck, self.judgement = banned, unseen, deck, judgement
         #: Per stack, the cards its face-down top may be: a card went face down only where it fit no
         #: open top, so never in the colour of the face-up card it lies on (nor a 1, which fits all).
         self.keys = [[unseen & ~key_misfits(b) for b in row] for row in below]
-        self.turns = min(HORIZON, deck / players)
+        self.turns = min(judgement.horizon, deck / players)
         #: The turns the tops are weighed over from the seat's next draw on.
-        self.later = max(0.0, min(HORIZON, deck / players - 1))
+        self.later = max(0.0, min(judgement.horizon, deck / players - 1))
         self.numbers = [c for c in _NUMBERS if unseen & BIT[c]]
+        n = unseen.bit_count() or 1
+        #: By how many unseen cards would fit a top doubly: what the tops are worth from the next draw on.
+        self.reach = [self.later * (k / n) for k in range(n + 1)]
+        #: The bans the tops' worth is judged under, each with its chance: a ban card still in the
+        #: pile toggles its divisor when drawn, and some ``flips`` draws per seat and turn come first;
+        #: a divisor's ban is toggled when an odd number of its cards come in those draws.
+        draws = min(deck, round(judgement.flips * self.later * players))
+        self.regimes = [(1.0, banned)]
+        for divisor, left in bans_left(middle).items():
+            odd = (1.0 - (1.0 - 2.0 * left / deck) ** draws) / 2.0 if left and draws else 0.0
+            if odd:
+                self.regimes = ([(chance * (1.0 - odd), bans) for chance, bans in self.regimes]
+                                + [(chance * odd, bans ^ {divisor}) for chance, bans in self.regimes])
 
     def ahead(self, seat: int, card: str, legal: list[Action]) -> Action:
         """Where to lay ``card``, weighed one draw further than ``lay``: an extra draw now, then the
         best the seat can do with each unseen card it may draw next on the stacks the move leaves.
         A single fit's choice of top (a third of the seat's placements) is what this decides: it
         sees which tops the next card will want, not only how many cards fit them doubly."""
-        tops, locks, keys = self.tops[seat], self.locks[seat], self.keys[seat]
-        best, best_score = legal[0], float("-inf")
-        for action in legal:
-            _, i = parse_stack(action.arg, self.players, self.per)  # type: ignore[misc]
-            after, shut, known = tops[:], locks[:], keys[:]
-            after[i] = card
-            if action.kind == "up":
-                top = tops[i]
-                double = top is not None and fit(card, top, self.banned) == DOUBLE
-                score = (1.0 if double else 0.0) + self.next_draw(after, locks, keys)
-            elif action.kind == "unlock":
-                odds = (doubles(card, self.banned) & keys[i]).bit_count() / (keys[i].bit_count() or 1)
-                shut[i] = OPEN
-                dead = locks[:]
-                dead[i] = DEAD
-                score = odds * (1.0 + self.next_draw(after, shut, keys)) + (1.0 - odds) * self.next_draw(tops, dead, keys)
-            else:
-                after[i] = None
-                if locks[i] != DEAD:
-                    shut[i] = LOCKED
-                known[i] = self.unseen & ~key_misfits(tops[i])
-                score = self.next_draw(after, shut, known)
-            if score > best_score:
-                best, best_score = action, score
-        return best
+        stacks = (self.tops[seat], self.locks[seat], self.keys[seat])
+        return max(legal, key=lambda action: self.laid(stacks, card, action.kind, self.index(action)))
+
+    def index(self, action: Action) -> int:
+        """The seat's stack an action lays on."""
+        return parse_stack(action.arg, self.players, self.per)[1]  # type: ignore[index]
+
+    def outcomes(self, stacks: Stacks, card: str, kind: str, i: int) -> list[tuple[float, float, Stacks]]:
+        """Laying ``card`` on stack ``i`` (``kind``: up, unlock or down) of ``stacks`` (tops, locks and
+        keys): each outcome's chance, the extra draws it earns now, and the stacks it leaves."""
+        tops, locks, keys = stacks
+        after, shut, known = tops[:], locks[:], keys[:]
+        after[i] = card
+        if kind == "up":
+            top = tops[i]
+            double = top is not None and fit(card, top, self.banned) == DOUBLE
+            return [(1.0, 1.0 if double else 0.0, (after, locks, keys))]
+        if kind == "unlock":
+            odds = (doubles(card, self.banned) & keys[i]).bit_count() / (keys[i].bit_count() or 1)
+            shut[i] = OPEN
+            dead = locks[:]
+            dead[i] = DEAD
+            return [(odds, 1.0, (after, shut, keys)), (1.0 - odds, 0.0, (tops, dead, keys))]
+        after[i] = None
+        if locks[i] != DEAD:
+            shut[i] = LOCKED
+        known[i] = self.unseen & ~key_misfits(tops[i])
+        return [(1.0, 0.0, (after, shut, known))]
+
+    def laid(self, stacks: Stacks, card: str, kind: str, i: int) -> float:
+        """``ahead``'s worth of laying ``card`` on stack ``i``: the extra draw now, then the next draw."""
+        weight = self.judgement.ahead
+        return sum(odds * (now + weight * self.next_draw(*after))
+                   for odds, now, after in self.outcomes(stacks, card, kind, i))
 
     def next_draw(self, tops: list[str | None], locks: list[int], keys: list[int]) -> float:
         """What the seat's next draw is worth with these stacks: over the unseen number cards, the
-        mean of the best ``scored`` placement each allows (none when the pile is empty)."""
+        mean of the best ``scored`` placement each allows (none when the pile is empty), its tops'
+        prospect weighed over the bans a ban card still in the pile may bring (``regimes``). Bit
+        sets of the cards each top takes stand for ``scored``'s prospects: a draw costs a few
+        thousand bit operations."""
         if not self.deck or not self.numbers:
             return 0.0
+        banned, unseen, reach = self.banned, self.unseen, self.reach
+        per = len(tops)
+        wins = [doubles(top, banned) & unseen if top is not None else 0 for top in tops]
+        takes = [(fitting(top, banned) if top is not None else EVERY) if locks[i] == OPEN else 0
+                 for i, top in enumerate(tops)]
+        #: Per ban regime (its chance, its bans), what the other tops take doubly beside each stack.
+        others_by: list[tuple[float, frozenset[int], list[int]]] = []
+        for chance, bans in self.regimes:
+            won = wins if bans == banned else [doubles(top, bans) & unseen if top is not None else 0 for top in tops]
+            others = [0] * per
+            for i in range(per):
+                for j in range(per):
+                    if j != i:
+                        others[i] |= won[j]
+            others_by.append((chance, bans, others))
+        opened = [i for i in range(per) if locks[i] == OPEN]
+        shut = [i for i in range(per) if locks[i] == LOCKED]
+        alive = [i for i in range(per) if locks[i] != DEAD] or list(range(per))
+        keyed = [(i, keys[i], keys[i].bit_count() or 1) for i in shut]
         total = 0.0
         for card in self.numbers:
-            total += max(scored(card, kind, i, tops, self.banned, self.later, self.unseen, self.banned, keys[i])
-                         for kind, i in options(card, tops, locks, self.banned))
+            bit, mine = BIT[card], doubles(card, banned)
+            news = [(chance, others, doubles(card, bans) & unseen) for chance, bans, others in others_by]
+            best = float("-inf")
+            for i in opened:
+                if takes[i] & bit:
+                    best = max(best, (1.0 if wins[i] & bit else 0.0)
+                               + sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news))
+            placed = best > float("-inf")
+            for i, key, size in keyed:
+                odds = (mine & key).bit_count() / size
+                opens = sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news)
+                stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
+                best = max(best, odds * (1.0 + opens) + (1.0 - odds) * stays)
+            if not placed:
+                for i in alive:
+                    stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
+                    best = max(best, stays)
+            total += best
         return total / len(self.numbers)
 
     def worth(self, tops: list[str | None]) -> float:
@@ -246,22 +338,19 @@ class Table:
             mine = self.lay(seat, action.arg, ways(action), rng)[1]
             after = self.tops[owner][:]
             after[i] = self.below[owner][i]
-            score = mine + self.worth(self.tops[owner]) - self.worth(after)
+            deny = self.judgement.deny
+            score = mine + deny * self.worth(self.tops[owner]) - deny * self.worth(after)
             if score > best_score:
                 best, best_score = action, score
         return best
 
 
-def options(card: str, tops: list[str | None], locks: list[int], banned: frozenset[int]) -> list[tuple[str, int]]:
-    """Where the rules let a drawn ``card`` go on a seat's stacks (``tops`` None where locked, dead or
-    empty): face up where it fits, or an unlock attempt; face down only where it fits no open top."""
-    ups = [("up", i) for i, top in enumerate(tops)
-           if locks[i] == OPEN and (top is None or fit(card, top, banned))]
-    unlocks = [("unlock", i) for i, lock in enumerate(locks) if lock == LOCKED]
-    if ups:
-        return ups + unlocks
-    alive = [i for i, lock in enumerate(locks) if lock != DEAD] or list(range(len(locks)))
-    return unlocks + [("down", i) for i in alive]
+def bans_left(middle: tuple[str, ...]) -> dict[int, int]:
+    """Per banned divisor, its ban cards not yet drawn (``middle``: those drawn this game)."""
+    left = dict(BANS)
+    for card in middle:
+        left[VALUE[card]] -= 1
+    return left
 
 
 @cache
@@ -273,13 +362,13 @@ def key_misfits(below: str | None) -> int:
     return sum(BIT[c] for c in _NUMBERS if COLOUR[c] == COLOUR[below] or VALUE[c] == 1)
 
 
-def _table_of_view(view: KapadoView) -> Table:
+def _table_of_view(view: KapadoView, judgement: Judgement = Judgement()) -> Table:
     tops = [[s.top if s.lock == "open" else None for s in row] for row in view.stacks]
     below = [[s.cards[-2] if len(s.cards) > 1 and not s.face_down[-2] else None for s in row]
              for row in view.stacks]
     locks = [[LOCK_NAMES.index(s.lock) for s in row] for row in view.stacks]
     return Table(view.players, len(view.stacks[0]), tops, below, locks, frozenset(view.banned), unseen_by(view),
-                 view.deck)
+                 view.deck, judgement, view.middle)
 
 
 def _tops(state: KapadoState, seat: int) -> list[str | None]:
@@ -298,6 +387,8 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
     rounds = 2
     #: Whether the search compares placements and takes (the expert) or plays the favourite.
     searching = False
+    #: What the favourite's placements and takes weigh.
+    judgement = Judgement()
 
     def easy(self, game: Kapado, state: KapadoState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -319,7 +410,7 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
         view = game.view(state, seat)
         if view.phase == EXTRA:
             return Action("draw")
-        table = _table_of_view(view)
+        table = _table_of_view(view, self.judgement)
         if view.phase == WISH_PHASE:
             def ways(action: Action) -> list[Action]:
                 taken = game.clone(state)

@@ -39,3 +39,22 @@ def test_a_small_run_prints_a_row_per_pairing(capsys):
         ["calcory", "2", "match", "strong", "easy"], ["calcory", "2", "match", "easy", "random"]]
     with pytest.raises(SystemExit):
         main(["--only", "grandmaster"])
+
+
+def test_kapado_tuning_pairs_each_variant_with_the_products_judgement_on_the_same_deals(capsys):
+    """bench/kapado.py: the product's own weights as a variant replay the same deals move for move,
+    so their paired difference is exactly nothing; a variant changes only the weights it names."""
+    from bench.kapado import main as tune
+    from bench.kapado import variant
+    from games.kapado import BRAIN
+
+    same = f"flips={BRAIN.judgement.flips}"
+    assert tune(["--deals", "2", same, "horizon=1,deny=0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("product Judgement(") and "deals 0-1" in lines[0]
+    assert lines[1].startswith(f"{same}: ") and "paired +0.0% ± 0.0%, lead +0.00" in lines[1]
+    assert lines[2].startswith("horizon=1,deny=0: ")
+    changed = variant("horizon=1,deny=0")
+    assert (changed.horizon, changed.deny, changed.flips) == (1.0, 0.0, BRAIN.judgement.flips)
+    with pytest.raises(SystemExit):
+        tune(["--deals", "1", "horizn=2"])

@@ -293,6 +293,19 @@ def test_kapado_strong_weighs_its_next_draw_and_keeps_a_top_of_every_colour():
         assert strong(KAPADO, state, 0, seed) == Action("up", "s0:3")
 
 
+def test_kapado_strong_keeps_the_top_a_lifted_ban_would_open():
+    """b25 fits a10 and a5 singly (divisor 5). Under the 2-ban both take the same a cards doubly (the
+    multiples of 5 and the 1), so counted under the bans in force the places tie and the first, a10,
+    was covered. But two 2-ban cards are still in the pile, and the next one drawn lifts the ban: then
+    a10 takes every even a card doubly as well. Strong covers a5."""
+    state = kapado_position(2, {0: [["a10"], ["d2"], ["c3"], ["d28"], ["a5"]]}, banned=(2,), next_cards=("b25",))
+    state.pile.remove("v2a")
+    state.middle.append("v2a")
+    assert set(KAPADO.legal_actions(state, 0)) == {Action("up", "s0:0"), Action("up", "s0:4")}
+    for seed in range(3):
+        assert strong(KAPADO, state, 0, seed) == Action("up", "s0:4")
+
+
 def test_kapado_strong_takes_the_top_it_can_lay_doubly():
     """With a wish card easy takes the top that most cards fit doubly (a12); strong takes b21, which
     fits its own b14 doubly (colour and divisor 7): the take earns an extra draw at once."""
