@@ -24,6 +24,9 @@ from games.mu.state import AUCTION, CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuS
 from games.mu.tricks import playable
 
 Ranks = dict[str, tuple[str, int]]
+#: What a search's playouts are judged against: the hand's number, the scores and the Chef's
+#: partner when it started, and whether it started in the auction.
+Mark = tuple[int, tuple[int, ...], int, bool]
 
 
 # -- the auction and the trumps ---------------------------------------------------------------------
@@ -37,6 +40,8 @@ BID_SLACK = 1
 BID_TRUST = 0.5
 #: How many times its playouts a seat against the Chef spends on a card (``MuBrain.budget``).
 DEFENCE = 2
+#: Points the auction's playouts add to a hand the judged seat plays as Chef (``MuBrain.value``).
+CHEF_EDGE = 40
 
 
 def strengths(hand: Sequence[str]) -> dict[str, float]:
@@ -201,6 +206,17 @@ def played_cards(state: MuState) -> list[list[str]]:
     return out
 
 
+def chef_of(state: MuState, hand_no: int) -> int:
+    """The Chef of hand ``hand_no``, read from its score lines once it is over (-1: a Patt, or not
+    scored): the one who pays for a lost game, or the first to get the bonus (the Chef's line
+    comes before its partner's)."""
+    lines = next((h.lines for h in reversed(state.history) if h.number == hand_no), ())
+    for line in lines:
+        if line.label == "mu.line.lost.chef" or line.label.startswith("mu.line.bonus"):
+            return line.seat
+    return -1
+
+
 class MuBrain(Brain[Mu, MuState]):
     least, per_arm, most = 80, 24, 300
     cap = 1000
@@ -300,22 +316,25 @@ class MuBrain(Brain[Mu, MuState]):
             return action.kind, action.arg[:2]  # the two copies of a 1 or a 7 play alike
         return action
 
-    def mark(self, game: Mu, state: MuState) -> tuple[int, tuple[int, ...], int]:
-        return state.hand_no, tuple(state.scores), state.partner
+    def mark(self, game: Mu, state: MuState) -> Mark:
+        return state.hand_no, tuple(state.scores), state.partner, state.phase == AUCTION
 
-    def done(self, game: Mu, mark: tuple[int, tuple[int, ...], int], state: MuState) -> bool:
+    def done(self, game: Mu, mark: Mark, state: MuState) -> bool:
         return state.hand_no != mark[0]
 
-    def value(self, game: Mu, mark: tuple[int, tuple[int, ...], int], state: MuState, seat: int) -> float:
+    def value(self, game: Mu, mark: Mark, state: MuState, seat: int) -> float:
         """Points won this hand against the average of the others (a partner's bonus is no loss).
         The Chef's partner counts against the best of them: the Chef gets the same bonus, so the
         partner only leads the table by its own tricks, and points it gives the Chef beyond the
-        goal are its loss."""
+        goal are its loss. Judged from the auction, a hand the seat plays as Chef is worth
+        ``CHEF_EDGE`` more: the playouts play its cards as the easy player does, the strong player
+        itself plays them better."""
         gained = tuple(s - m for s, m in zip(state.scores, mark[1], strict=True))
         if seat == mark[2]:
             return margin(gained, seat)
         others = [g for s, g in enumerate(gained) if s != seat]
-        return gained[seat] - sum(others) / len(others)
+        edge = CHEF_EDGE if mark[3] and chef_of(state, mark[0]) == seat else 0
+        return gained[seat] - sum(others) / len(others) + edge
 
 
 BRAIN = MuBrain()

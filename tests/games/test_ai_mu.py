@@ -8,7 +8,17 @@ from games.base import Action
 from games.computer import choose
 from games.mu import GAME as MU
 from games.mu import position
-from games.mu.computer import BRAIN, DEFENCE, bid_reach, candidate_trumps, played_cards, provokes, target
+from games.mu.computer import (
+    BRAIN,
+    CHEF_EDGE,
+    DEFENCE,
+    bid_reach,
+    candidate_trumps,
+    chef_of,
+    played_cards,
+    provokes,
+    target,
+)
 from games.mu.rules import bid_action
 
 #: The Chef's hand carries four cards with green (``target``), the others carry none; without its
@@ -85,6 +95,9 @@ def test_the_partner_counts_its_points_against_the_chef_who_gets_the_same_bonus(
     assert gained[0] == max(gained), "the Chef's tricks outscore its partner's"
     assert BRAIN.value(MU, mark, state, 1) == tricks[1] - tricks[0] < 0
     assert BRAIN.value(MU, mark, state, 3) == gained[3] - (gained[0] + gained[1] + gained[2]) / 3
+    assert chef_of(state, mark[0]) == 0
+    assert BRAIN.value(MU, mark, state, 0) == gained[0] - (gained[1] + gained[2] + gained[3]) / 3, (
+        "judged from the tricks, the Chef's hand is worth what it scores")
 
 
 #: Seat 0 carries three cards with green, seat 1 two with blue, seat 2 three with the 7s; seat 3 (the
@@ -177,3 +190,31 @@ def test_strong_does_not_tie_seats_that_stopped_into_a_patt():
     for n in range(4):
         action = choose(MU, state, 3, "strong", random.Random(n))
         assert action.kind == "pass" or len(action.arg.split(".")) != 3
+
+
+def play_hand_out(state, mark) -> list[int]:
+    """The easy players finish the hand: what each seat gained in it."""
+    while state.hand_no == mark[0]:
+        easy_bids(state, 1)
+    return [after - before for after, before in zip(state.scores, mark[1], strict=True)]
+
+
+def test_judged_from_the_auction_a_hand_played_as_chef_is_worth_the_chef_edge():
+    """The auction's playouts play the Chef's cards as the easy player does, and the strong player
+    plays them better: becoming Chef is worth ``CHEF_EDGE`` more than the playout scores, to the
+    Chef alone. A Patt has no Chef."""
+    state = two_stopped_at_three()
+    mark = BRAIN.mark(MU, state)
+    MU.apply(state, 3, bid_action(list(state.hidden[3][:4])))
+    gained = play_hand_out(state, mark)
+    assert chef_of(state, mark[0]) == 3
+    for seat in range(4):
+        plain = gained[seat] - sum(g for s, g in enumerate(gained) if s != seat) / 3
+        assert BRAIN.value(MU, mark, state, seat) == plain + (CHEF_EDGE if seat == 3 else 0)
+    assert CHEF_EDGE > 0
+
+    patt = two_stopped_at_three()
+    MU.apply(patt, 3, Action("pass"))
+    gained = play_hand_out(patt, mark)
+    assert chef_of(patt, mark[0]) == -1 and gained == [-30, 0, 15, 0], "seat 0 tied last: the Provokateur"
+    assert BRAIN.value(MU, mark, patt, 2) == 15 - (-30 + 0 + 0) / 3
