@@ -218,3 +218,27 @@ def test_judged_from_the_auction_a_hand_played_as_chef_is_worth_the_chef_edge():
     gained = play_hand_out(patt, mark)
     assert chef_of(patt, mark[0]) == -1 and gained == [-30, 0, 15, 0], "seat 0 tied last: the Provokateur"
     assert BRAIN.value(MU, mark, patt, 2) == 15 - (-30 + 0 + 0) / 3
+
+
+#: Seat 3 holds four 7s and black's 1s, 7 and 9: its hand carries four cards (``target``), and the
+#: strong player makes a Chef contract with it where the easy player's card play fails.
+SEVENS = {
+    0: ["r1a", "r3", "y1b", "y2", "y4", "y6", "y7b", "g1a", "g3", "g7a", "g8", "b3", "b5", "b8", "k7b"],
+    1: ["r1b", "r5", "r8", "r9", "y0", "y3", "y5", "g2", "g7b", "b0", "b1a", "b9", "k2", "k3", "k6"],
+    2: ["r0", "r2", "r4", "r7a", "y1a", "y8", "g0", "g6", "b2", "b6", "b7a", "k0", "k4", "k5", "k8"],
+    3: ["r6", "r7b", "y7a", "y9", "g1b", "g4", "g5", "g9", "b1b", "b4", "b7b", "k1a", "k1b", "k7a", "k9"],
+}
+
+
+def test_strong_stays_in_the_auction_for_a_chef_hand_it_plays_better_than_its_playouts(monkeypatch):
+    """One card out behind seats 0 and 1 (two each), the seat bids on in every seed. Judging the
+    Chef hand by the easy player's card play alone, it dropped out in some."""
+    state = position(4, SEVENS, dealer=3)
+    assert target(4, candidate_trumps(state.hidden[3])[0][1]) == 4
+    for seat, cards in [(3, "b7b"), (0, "y1b.y2"), (1, "r1b.r5"), (2, "r0")]:
+        MU.apply(state, seat, Action("bid", cards))
+    assert state.bids == [2, 2, 1, 1] and state.turn == 3
+    seeds = range(4)
+    assert all(choose(MU, state, 3, "strong", random.Random(n)).kind == "bid" for n in seeds)
+    monkeypatch.setattr("games.mu.computer.CHEF_EDGE", 0)
+    assert any(choose(MU, state, 3, "strong", random.Random(n)).kind == "pass" for n in seeds)
