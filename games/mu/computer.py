@@ -20,6 +20,7 @@ from games.deck import COLOURS, colour, digit, triangles
 from games.mu.auction import bid_limit
 from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking, trick_winner
 from games.mu.rules import Mu, bid_action
+from games.mu.scoring import provokateur
 from games.mu.state import AUCTION, CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuState
 from games.mu.tricks import playable
 
@@ -138,6 +139,14 @@ def provokes(state: MuState, seat: int, action: Action) -> bool:
         return False
     reach = bid_reach(state)
     return all(reach[s][1] is not None for s in range(state.players) if s != seat)
+
+
+def pays_the_patt(state: MuState, seat: int) -> bool:
+    """Whether a pass by ``seat`` ends the auction in a Patt it pays as Provokateur: every other
+    seat passed since its latest bid, which tied the top."""
+    bids = state.bids
+    return (state.passes == state.players - 1 and bids.count(max(bids)) > 1
+            and provokateur(bids, state.bid_times) == seat)
 
 
 def name_trump(hand: Sequence[str], options: Sequence[str], chef: bool) -> Action:
@@ -260,12 +269,17 @@ class MuBrain(Brain[Mu, MuState]):
         never far beyond the cards its strength carries (``target``). The playouts judge a bid with
         the plain policy's tricks, and the best of a dozen noisy arms looks better than it is: left
         to them the strong player raised itself to eight or more cards as the only bidder and went
-        down as Chef in most such hands. A bid that ``provokes`` a Patt is left out."""
+        down as Chef in most such hands. A bid that ``provokes`` a Patt is left out. Where a pass
+        would make the seat the Patt's Provokateur (``pays_the_patt``), a bid of one card more
+        (Chef alone) stays a candidate beyond the hand's target: the Provokateur pays ten points a
+        card for sure, a Chef who misses by a card or two about as much."""
         if state.phase != AUCTION:
             return super().candidates(game, state, seat, legal)
         hand = state.hidden[seat] + state.shown[seat]
         trumps = candidate_trumps(hand)
         room = min(bid_limit(state, seat), 4, target(state.players, trumps[0][1]) + BID_SLACK - state.bids[seat])
+        if pays_the_patt(state, seat):
+            room = max(room, 1)
         out = [Action("pass")]
         for trump, _ in trumps[:2]:
             order = show_order(state.hidden[seat], trump)

@@ -15,6 +15,7 @@ from games.mu.computer import (
     bid_reach,
     candidate_trumps,
     chef_of,
+    pays_the_patt,
     played_cards,
     provokes,
     target,
@@ -242,3 +243,25 @@ def test_strong_stays_in_the_auction_for_a_chef_hand_it_plays_better_than_its_pl
     assert all(choose(MU, state, 3, "strong", random.Random(n)).kind == "bid" for n in seeds)
     monkeypatch.setattr("games.mu.computer.CHEF_EDGE", 0)
     assert any(choose(MU, state, 3, "strong", random.Random(n)).kind == "pass" for n in seeds)
+
+
+def tied_at_four_and_passed_to():
+    """Seat 3 (its hand carries three cards) tied seat 0's four with one card more, beyond what
+    its hand carries; seats 0 to 2 passed. A pass ends the auction in a Patt, seat 3 its
+    Provokateur (it bid last): 40 points paid, 20 to seat 0."""
+    state = position(4, AUCTION_HANDS, dealer=0)
+    for seat, count in [(0, 1), (1, 2), (2, 0), (3, 3), (0, 3), (1, 0), (2, 0), (3, 1), (0, 0), (1, 0)]:
+        MU.apply(state, seat, bid_action(list(state.hidden[seat][:count])) if count else Action("pass"))
+    return state
+
+
+def test_a_seat_that_would_pay_the_patt_may_bid_one_card_beyond_its_hand():
+    state = tied_at_four_and_passed_to()
+    assert not pays_the_patt(state, 2), "seat 2 passing leaves seat 3 to act"
+    MU.apply(state, 2, Action("pass"))
+    assert state.bids == [4, 2, 0, 4] and state.turn == 3 and pays_the_patt(state, 3)
+    assert target(4, candidate_trumps(state.hidden[3] + state.shown[3])[0][1]) == 3
+    arms = BRAIN.candidates(MU, state, 3, MU.legal_actions(state, 3))
+    assert Action("pass") in arms and any(a.kind == "bid" and "." not in a.arg for a in arms)
+    for n in range(3):
+        assert choose(MU, state, 3, "strong", random.Random(n)).kind == "bid", "a Chef of five misses for less"
