@@ -4,9 +4,11 @@
 turns that into the cards worth laying out. In tricks a seat wins as cheaply as it can, lets a
 winning partner have points, and otherwise throws its least valuable card. The strong player
 compares whole hands: several bid sizes at once (so it can jump ahead, but at most a card beyond
-what its hand carries), every trump and partner, and every card in tricks; against a Chef it
-trusts the deals in which the others' bids fit their hands most and plays its cards on more
-playouts, and as the Chef's partner it counts its points against the Chef's (the same bonus).
+what its hand carries), every trump and partner, and every card in tricks. Its auction counts a
+hand it would play as Chef above the playouts' easy card play (``CHEF_EDGE``), and bids one card
+beyond its hand rather than pay a Patt as its Provokateur. Against a Chef it trusts the deals in
+which the others' bids fit their hands most and plays its cards on more playouts, and as the
+Chef's partner it counts its points against the Chef's (the same bonus).
 """
 
 from __future__ import annotations
