@@ -4,9 +4,11 @@
 turns that into the cards worth laying out. In tricks a seat wins as cheaply as it can, lets a
 winning partner have points, and otherwise throws its least valuable card. The strong player
 compares whole hands: several bid sizes at once (so it can jump ahead, but at most a card beyond
-what its hand carries), every trump and partner, and every card in tricks; against a Chef it
-trusts the deals in which the others' bids fit their hands most and plays its cards on more
-playouts, and as the Chef's partner it counts its points against the Chef's (the same bonus).
+what its hand carries), every trump and partner, and every card in tricks. Its auction counts a
+hand it would play as Chef above the playouts' easy card play (``CHEF_EDGE``), and bids one card
+beyond its hand rather than pay a Patt as its Provokateur. Against a Chef it trusts the deals in
+which the others' bids fit their hands most and plays its cards on more playouts, and as the
+Chef's partner it counts its points against the Chef's (the same bonus).
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from games.deck import COLOURS, colour, digit, triangles
 from games.mu.auction import bid_limit
 from games.mu.cards import DIGITS, NO_TRUMP, TRUMP, matches, ranking, trick_winner
 from games.mu.rules import Mu, bid_action
+from games.mu.scoring import provokateur
 from games.mu.state import AUCTION, CHEF_TRUMP, PARTNER, TRICKS, VIZE_TRUMP, MuState
 from games.mu.tricks import playable
 
 Ranks = dict[str, tuple[str, int]]
+#: What a search's playouts are judged against: the hand's number, the scores and the Chef's
+#: partner when it started, and whether it started in the auction.
+Mark = tuple[int, tuple[int, ...], int, bool]
 
 
 # -- the auction and the trumps ---------------------------------------------------------------------
@@ -37,6 +43,8 @@ BID_SLACK = 1
 BID_TRUST = 0.5
 #: How many times its playouts a seat against the Chef spends on a card (``MuBrain.budget``).
 DEFENCE = 2
+#: Points the auction's playouts add to a hand the judged seat plays as Chef (``MuBrain.value``).
+CHEF_EDGE = 40
 
 
 def strengths(hand: Sequence[str]) -> dict[str, float]:
@@ -135,6 +143,14 @@ def provokes(state: MuState, seat: int, action: Action) -> bool:
     return all(reach[s][1] is not None for s in range(state.players) if s != seat)
 
 
+def pays_the_patt(state: MuState, seat: int) -> bool:
+    """Whether a pass by ``seat`` ends the auction in a Patt it pays as Provokateur: every other
+    seat passed since its latest bid, which tied the top."""
+    bids = state.bids
+    return (state.passes == state.players - 1 and bids.count(max(bids)) > 1
+            and provokateur(bids, state.bid_times) == seat)
+
+
 def name_trump(hand: Sequence[str], options: Sequence[str], chef: bool) -> Action:
     trump, score = best_trump(hand, options)
     if chef and (trump == NO_TRUMP or score < 2.0) and NO_TRUMP in options:
@@ -201,6 +217,17 @@ def played_cards(state: MuState) -> list[list[str]]:
     return out
 
 
+def chef_of(state: MuState, hand_no: int) -> int:
+    """The Chef of hand ``hand_no``, read from its score lines once it is over (-1: a Patt, or not
+    scored): the one who pays for a lost game, or the first to get the bonus (the Chef's line
+    comes before its partner's)."""
+    lines = next((h.lines for h in reversed(state.history) if h.number == hand_no), ())
+    for line in lines:
+        if line.label == "mu.line.lost.chef" or line.label.startswith("mu.line.bonus"):
+            return line.seat
+    return -1
+
+
 class MuBrain(Brain[Mu, MuState]):
     least, per_arm, most = 80, 24, 300
     cap = 1000
@@ -244,12 +271,17 @@ class MuBrain(Brain[Mu, MuState]):
         never far beyond the cards its strength carries (``target``). The playouts judge a bid with
         the plain policy's tricks, and the best of a dozen noisy arms looks better than it is: left
         to them the strong player raised itself to eight or more cards as the only bidder and went
-        down as Chef in most such hands. A bid that ``provokes`` a Patt is left out."""
+        down as Chef in most such hands. A bid that ``provokes`` a Patt is left out. Where a pass
+        would make the seat the Patt's Provokateur (``pays_the_patt``), a bid of one card more
+        (Chef alone) stays a candidate beyond the hand's target: the Provokateur pays ten points a
+        card for sure, a Chef who misses by a card or two about as much."""
         if state.phase != AUCTION:
             return super().candidates(game, state, seat, legal)
         hand = state.hidden[seat] + state.shown[seat]
         trumps = candidate_trumps(hand)
         room = min(bid_limit(state, seat), 4, target(state.players, trumps[0][1]) + BID_SLACK - state.bids[seat])
+        if pays_the_patt(state, seat):
+            room = max(room, 1)
         out = [Action("pass")]
         for trump, _ in trumps[:2]:
             order = show_order(state.hidden[seat], trump)
@@ -300,22 +332,25 @@ class MuBrain(Brain[Mu, MuState]):
             return action.kind, action.arg[:2]  # the two copies of a 1 or a 7 play alike
         return action
 
-    def mark(self, game: Mu, state: MuState) -> tuple[int, tuple[int, ...], int]:
-        return state.hand_no, tuple(state.scores), state.partner
+    def mark(self, game: Mu, state: MuState) -> Mark:
+        return state.hand_no, tuple(state.scores), state.partner, state.phase == AUCTION
 
-    def done(self, game: Mu, mark: tuple[int, tuple[int, ...], int], state: MuState) -> bool:
+    def done(self, game: Mu, mark: Mark, state: MuState) -> bool:
         return state.hand_no != mark[0]
 
-    def value(self, game: Mu, mark: tuple[int, tuple[int, ...], int], state: MuState, seat: int) -> float:
+    def value(self, game: Mu, mark: Mark, state: MuState, seat: int) -> float:
         """Points won this hand against the average of the others (a partner's bonus is no loss).
         The Chef's partner counts against the best of them: the Chef gets the same bonus, so the
         partner only leads the table by its own tricks, and points it gives the Chef beyond the
-        goal are its loss."""
+        goal are its loss. Judged from the auction, a hand the seat plays as Chef is worth
+        ``CHEF_EDGE`` more: the playouts play its cards as the easy player does, the strong player
+        itself plays them better."""
         gained = tuple(s - m for s, m in zip(state.scores, mark[1], strict=True))
         if seat == mark[2]:
             return margin(gained, seat)
         others = [g for s, g in enumerate(gained) if s != seat]
-        return gained[seat] - sum(others) / len(others)
+        edge = CHEF_EDGE if mark[3] and chef_of(state, mark[0]) == seat else 0
+        return gained[seat] - sum(others) / len(others) + edge
 
 
 BRAIN = MuBrain()

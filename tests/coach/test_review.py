@@ -108,10 +108,11 @@ def gives_away(state) -> Action | None:
 
 
 @pytest.mark.long(seconds=5)
-@pytest.mark.parametrize("seed", ["p2", "p3", "p8", "p15", "p16"])
+@pytest.mark.parametrize("seed", ["p0", "p3", "p8", "p15", "p16"])
 def test_a_planted_mu_card_that_gives_away_a_trick_it_wins_is_named_first(seed: str) -> None:
-    """Seed p2 gives away a trick that loses 4 to 6 points on average, give or take 15 in a single
-    world: six screening worlds saw no loss in it (a choice of two moves is screened in 24 now)."""
+    """Seed p0 gives away a trick that loses about 4 points, give or take 0.5 in the review, the
+    smallest loss of these seeds. (Seed p2, whose give-away six screening worlds once missed, plants
+    none since the strong seat's auction counts its Chef hands higher: the match went elsewhere.)"""
     match, planted = played("mu", 4, seed, {0: "strong"}, plant=gives_away, after=12)
     assert planted is not None
     made = review(match, 0)

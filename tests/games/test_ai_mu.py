@@ -8,7 +8,18 @@ from games.base import Action
 from games.computer import choose
 from games.mu import GAME as MU
 from games.mu import position
-from games.mu.computer import BRAIN, DEFENCE, bid_reach, candidate_trumps, played_cards, provokes, target
+from games.mu.computer import (
+    BRAIN,
+    CHEF_EDGE,
+    DEFENCE,
+    bid_reach,
+    candidate_trumps,
+    chef_of,
+    pays_the_patt,
+    played_cards,
+    provokes,
+    target,
+)
 from games.mu.rules import bid_action
 
 #: The Chef's hand carries four cards with green (``target``), the others carry none; without its
@@ -85,6 +96,9 @@ def test_the_partner_counts_its_points_against_the_chef_who_gets_the_same_bonus(
     assert gained[0] == max(gained), "the Chef's tricks outscore its partner's"
     assert BRAIN.value(MU, mark, state, 1) == tricks[1] - tricks[0] < 0
     assert BRAIN.value(MU, mark, state, 3) == gained[3] - (gained[0] + gained[1] + gained[2]) / 3
+    assert chef_of(state, mark[0]) == 0
+    assert BRAIN.value(MU, mark, state, 0) == gained[0] - (gained[1] + gained[2] + gained[3]) / 3, (
+        "judged from the tricks, the Chef's hand is worth what it scores")
 
 
 #: Seat 0 carries three cards with green, seat 1 two with blue, seat 2 three with the 7s; seat 3 (the
@@ -177,3 +191,77 @@ def test_strong_does_not_tie_seats_that_stopped_into_a_patt():
     for n in range(4):
         action = choose(MU, state, 3, "strong", random.Random(n))
         assert action.kind == "pass" or len(action.arg.split(".")) != 3
+
+
+def play_hand_out(state, mark) -> list[int]:
+    """The easy players finish the hand: what each seat gained in it."""
+    while state.hand_no == mark[0]:
+        easy_bids(state, 1)
+    return [after - before for after, before in zip(state.scores, mark[1], strict=True)]
+
+
+def test_judged_from_the_auction_a_hand_played_as_chef_is_worth_the_chef_edge():
+    """The auction's playouts play the Chef's cards as the easy player does, and the strong player
+    plays them better: becoming Chef is worth ``CHEF_EDGE`` more than the playout scores, to the
+    Chef alone. A Patt has no Chef."""
+    state = two_stopped_at_three()
+    mark = BRAIN.mark(MU, state)
+    MU.apply(state, 3, bid_action(list(state.hidden[3][:4])))
+    gained = play_hand_out(state, mark)
+    assert chef_of(state, mark[0]) == 3
+    for seat in range(4):
+        plain = gained[seat] - sum(g for s, g in enumerate(gained) if s != seat) / 3
+        assert BRAIN.value(MU, mark, state, seat) == plain + (CHEF_EDGE if seat == 3 else 0)
+    assert CHEF_EDGE > 0
+
+    patt = two_stopped_at_three()
+    MU.apply(patt, 3, Action("pass"))
+    gained = play_hand_out(patt, mark)
+    assert chef_of(patt, mark[0]) == -1 and gained == [-30, 0, 15, 0], "seat 0 tied last: the Provokateur"
+    assert BRAIN.value(MU, mark, patt, 2) == 15 - (-30 + 0 + 0) / 3
+
+
+#: Seat 3 holds four 7s and black's 1s, 7 and 9: its hand carries four cards (``target``), and the
+#: strong player makes a Chef contract with it where the easy player's card play fails.
+SEVENS = {
+    0: ["r1a", "r3", "y1b", "y2", "y4", "y6", "y7b", "g1a", "g3", "g7a", "g8", "b3", "b5", "b8", "k7b"],
+    1: ["r1b", "r5", "r8", "r9", "y0", "y3", "y5", "g2", "g7b", "b0", "b1a", "b9", "k2", "k3", "k6"],
+    2: ["r0", "r2", "r4", "r7a", "y1a", "y8", "g0", "g6", "b2", "b6", "b7a", "k0", "k4", "k5", "k8"],
+    3: ["r6", "r7b", "y7a", "y9", "g1b", "g4", "g5", "g9", "b1b", "b4", "b7b", "k1a", "k1b", "k7a", "k9"],
+}
+
+
+def test_strong_stays_in_the_auction_for_a_chef_hand_it_plays_better_than_its_playouts(monkeypatch):
+    """One card out behind seats 0 and 1 (two each), the seat bids on in every seed. Judging the
+    Chef hand by the easy player's card play alone, it dropped out in some."""
+    state = position(4, SEVENS, dealer=3)
+    assert target(4, candidate_trumps(state.hidden[3])[0][1]) == 4
+    for seat, cards in [(3, "b7b"), (0, "y1b.y2"), (1, "r1b.r5"), (2, "r0")]:
+        MU.apply(state, seat, Action("bid", cards))
+    assert state.bids == [2, 2, 1, 1] and state.turn == 3
+    seeds = range(4)
+    assert all(choose(MU, state, 3, "strong", random.Random(n)).kind == "bid" for n in seeds)
+    monkeypatch.setattr("games.mu.computer.CHEF_EDGE", 0)
+    assert any(choose(MU, state, 3, "strong", random.Random(n)).kind == "pass" for n in seeds)
+
+
+def tied_at_four_and_passed_to():
+    """Seat 3 (its hand carries three cards) tied seat 0's four with one card more, beyond what
+    its hand carries; seats 0 to 2 passed. A pass ends the auction in a Patt, seat 3 its
+    Provokateur (it bid last): 40 points paid, 20 to seat 0."""
+    state = position(4, AUCTION_HANDS, dealer=0)
+    for seat, count in [(0, 1), (1, 2), (2, 0), (3, 3), (0, 3), (1, 0), (2, 0), (3, 1), (0, 0), (1, 0)]:
+        MU.apply(state, seat, bid_action(list(state.hidden[seat][:count])) if count else Action("pass"))
+    return state
+
+
+def test_a_seat_that_would_pay_the_patt_may_bid_one_card_beyond_its_hand():
+    state = tied_at_four_and_passed_to()
+    assert not pays_the_patt(state, 2), "seat 2 passing leaves seat 3 to act"
+    MU.apply(state, 2, Action("pass"))
+    assert state.bids == [4, 2, 0, 4] and state.turn == 3 and pays_the_patt(state, 3)
+    assert target(4, candidate_trumps(state.hidden[3] + state.shown[3])[0][1]) == 3
+    arms = BRAIN.candidates(MU, state, 3, MU.legal_actions(state, 3))
+    assert Action("pass") in arms and any(a.kind == "bid" and "." not in a.arg for a in arms)
+    for n in range(3):
+        assert choose(MU, state, 3, "strong", random.Random(n)).kind == "bid", "a Chef of five misses for less"
