@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 import time
 from dataclasses import fields, replace
@@ -64,7 +65,7 @@ def compare(results: list[tuple[float, int]], base: list[tuple[float, int]]) -> 
         return line
     diffs = [a[0] - b[0] for a, b in zip(results, base, strict=True)]
     mean = sum(diffs) / n
-    error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
+    error = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.nan
     lead = sum(a[1] - b[1] for a, b in zip(results, base, strict=True)) / n
     return f"{line}  paired {mean:+.1%} ± {error:.1%}, lead {lead:+.2f}"
 

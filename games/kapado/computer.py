@@ -81,12 +81,6 @@ def prospect(tops: list[str | None], unseen: int = EVERY, banned: frozenset[int]
     return (bits & unseen).bit_count() / (unseen.bit_count() or 1)
 
 
-def cover(tops: list[str | None]) -> float:
-    """The share of the deck's number cards that would fit one of ``tops`` doubly (no bans): the
-    easy player's measure."""
-    return prospect(tops)
-
-
 def seen_bits(cards: Iterable[str | None]) -> int:
     """The number cards among ``cards`` (None: a face-down card not seen), as a bit set."""
     bits = 0
