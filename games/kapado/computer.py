@@ -128,36 +128,71 @@ def place(card: str, tops: list[str | None], banned: frozenset[int], legal: list
 def placed(card: str, tops: list[str | None], banned: frozenset[int], legal: list[Action], players: int,
            per: int, turns: float, rng: random.Random, noise: float, unseen: int,
            judged: frozenset[int], keys: list[int] | None = None) -> tuple[Action, float]:
-    """``place``'s move with its score (``scored``). ``keys`` are the cards each locked stack's key
-    may be (else any unseen card)."""
+    """``place``'s move with its score (``Prospects.scored``). ``keys`` are the cards each locked stack's
+    key may be (else any unseen card)."""
+    prospects = Prospects(tops, banned, unseen, turns, [(1.0, judged)], judged)
+    news = prospects.news(card)
     best, best_score = legal[0], float("-inf")
     for action in legal:
         _, i = parse_stack(action.arg, players, per)  # type: ignore[misc]
         may = unseen if keys is None else keys[i]
-        score = scored(card, action.kind, i, tops, banned, turns, unseen, judged, may) + rng.random() * noise
+        score = prospects.scored(card, action.kind, i, news, may) + rng.random() * noise
         if score > best_score:
             best, best_score = action, score
     return best, best_score
 
 
-def scored(card: str, kind: str, i: int, tops: list[str | None], banned: frozenset[int], turns: float,
-           unseen: int, judged: frozenset[int], may: int) -> float:
-    """Laying ``card`` on stack ``i`` (``kind``: up, unlock or down): an extra draw now (1) and the
-    tops' prospect over ``turns``; an unlock opens the stack (a double fit) with the odds that the
-    key is among ``may`` and fits the card doubly."""
-    after = tops[:]
-    if kind == "up":
-        top = tops[i]
-        after[i] = card
-        double = top is not None and fit(card, top, banned) == DOUBLE
-        return (1.0 if double else 0.0) + turns * prospect(after, unseen, judged)
-    if kind == "unlock":
-        odds = (doubles(card, judged) & may).bit_count() / (may.bit_count() or 1)
-        after[i] = card
-        return (odds * (1.0 + turns * prospect(after, unseen, judged))
-                + (1.0 - odds) * turns * prospect(tops, unseen, judged))
-    after[i] = None
-    return turns * prospect(after, unseen, judged)
+@lru_cache(maxsize=1024)
+def _reach(weight: float, n: int) -> tuple[float, ...]:
+    """``weight`` times the share of ``n`` unseen cards that 0 to ``n`` of them make."""
+    return tuple(weight * (k / n) for k in range(n + 1))
+
+
+class Prospects:
+    """A seat's open tops as bit sets, the one form in which a placement is scored (by ``placed`` for a
+    card in hand and by ``Table.next_draw`` for every card the seat may draw next): per stack, the
+    unseen cards the other tops take doubly under each ban regime the tops are weighed over, so a
+    placement costs a few bit operations. ``weight`` is how many turns a top's worth counts (a share
+    of the unseen cards taken doubly is worth ``weight`` times that share), ``unlocking`` the bans an
+    unlock's odds are judged under."""
+
+    def __init__(self, tops: list[str | None], banned: frozenset[int], unseen: int, weight: float,
+                 regimes: list[tuple[float, frozenset[int]]], unlocking: frozenset[int]) -> None:
+        self.unseen, self.unlocking = unseen, unlocking
+        #: Per stack, the cards that fit its top doubly under the bans in force: a double fit now.
+        self.doubled = [doubles(top, banned) if top is not None else 0 for top in tops]
+        #: By how many unseen cards would fit a top doubly: what the tops are worth.
+        self.reach = _reach(weight, unseen.bit_count() or 1)
+        #: Per ban regime (its chance, its bans), what the other tops take doubly beside each stack.
+        self.regimes: list[tuple[float, frozenset[int], list[int]]] = []
+        for chance, bans in regimes:
+            won = [doubles(top, bans) & unseen if top is not None else 0 for top in tops]
+            before, after = [0], [0]
+            for bits in won[:-1]:
+                before.append(before[-1] | bits)
+            for bits in won[:0:-1]:
+                after.append(after[-1] | bits)
+            self.regimes.append((chance, bans, [b | a for b, a in zip(before, after[::-1], strict=True)]))
+
+    def news(self, card: str) -> list[tuple[float, list[int], int]]:
+        """Per ban regime: its chance, the other tops' cards beside each stack, and what ``card``
+        itself would take doubly as a top."""
+        return [(chance, others, doubles(card, bans) & self.unseen) for chance, bans, others in self.regimes]
+
+    def scored(self, card: str, kind: str, i: int, news: list[tuple[float, list[int], int]], may: int) -> float:
+        """Laying ``card`` on stack ``i`` (``kind``: up, unlock or down): an extra draw now (1) and the
+        tops' worth after it (``news``: ``self.news(card)``); an unlock opens the stack (a double fit)
+        with the odds that the key is among ``may`` and fits the card doubly."""
+        reach = self.reach
+        if kind == "up":
+            return ((1.0 if self.doubled[i] & BIT[card] else 0.0)
+                    + sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news))
+        stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
+        if kind == "unlock":
+            odds = (doubles(card, self.unlocking) & may).bit_count() / (may.bit_count() or 1)
+            opens = sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news)
+            return odds * (1.0 + opens) + (1.0 - odds) * stays
+        return stays
 
 
 def take(legal: list[Action], owner_of: dict[str, int], counts: list[int]) -> Action:
@@ -208,9 +243,6 @@ class Table:
         #: The turns the tops are weighed over from the seat's next draw on.
         self.later = max(0.0, min(judgement.horizon, deck / players - 1))
         self.numbers = [c for c in _NUMBERS if unseen & BIT[c]]
-        n = unseen.bit_count() or 1
-        #: By how many unseen cards would fit a top doubly: what the tops are worth from the next draw on.
-        self.reach = [self.later * (k / n) for k in range(n + 1)]
         #: The bans the tops' worth is judged under, each with its chance: a ban card still in the
         #: pile toggles its divisor when drawn, and some ``flips`` draws per seat and turn come first;
         #: a divisor's ban is toggled when an odd number of its cards come in those draws.
@@ -264,51 +296,25 @@ class Table:
 
     def next_draw(self, tops: list[str | None], locks: list[int], keys: list[int]) -> float:
         """What the seat's next draw is worth with these stacks: over the unseen number cards, the
-        mean of the best ``scored`` placement each allows (none when the pile is empty), its tops'
-        prospect weighed over the bans a ban card still in the pile may bring (``regimes``). Bit
-        sets of the cards each top takes stand for ``scored``'s prospects: a draw costs a few
-        thousand bit operations."""
+        mean of the best placement each allows (``Prospects.scored``; none when the pile is empty),
+        its tops' worth weighed over the bans a ban card still in the pile may bring (``regimes``)."""
         if not self.deck or not self.numbers:
             return 0.0
-        banned, unseen, reach = self.banned, self.unseen, self.reach
+        prospects = Prospects(tops, self.banned, self.unseen, self.later, self.regimes, self.banned)
         per = len(tops)
-        wins = [doubles(top, banned) & unseen if top is not None else 0 for top in tops]
-        takes = [(fitting(top, banned) if top is not None else EVERY) if locks[i] == OPEN else 0
+        takes = [(fitting(top, self.banned) if top is not None else EVERY) if locks[i] == OPEN else 0
                  for i, top in enumerate(tops)]
-        #: Per ban regime (its chance, its bans), what the other tops take doubly beside each stack.
-        others_by: list[tuple[float, frozenset[int], list[int]]] = []
-        for chance, bans in self.regimes:
-            won = wins if bans == banned else [doubles(top, bans) & unseen if top is not None else 0 for top in tops]
-            others = [0] * per
-            for i in range(per):
-                for j in range(per):
-                    if j != i:
-                        others[i] |= won[j]
-            others_by.append((chance, bans, others))
         opened = [i for i in range(per) if locks[i] == OPEN]
         shut = [i for i in range(per) if locks[i] == LOCKED]
         alive = [i for i in range(per) if locks[i] != DEAD] or list(range(per))
-        keyed = [(i, keys[i], keys[i].bit_count() or 1) for i in shut]
+        scored = prospects.scored
         total = 0.0
         for card in self.numbers:
-            bit, mine = BIT[card], doubles(card, banned)
-            news = [(chance, others, doubles(card, bans) & unseen) for chance, bans, others in others_by]
-            best = float("-inf")
-            for i in opened:
-                if takes[i] & bit:
-                    best = max(best, (1.0 if wins[i] & bit else 0.0)
-                               + sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news))
-            placed = best > float("-inf")
-            for i, key, size in keyed:
-                odds = (mine & key).bit_count() / size
-                opens = sum(chance * reach[(others[i] | new).bit_count()] for chance, others, new in news)
-                stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
-                best = max(best, odds * (1.0 + opens) + (1.0 - odds) * stays)
-            if not placed:
-                for i in alive:
-                    stays = sum(chance * reach[others[i].bit_count()] for chance, others, _ in news)
-                    best = max(best, stays)
-            total += best
+            bit, news = BIT[card], prospects.news(card)
+            ups = [scored(card, "up", i, news, 0) for i in opened if takes[i] & bit]
+            unlocks = [scored(card, "unlock", i, news, keys[i]) for i in shut]
+            downs = [] if ups else [scored(card, "down", i, news, 0) for i in alive]
+            total += max(ups + unlocks + downs)
         return total / len(self.numbers)
 
     def worth(self, tops: list[str | None]) -> float:
