@@ -18,7 +18,9 @@ cards that would otherwise lock a stack; it weighs the tops that draw on under t
 still in the pile may toggle by then (``Judgement.flips``), so it keeps a top whose double fits a
 lifted ban would bring back. Those are its only choices (the extra draw is always
 drawn), so it plays that favourite without playouts (``KapadoBrain.candidates`` says why); the
-expert searches.
+expert searches. With at most ``Judgement.ending`` number cards left in the pile it counts every
+way the game can still go instead (``games.kapado.ending``, the other seat laying as the easy
+player would) and lays for the win.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from typing import cast
 
 from games.base import Action
 from games.computer.brain import Brain, margin
-from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, fit
+from games.kapado.cards import BAN, COLOUR, DECK, DOUBLE, KIND, NUMBER, VALUE, WISH, fit
+from games.kapado.ending import Ending, TooBig, easy_model
 from games.kapado.rules import Kapado
 from games.kapado.state import (
     DEAD,
@@ -39,6 +42,7 @@ from games.kapado.state import (
     LOCK_NAMES,
     LOCKED,
     OPEN,
+    PLACE,
     KapadoState,
     KapadoView,
     card_counts,
@@ -224,6 +228,8 @@ class Judgement:
     #: Draws per seat and weighed turn, by which a ban card still in the pile may come and toggle
     #: its divisor before the tops' worth is drawn on (a turn draws two or three cards).
     flips: float = 2.0
+    #: Number cards left in the pile at which the end of the game is searched exactly (``end_search``).
+    ending: float = 6.0
 
 
 class Table:
@@ -371,6 +377,38 @@ def _table_of_view(view: KapadoView, judgement: Judgement = Judgement()) -> Tabl
                  view.deck, judgement, view.middle)
 
 
+#: Positions the end-of-pile search may weigh for one move before it leaves the move to the rule.
+ENDING_BUDGET = 10_000
+#: Search values this close are the same (sums of the same chances in another order): the rule chooses.
+TIE = 1e-9
+#: The wish cards in the deck.
+WISHES = sum(1 for c in DECK.ids if KIND[c] == WISH)
+
+
+def end_search(view: KapadoView, table: Table, legal: list[Action]) -> Action | None:
+    """The placement the exact search of the rest of the game finds (``games.kapado.ending``), when
+    the pile holds at most ``Judgement.ending`` number cards and the search fits its budget (else
+    None); among placements it finds equal, the rule's (``Table.ahead``)."""
+    bans = bans_left(view.middle)
+    wishes = WISHES - sum(map(len, view.wishes))
+    pile = view.deck - wishes - sum(bans.values())
+    if pile > table.judgement.ending:
+        return None
+    seat = view.seat
+    assert seat is not None
+    numbers = {c: BIT[c] for c in table.numbers}
+    search = Ending(seat, table.tops, table.locks, table.keys, numbers, pile, wishes, bans, table.banned,
+                    easy_model(view.players, table.per, place), ENDING_BUDGET)
+    lead = view.counts[seat] - max(n for s, n in enumerate(view.counts) if s != seat)
+    try:
+        values = search.values(view.held, legal, lead)
+    except TooBig:
+        return None
+    best = max(values)
+    tied = [action for action, value in zip(legal, values, strict=True) if value >= best - TIE]
+    return tied[0] if len(tied) == 1 else table.ahead(seat, view.held, tied)
+
+
 def _tops(state: KapadoState, seat: int) -> list[str | None]:
     per = state.per_seat
     out: list[str | None] = []
@@ -411,6 +449,10 @@ class KapadoBrain(Brain[Kapado, KapadoState]):
         if view.phase == EXTRA:
             return Action("draw")
         table = _table_of_view(view, self.judgement)
+        if view.phase == PLACE and view.players == 2:
+            searched = end_search(view, table, legal)
+            if searched is not None:
+                return searched
         if view.phase == WISH_PHASE:
             def ways(action: Action) -> list[Action]:
                 taken = game.clone(state)
