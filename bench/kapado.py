@@ -1,13 +1,14 @@
 """``python -m bench.kapado [--deals N] [--start K] NAME=VALUE ...``: Kapado's strong judgement, tuned on paired deals.
 
 The strong Kapado player plays a rule (``games.kapado.computer.Judgement`` weighs its placements
-and takes), and a whole game costs milliseconds, so a weight is judged on thousands of deals. Each
+and takes), and a whole game costs a fraction of a second, so a weight is judged on thousands of deals. Each
 variant (one ``NAME=VALUE`` per weight changed, several in one argument joined by commas) plays the
 same seeded deals against easy seats as the product's judgement, the strong seat alternating; the
 paired difference of the win rates, with its standard error, is the figure to decide on (the win
 rate alone swings by ±2 points over 500 deals). The seeds are this module's own, never
 ``bench.computer``'s, so a tuned weight is confirmed there once on deals it was not chosen on.
-The strong seat plays its favourite directly, as ``choose`` does for it (it searches nothing).
+The strong seat plays its favourite directly, as ``choose`` does for it (no playouts; only the end of
+the pile is searched, by the favourite itself: ``ending=0`` leaves it to the rule).
 """
 
 from __future__ import annotations
