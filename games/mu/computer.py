@@ -217,17 +217,6 @@ def played_cards(state: MuState) -> list[list[str]]:
     return out
 
 
-def chef_of(state: MuState, hand_no: int) -> int:
-    """The Chef of hand ``hand_no``, read from its score lines once it is over (-1: a Patt, or not
-    scored): the one who pays for a lost game, or the first to get the bonus (the Chef's line
-    comes before its partner's)."""
-    lines = next((h.lines for h in reversed(state.history) if h.number == hand_no), ())
-    for line in lines:
-        if line.label == "mu.line.lost.chef" or line.label.startswith("mu.line.bonus"):
-            return line.seat
-    return -1
-
-
 class MuBrain(Brain[Mu, MuState]):
     least, per_arm, most = 80, 24, 300
     cap = 1000
@@ -344,12 +333,13 @@ class MuBrain(Brain[Mu, MuState]):
         partner only leads the table by its own tricks, and points it gives the Chef beyond the
         goal are its loss. Judged from the auction, a hand the seat plays as Chef is worth
         ``CHEF_EDGE`` more: the playouts play its cards as the easy player does, the strong player
-        itself plays them better."""
+        itself plays them better. The playout ends with the hand, so the state's ``last_chef`` (the
+        view shows it) is that hand's Chef."""
         gained = tuple(s - m for s, m in zip(state.scores, mark[1], strict=True))
         if seat == mark[2]:
             return margin(gained, seat)
         others = [g for s, g in enumerate(gained) if s != seat]
-        edge = CHEF_EDGE if mark[3] and chef_of(state, mark[0]) == seat else 0
+        edge = CHEF_EDGE if mark[3] and state.last_chef == seat else 0
         return gained[seat] - sum(others) / len(others) + edge
 
 

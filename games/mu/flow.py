@@ -19,6 +19,7 @@ def finish_hand(s: MuState, lines: list[ScoreLine]) -> list[Event]:
         s.scores[line.seat] += line.points
     score = HandScore(s.hand_no, tuple(lines), tuple(s.scores))
     s.history.append(score)
+    s.last_chef = s.chef
     events = [Event("hand_scored", None, {"hand": s.hand_no, "totals": score.totals})]
     if match_over(s):
         s.phase, s.turn = OVER, -1

@@ -81,6 +81,7 @@ class MuState:
     scores: list[int]
     history: list[HandScore]
     last: tuple[str, ...] = ()  # the cards the last action laid out or played (the table picture marks them)
+    last_chef: int = -1  # the Chef of the latest scored hand (-1: a Patt, or none scored yet)
 
 
 def clone(s: MuState) -> MuState:
@@ -90,7 +91,7 @@ def clone(s: MuState) -> MuState:
         s.shown.copy(), s.bids.copy(), s.bid_times.copy(), s.clock, s.passes, s.removed, s.removed_colours,
         s.chef, s.vize, s.vize_trump, s.chef_trump, s.partner, s.ranks, s.leader, s.trick.copy(),
         s.won.copy(), s.tricks_won.copy(), s.voids.copy(), s.last_trick, s.last_winner, s.scores.copy(),
-        s.history.copy(), s.last,
+        s.history.copy(), s.last, s.last_chef,
     )
 
 

@@ -39,6 +39,7 @@ class MuView:
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
     last_score: HandScore | None  # breakdown of the previous hand
+    last_chef: int | None  # the Chef of the previous hand (None after a Patt)
     seat: int | None = None
     hand: tuple[str, ...] = ()  # the seat's whole hand (shown cards too), grouped by effective suit
     bid_limit: int = 0  # the most cards the seat may lay out now (auction, own turn)
@@ -97,6 +98,7 @@ def view(s: MuState, seat: int | None) -> MuView:
         last_trick=s.last_trick,
         last_winner=_opt(s.last_winner),
         last_score=s.history[-1] if s.history else None,
+        last_chef=_opt(s.last_chef),
         seat=seat,
         hand=hand,
         bid_limit=limit,

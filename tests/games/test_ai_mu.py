@@ -14,7 +14,6 @@ from games.mu.computer import (
     DEFENCE,
     bid_reach,
     candidate_trumps,
-    chef_of,
     pays_the_patt,
     played_cards,
     provokes,
@@ -96,7 +95,7 @@ def test_the_partner_counts_its_points_against_the_chef_who_gets_the_same_bonus(
     assert gained[0] == max(gained), "the Chef's tricks outscore its partner's"
     assert BRAIN.value(MU, mark, state, 1) == tricks[1] - tricks[0] < 0
     assert BRAIN.value(MU, mark, state, 3) == gained[3] - (gained[0] + gained[1] + gained[2]) / 3
-    assert chef_of(state, mark[0]) == 0
+    assert state.last_chef == MU.view(state, 2).last_chef == 0
     assert BRAIN.value(MU, mark, state, 0) == gained[0] - (gained[1] + gained[2] + gained[3]) / 3, (
         "judged from the tricks, the Chef's hand is worth what it scores")
 
@@ -208,7 +207,7 @@ def test_judged_from_the_auction_a_hand_played_as_chef_is_worth_the_chef_edge():
     mark = BRAIN.mark(MU, state)
     MU.apply(state, 3, bid_action(list(state.hidden[3][:4])))
     gained = play_hand_out(state, mark)
-    assert chef_of(state, mark[0]) == 3
+    assert MU.view(state, 0).last_chef == 3
     for seat in range(4):
         plain = gained[seat] - sum(g for s, g in enumerate(gained) if s != seat) / 3
         assert BRAIN.value(MU, mark, state, seat) == plain + (CHEF_EDGE if seat == 3 else 0)
@@ -217,7 +216,7 @@ def test_judged_from_the_auction_a_hand_played_as_chef_is_worth_the_chef_edge():
     patt = two_stopped_at_three()
     MU.apply(patt, 3, Action("pass"))
     gained = play_hand_out(patt, mark)
-    assert chef_of(patt, mark[0]) == -1 and gained == [-30, 0, 15, 0], "seat 0 tied last: the Provokateur"
+    assert MU.view(patt, 0).last_chef is None and gained == [-30, 0, 15, 0], "seat 0 tied last: the Provokateur"
     assert BRAIN.value(MU, mark, patt, 2) == 15 - (-30 + 0 + 0) / 3
 
 

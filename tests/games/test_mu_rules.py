@@ -79,6 +79,7 @@ def test_whole_hand_chef_takes_every_trick_and_the_bonus():
     view = GAME.view(s, None)
     assert (view.hand_no, view.dealer, view.phase, view.scores) == (2, B, "auction", (66, 0, 0))
     assert view.last_score == score
+    assert view.last_chef == A, "the Chef of the hand just scored"
 
 
 def test_partner_and_vize_play_with_the_chef_against_the_others_in_scoring():
