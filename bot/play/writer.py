@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -623,8 +624,8 @@ class TableWriter:
                 if last:
                     rendered = unfollowed_hand(session, seat, lang)
                     kwargs = {**media.edit_kwargs(rendered, shown), "attachments": []}     # no stale picture
-                else:
-                    rendered = hands.hand(session, seat, lang, ui, None)
+                else:       # a hand whose cards changed is painted in the painter's thread
+                    rendered = await pictured.ahead(functools.partial(hands.hand, session, seat, lang, ui, None))
                     if rendered.fingerprint() == drawn:
                         continue
                     kwargs = media.edit_kwargs(rendered, shown)
