@@ -98,22 +98,28 @@ async def paint_table(session: Shown, pictures: Pictures | None) -> None:
         _remember(key, await _painted(pictures.table_png, view))
 
 
-async def ahead(render: Callable[[], _R]) -> _R:
-    """``render()`` (a hand's rendering) with the hand pictures it lacks painted in ``PAINTER`` first:
-    it is rendered once to find them (nothing is painted then) and, when some were missing, again
-    once they are kept. A hand whose cards changed meanwhile is painted where it is rendered."""
-    wanted: list[tuple[Shown, tuple, Callable[[], bytes | None]]] = []
-    asked = _wanted.set(wanted)
-    try:
-        rendered = render()
-    finally:
-        _wanted.reset(asked)
-    if not wanted:
-        return rendered
-    pngs = await _painted(_paint_all, [paint for _, _, paint in wanted])
-    for (session, key, _), png in zip(wanted, pngs, strict=True):
+async def ahead(renders: list[Callable[[], _R]]) -> list[_R]:
+    """Each of ``renders`` (hands' renderings) with the hand pictures they lack painted in ``PAINTER``
+    first, in one trip: each is rendered once to find them (nothing is painted then) and, where some
+    were missing, again once they are kept. A hand whose cards changed meanwhile is painted where it
+    is rendered."""
+    made, missing = [], []
+    for render in renders:
+        wanted: list[tuple[Shown, tuple, Callable[[], bytes | None]]] = []
+        asked = _wanted.set(wanted)
+        try:
+            made.append(render())
+        finally:
+            _wanted.reset(asked)
+        missing += [(len(made) - 1, *want) for want in wanted]
+    if not missing:
+        return made
+    pngs = await _painted(_paint_all, [paint for _, _, _, paint in missing])
+    for (_, session, key, _), png in zip(missing, pngs, strict=True):
         _keep_hand(session, key, png)
-    return render()
+    for index in sorted({index for index, *_ in missing}):
+        made[index] = renders[index]()
+    return made
 
 
 def _paint_all(paints: list[Callable[[], bytes | None]]) -> list[bytes | None]:

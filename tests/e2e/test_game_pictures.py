@@ -145,6 +145,7 @@ async def test_the_writer_paints_the_table_and_the_open_hands_in_the_painters_th
     loop; only the click's own answer (the mover's hand) is painted where the click is answered.
     Every picture shown is the one painted the usual way."""
     key = "skippo"
+    pictured._drawn.clear()         # the tables drawn by the tests before (the same seeded game) are painted anew
     drive = GameDriver(env, key)
     session = await drive.start(players(key))
     seats = range(len(session.seats))

@@ -4,6 +4,7 @@ painter's thread."""
 
 from __future__ import annotations
 
+import functools
 import threading
 
 from bot.pictures import Pictures, sheet
@@ -64,28 +65,29 @@ async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
     assert painted == []
 
 
-async def test_a_hand_rendered_ahead_is_painted_in_the_painters_thread_and_shows_the_same_picture(monkeypatch):
-    """The writer's redraw of an open hand whose cards changed paints its picture off the event loop,
-    and the hand shows what a hand painted the usual way shows."""
+async def test_hands_rendered_ahead_are_painted_in_the_painters_thread_and_show_the_same_pictures(monkeypatch):
+    """The writer's redraw of the open hands paints the pictures of those whose cards changed off the
+    event loop, all in one trip, and each hand shows what a hand painted the usual way shows."""
     session = kit.make_session("mu", 3, seed="ahead")
     hands = presenter("mu")
     expected = [hands.hand(session, seat, "en", "", None) for seat in range(3)]
     pictured._hands.pop(session)
     painted_in = _threads_of(monkeypatch, "hand_png")
-    renders = []
+    renders: list[int] = []
 
     def render(seat: int):
         renders.append(seat)
         return hands.hand(session, seat, "en", "", None)
 
-    drawn = [await pictured.ahead(lambda seat=seat: render(seat)) for seat in range(3)]
-    assert painted_in == [_painters_thread()] * 3 and painted_in[0] != threading.get_ident()
+    drawn = await pictured.ahead([functools.partial(render, seat) for seat in range(3)])
+    assert len(painted_in) == 3 and threading.get_ident() not in painted_in
+    assert painted_in == [_painters_thread()] * 3
     assert [r.pictures for r in drawn] == [r.pictures for r in expected]
     assert [r.fingerprint() for r in drawn] == [r.fingerprint() for r in expected]
-    assert renders == [0, 0, 1, 1, 2, 2]        # rendered once to find the missing picture, then with it
+    assert renders == [0, 1, 2, 0, 1, 2]        # rendered once to find the missing pictures, then with them
     renders.clear()
-    again = await pictured.ahead(lambda: render(1))     # its picture kept: rendered once, nothing painted
-    assert renders == [1] and len(painted_in) == 3 and again.fingerprint() == expected[1].fingerprint()
+    again = await pictured.ahead([functools.partial(render, 1)])       # its picture kept: rendered once
+    assert renders == [1] and len(painted_in) == 3 and again[0].fingerprint() == expected[1].fingerprint()
 
 
 def _threads_of(monkeypatch, method: str) -> list[int]:
