@@ -408,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print(f"{r.tables:>6,} tables: bot CPU {r.bot_cpu:.0%} ({r.loop_cpu:.0%} event loop, "
               f"{r.per_move * 1000:.2f} ms a move), workers {r.workers_cpu:.0%}, RSS {r.rss / 2**20:.0f} MB, "
-              f"click p99 {ms(percentile(r.clicks, 99))} (n={len(r.clicks)}), {r.moves_per_second:.1f} moves/s "
+              f"click p50 {ms(percentile(r.clicks, 50))}, p99 {ms(percentile(r.clicks, 99))} (n={len(r.clicks)}), {r.moves_per_second:.1f} moves/s "
               f"({r.computer_moves} by computers), {r.refused} refused, {r.deferred} deferred, {r.late} too late, "
               f"harness CPU {r.harness_cpu:.0%}, {r.live} live, set up in {r.setup:.0f} s, load {r.load_average}")
         if r.moves:

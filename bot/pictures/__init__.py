@@ -6,6 +6,11 @@ skip unchanged uploads, and a picture can never show a card its view hides. Pict
 only digits, letters and symbols (and Mü's role names Chef and Vize, the same in both languages), so
 they are the same in every language.
 
+The kit may be called from several threads at once (the table writer's painter and the event loop,
+``bot.ui.pictured``): a sprite cache is a ``functools`` cache, so a sprite two threads draw at once is
+drawn twice and one kept (the same pixels, hence the same PNG bytes), the compressed bands are kept
+under a lock (``sheet.Plan``), and Pillow holds the GIL while FreeType draws a sprite's text.
+
 Calcory has no pictures: its 60-slot grid *is* its buttons (each slot is clicked), and it has no
 hand; a picture beside it would repeat the buttons.
 """

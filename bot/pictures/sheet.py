@@ -242,7 +242,7 @@ LEVEL = 2
 #: Compressed bands kept: the last pictures of some fifty tables, about 3.5 MB when full.
 SEGMENTS = 1024
 _segments: OrderedDict[tuple, tuple[Segment, Band]] = OrderedDict()
-_lock = threading.Lock()  # the cache lives on the event loop, but a picture may be drawn in any thread
+_lock = threading.Lock()  # the table writer's painter and the event loop both draw pictures
 
 
 def deflate(rows: list[bytes]) -> list[Segment]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -607,6 +608,7 @@ class TableWriter:
             async with self.hand_turn(session, seat):
                 await self._supersede(session, table, seat, older)
         hands = presenter(session.game.key)
+        ahead = await self._hands_ahead(session, table)
         for seat in list(table.hands):
             async with self.hand_turn(session, seat):
                 hand = table.hands.get(seat)
@@ -624,7 +626,9 @@ class TableWriter:
                     rendered = unfollowed_hand(session, seat, lang)
                     kwargs = {**media.edit_kwargs(rendered, shown), "attachments": []}     # no stale picture
                 else:
-                    rendered = hands.hand(session, seat, lang, ui, None)
+                    made = ahead.get(seat)
+                    rendered = (made[1] if made is not None and made[0] == self._ahead_of(session, hand)
+                                else hands.hand(session, seat, lang, ui, None))
                     if rendered.fingerprint() == drawn:
                         continue
                     kwargs = media.edit_kwargs(rendered, shown)
@@ -645,6 +649,32 @@ class TableWriter:
                     # answer), so it is drawn again as the player left it.
                     table.hands[seat] = newer._replace(drawn=b"", shown=None)
                     table.dirty.set()
+
+    async def _hands_ahead(self, session: Session, table: _Table) -> dict[int, tuple[tuple, Rendered]]:
+        """The open hands that follow the table, rendered before any seat's turn is taken, with the
+        pictures of those whose cards changed painted in the painter's thread (``pictured.ahead``):
+        a click in a hand waits for its seat's turn, never for the painter. Each comes with what it
+        was rendered from (``_ahead_of``); one whose hand or session changed by its turn is rendered
+        again then."""
+        now, seats = self.clock.now(), []
+        for seat, hand in table.hands.items():
+            age = now - hand.token[1]
+            if age < webhooks.TOKEN_USABLE and session.seat_of(hand.token[0].user.id) == seat:
+                seats.append((seat, hand))
+        if not seats:
+            return {}
+        hands = presenter(session.game.key)
+        of = [self._ahead_of(session, hand) for _, hand in seats]       # as rendered: painting takes a while
+        made = await pictured.ahead([functools.partial(hands.hand, session, seat, hand.lang, hand.ui, None)
+                                     for seat, hand in seats])
+        return {seat: (key, rendered) for (seat, _), key, rendered in zip(seats, of, made, strict=True)}
+
+    @staticmethod
+    def _ahead_of(session: Session, hand: OpenHand) -> tuple:
+        """What a hand rendered ahead was rendered from: the hand (its step and language) and the
+        session's moves, status and pictures; anything else that changes a session wakes the writer
+        again, which renders every hand afresh."""
+        return hand, len(session.history), session.status, session.pictures
 
     @staticmethod
     async def _edit_hand(hand: OpenHand, kwargs: dict) -> dict:

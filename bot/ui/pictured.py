@@ -6,9 +6,11 @@ redrawing an unchanged view (a step inside a hand, a table whose only news is it
 nothing, and the content hash then finds the picture already on the message, so nothing is uploaded.
 A table keeps its hands' pictures itself, however many tables are busy: every move redraws each open
 hand for the news around it, and most hands' cards did not change.
-The table writer paints a table's picture ahead (``paint_table``) and leaves the compression of the
-bands that changed (``bot.pictures.sheet.Plan``), most of a picture's time, to a thread: zlib-ng
-compresses without holding the GIL, so clicks at other tables are not held up meanwhile.
+The table writer paints ahead, in one thread of its own (``PAINTER``): a table's picture, laid out and
+compressed (``paint_table``), and the pictures of the open hands whose cards changed (``ahead``), so
+a click at another table does not wait in the event loop's queue behind a layout. The drawing kit
+may be called from any thread (``bot.pictures``); the two caches here are read and filled on the
+event loop only, the thread gets a frozen view and hands back bytes.
 The alt text is the text that says the same, without its markdown (a screen reader would read the
 asterisks).
 """
@@ -20,11 +22,12 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from bot.i18n import t
 from bot.pictures import Pictures
-from bot.pictures.sheet import deflate
 from bot.transport import media
 from bot.transport.media import Picture
 from bot.ui.base import Rendered, StaticLayout
@@ -67,16 +70,23 @@ def _table_key(game: str, lang: str, view: Any) -> tuple[str, str, str, str]:
 
 #: Tries to paint ahead a table that keeps changing meanwhile (then the rendering paints it).
 PAINT_AHEAD_TRIES = 2
-#: Bytes of changed bands compressed on the event loop itself: a few dozen microseconds of zlib-ng,
-#: less than handing them to a thread and back costs.
-INLINE_BYTES = 64_000
+#: The thread that paints ahead: one, so two layouts never compete with each other for the GIL, and
+#: a burst of moves queues there rather than in the event loop.
+PAINTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+#: While a rendering is drawn ahead (``ahead``): the hand pictures it found missing, to be painted in
+#: ``PAINTER``; None otherwise (a hand picture missing then is painted where it is asked for).
+_wanted: ContextVar[list[tuple[Shown, tuple, Callable[[], bytes | None]]] | None] = ContextVar("wanted", default=None)
+_R = TypeVar("_R")
+
+
+async def _painted(paint: Callable[..., _R], *args: Any) -> _R:
+    return await asyncio.get_running_loop().run_in_executor(PAINTER, paint, *args)
 
 
 async def paint_table(session: Shown, pictures: Pictures | None) -> None:
-    """Paint the picture of the table as it stands (in the table's language), compressing its new
-    bands in a worker thread (unless they are few), so the rendering that follows finds it drawn.
-    The layout and both caches stay on the event loop; the thread gets only the bands' rows.
-    ``pictures`` are the game's (None: a game without pictures)."""
+    """Paint the picture of the table as it stands (in the table's language) in ``PAINTER``, laid out
+    and compressed there, so the rendering that follows finds it drawn. ``pictures`` are the game's
+    (None: a game without pictures)."""
     game = session.game.key
     if not session.pictures or session.state is None or pictures is None:
         return
@@ -85,13 +95,35 @@ async def paint_table(session: Shown, pictures: Pictures | None) -> None:
         key = _table_key(game, session.lang, view)
         if key in _drawn:
             return
-        plan = pictures.table_plan(view)
-        if plan is None:
-            _remember(key, None)
-        elif sum(map(len, plan.rows)) <= INLINE_BYTES:
-            _remember(key, plan.finish(deflate(plan.rows)))
-        else:
-            _remember(key, plan.finish(await asyncio.to_thread(deflate, plan.rows)))
+        _remember(key, await _painted(pictures.table_png, view))
+
+
+async def ahead(renders: list[Callable[[], _R]]) -> list[_R]:
+    """Each of ``renders`` (hands' renderings) with the hand pictures they lack painted in ``PAINTER``
+    first, in one trip: each is rendered once to find them (nothing is painted then) and, where some
+    were missing, again once they are kept. A hand whose cards changed meanwhile is painted where it
+    is rendered."""
+    made, missing = [], []
+    for render in renders:
+        wanted: list[tuple[Shown, tuple, Callable[[], bytes | None]]] = []
+        asked = _wanted.set(wanted)
+        try:
+            made.append(render())
+        finally:
+            _wanted.reset(asked)
+        missing += [(len(made) - 1, *want) for want in wanted]
+    if not missing:
+        return made
+    pngs = await _painted(_paint_all, [paint for _, _, _, paint in missing])
+    for (_, session, key, _), png in zip(missing, pngs, strict=True):
+        _keep_hand(session, key, png)
+    for index in sorted({index for index, *_ in missing}):
+        made[index] = renders[index]()
+    return made
+
+
+def _paint_all(paints: list[Callable[[], bytes | None]]) -> list[bytes | None]:
+    return [paint() for paint in paints]
 
 
 def plain(text: str) -> str:
@@ -127,12 +159,22 @@ def hand_picture(pictures: Pictures, session: Shown, view: Any, lang: str, playa
 
 def _hand_png(session: Shown, key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
     kept = _hands.get(session)
-    if kept is None:
-        kept = _hands[session] = OrderedDict()
-    if key in kept:
+    if kept is not None and key in kept:
         kept.move_to_end(key)
         return kept[key]
-    png = kept[key] = paint()
+    wanted = _wanted.get()
+    if wanted is not None:      # drawn ahead: painted in ``PAINTER``, then rendered again
+        wanted.append((session, key, paint))
+        return None
+    return _keep_hand(session, key, paint())
+
+
+def _keep_hand(session: Shown, key: tuple, png: bytes | None) -> bytes | None:
+    kept = _hands.get(session)
+    if kept is None:
+        kept = _hands[session] = OrderedDict()
+    kept[key] = png
+    kept.move_to_end(key)
     while len(kept) > HANDS_PER_SEAT * len(session.seats):
         kept.popitem(last=False)
     return png

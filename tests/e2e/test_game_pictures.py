@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import io
 import random
+import threading
+from contextvars import ContextVar
 
 import pytest
 from PIL import Image
 
 import games
 from bot.i18n import t
+from bot.pictures import Pictures
+from bot.play.writer import TableWriter
 from bot.registry import pictures, presenter, with_pictures
 from bot.tables.diabolo.presenter import label as diabolo_label
 from bot.tables.kapado.presenter import label as kapado_label
+from bot.ui import pictured
 from bot.ui.cards import label as card_label
 from bot.ui.pictured import plain
 from tests.double import visible_texts
@@ -132,6 +137,60 @@ async def test_the_table_and_hand_pictures_follow_the_game(env, key: str) -> Non
         assert alt.pop() == t(lang, "table.playable", cards=alt_names(key, playable))
     assert alt and words("\n".join(alt)) <= words(" ".join(visible_texts(hand.payload)))
     assert d.errors == []
+
+
+async def test_the_writer_paints_the_table_and_the_open_hands_in_the_painters_thread(env, monkeypatch) -> None:
+    """After a move the writer lays out the table's picture and paints the open hands whose cards
+    changed in its painter's thread, so clicks at other tables do not queue behind them in the event
+    loop; only the click's own answer (the mover's hand) is painted where the click is answered.
+    Every picture shown is the one painted the usual way."""
+    key = "skippo"
+    pictured._drawn.clear()         # the tables drawn by the tests before (the same seeded game) are painted anew
+    drive = GameDriver(env, key)
+    session = await drive.start(players(key))
+    seats = range(len(session.seats))
+    for seat in seats:
+        await drive.open_hand(seat)
+    refreshing: ContextVar[bool] = ContextVar("refreshing", default=False)
+    real_refresh = TableWriter._refresh_hands
+
+    async def refresh(self, *args):
+        refreshing.set(True)        # in the writer's task only: its context is its own
+        await real_refresh(self, *args)
+
+    monkeypatch.setattr(TableWriter, "_refresh_hands", refresh)
+    painted = {method: _painted_where(monkeypatch, method, refreshing) for method in ("table_plan", "hand_png")}
+
+    rng = random.Random(key)
+    for _ in range(MOVES):
+        seat = rng.choice(sorted(session.to_act()))
+        await drive.play(seat, rng.choice(session.game.legal_actions(session.state, seat)).key)
+        await drive.open_hand(seat)     # kept open, as the others are, while they play
+    loop = threading.get_ident()
+    assert [writer for thread, writer in painted["hand_png"] if thread == loop and writer] == []
+    assert painted["table_plan"] and loop not in {thread for thread, _ in painted["table_plan"]}
+    painter = pictured.PAINTER.submit(threading.get_ident).result()
+    assert {thread for thread, _ in painted["table_plan"]} == {painter}
+    assert any(thread == painter for thread, _ in painted["hand_png"])
+    check_table(drive, env.table_messages()[0])
+    for seat in seats:
+        hand = drive.hand_message(seat)
+        drawn = presenter(key).hand(session, seat, drive.lang_of(seat), "", None).pictures
+        assert [(hand.file(a["filename"]), a["description"]) for a in hand.shown] == [(p.png, p.alt) for p in drawn]
+    assert env.double.errors == []
+
+
+def _painted_where(monkeypatch, method: str, refreshing: ContextVar[bool]) -> list[tuple[int, bool]]:
+    """Each call of ``Pictures.<method>`` from now on: its thread, and whether the writer's redraw of
+    the open hands asked for it."""
+    real, seen = getattr(Pictures, method), []
+
+    def recorded(self, *args):
+        seen.append((threading.get_ident(), refreshing.get()))
+        return real(self, *args)
+
+    monkeypatch.setattr(Pictures, method, recorded)
+    return seen
 
 
 @pytest.mark.parametrize("key", sorted(with_pictures()))

@@ -1,10 +1,11 @@
 """Connecting the pictures: alt text without markdown, a cache that spares repainting an unchanged view,
-an empty table without a picture, a hand answered before its new picture is painted, and a
-table picture encoded ahead in a thread."""
+an empty table without a picture, and the table's and the open hands' pictures painted ahead in the
+painter's thread."""
 
 from __future__ import annotations
 
-import pytest
+import functools
+import threading
 
 from bot.pictures import Pictures, sheet
 from bot.registry import pictures, presenter
@@ -34,25 +35,23 @@ def test_nothing_on_the_table_means_no_picture():
     assert table.pictures == () and not any(c["type"] == 12 for c in kit.components(table))
 
 
-async def test_the_writer_encodes_a_table_picture_in_a_thread_and_the_rendering_uses_it(monkeypatch):
-    """A table's picture is compressed off the event loop (a computer's move at one table must not hold
-    up clicks at others); the rendering after it paints nothing and shows the same picture."""
-    import threading
-
+async def test_the_writer_lays_out_a_table_picture_in_the_painters_thread_and_the_rendering_uses_it(monkeypatch):
+    """A table's picture is laid out and compressed off the event loop (a computer's move at one table
+    must not queue clicks at others behind its layout); the rendering after it paints nothing and
+    shows the same picture as one painted the usual way."""
     session = kit.make_session("skippo", 2, seed="ahead")
     pictured._drawn.clear()
     [expected] = presenter("skippo").table(session, "en", None)      # painted here, the usual way
     pictured._drawn.clear()
-    sheet.forget()      # no band drawn lately: every band is compressed anew
-    real, encoded_in = pictured.deflate, []
-    monkeypatch.setattr(pictured, "deflate", lambda rows: encoded_in.append(threading.get_ident()) or real(rows))
-    monkeypatch.setattr(Pictures, "table_png", lambda *args: pytest.fail("painted on the event loop"))
+    sheet.forget()      # no band drawn lately: every band is laid out and compressed anew
+    laid_out_in = _threads_of(monkeypatch, "table_plan")
     await pictured.paint_table(session, pictures(session.game.key))
-    assert len(encoded_in) == 1 and encoded_in[0] != threading.get_ident()
+    assert len(laid_out_in) == 1 and laid_out_in[0] != threading.get_ident()
+    assert laid_out_in == [_painters_thread()]
     [table] = presenter("skippo").table(session, "en", None)
-    assert table.pictures == expected.pictures
+    assert table.pictures == expected.pictures and table.fingerprint() == expected.fingerprint()
     await pictured.paint_table(session, pictures(session.game.key))     # already painted: nothing to do
-    assert len(encoded_in) == 1
+    assert len(laid_out_in) == 1
 
 
 async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
@@ -66,33 +65,45 @@ async def test_no_picture_is_painted_ahead_for_a_table_without_one(monkeypatch):
     assert painted == []
 
 
-async def test_a_table_whose_bands_were_all_drawn_lately_is_painted_without_compressing_or_a_thread(monkeypatch):
-    import threading
+async def test_hands_rendered_ahead_are_painted_in_the_painters_thread_and_show_the_same_pictures(monkeypatch):
+    """The writer's redraw of the open hands paints the pictures of those whose cards changed off the
+    event loop, all in one trip, and each hand shows what a hand painted the usual way shows."""
+    session = kit.make_session("mu", 3, seed="ahead")
+    hands = presenter("mu")
+    expected = [hands.hand(session, seat, "en", "", None) for seat in range(3)]
+    pictured._hands.pop(session)
+    painted_in = _threads_of(monkeypatch, "hand_png")
+    renders: list[int] = []
 
-    session = kit.make_session("skippo", 2, seed="ahead")
-    pictured._drawn.clear()
-    [expected] = presenter("skippo").table(session, "en", None)      # every band drawn and kept
-    pictured._drawn.clear()
-    real, compressed = pictured.deflate, []
-    monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((rows, threading.get_ident())) or real(rows))
-    await pictured.paint_table(session, pictures(session.game.key))
-    assert compressed == [([], threading.get_ident())]
-    [table] = presenter("skippo").table(session, "en", None)
-    assert table.pictures == expected.pictures
+    def render(seat: int):
+        renders.append(seat)
+        return hands.hand(session, seat, "en", "", None)
+
+    drawn = await pictured.ahead([functools.partial(render, seat) for seat in range(3)])
+    assert len(painted_in) == 3 and threading.get_ident() not in painted_in
+    assert painted_in == [_painters_thread()] * 3
+    assert [r.pictures for r in drawn] == [r.pictures for r in expected]
+    assert [r.fingerprint() for r in drawn] == [r.fingerprint() for r in expected]
+    assert renders == [0, 1, 2, 0, 1, 2]        # rendered once to find the missing pictures, then with them
+    renders.clear()
+    again = await pictured.ahead([functools.partial(render, 1)])       # its picture kept: rendered once
+    assert renders == [1] and len(painted_in) == 3 and again[0].fingerprint() == expected[1].fingerprint()
 
 
-async def test_a_few_changed_bands_are_compressed_on_the_event_loop(monkeypatch):
-    """Handing a few kilobytes to a thread and back costs more than compressing them."""
-    import threading
+def _threads_of(monkeypatch, method: str) -> list[int]:
+    """Where ``Pictures.<method>`` runs from now on: the thread of each call."""
+    real, seen = getattr(Pictures, method), []
 
-    session = kit.make_session("skippo", 2, seed="ahead")
-    pictured._drawn.clear()
-    sheet.forget()
-    monkeypatch.setattr(pictured, "INLINE_BYTES", 10**9)
-    real, compressed = pictured.deflate, []
-    monkeypatch.setattr(pictured, "deflate", lambda rows: compressed.append((len(rows), threading.get_ident())) or real(rows))
-    await pictured.paint_table(session, pictures(session.game.key))
-    assert len(compressed) == 1 and compressed[0][0] > 0 and compressed[0][1] == threading.get_ident()
+    def recorded(self, *args):
+        seen.append(threading.get_ident())
+        return real(self, *args)
+
+    monkeypatch.setattr(Pictures, method, recorded)
+    return seen
+
+
+def _painters_thread() -> int:
+    return pictured.PAINTER.submit(threading.get_ident).result()
 
 
 def _counting_hand_painter(monkeypatch) -> list:
