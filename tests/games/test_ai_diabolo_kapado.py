@@ -256,6 +256,23 @@ def test_diabolo_strong_tips_the_row_of_the_match_leader_to_the_devils():
             assert strong(DIABOLO, state, 0, seed) == Action("devil", card)
 
 
+def test_diabolo_playouts_in_the_last_round_count_a_lead_as_far_as_it_decides_who_finishes_first():
+    """In the match's first round every point of a playout's lead counts; in its last round only finishing
+    first does, so being 40 points ahead is worth hardly more than 15 ahead, and being 40 behind hardly
+    less than 15 behind: a seat far behind then takes the gamble that could carry it past the leader."""
+    brain = BRAINS["diabolo"]
+    values = {}
+    for round_no in (0, 2):
+        for lead in (-40, -15, 15, 40):
+            state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, next_cards=("g1d",))
+            state.round_no = round_no
+            state.totals = [50 + lead, 50, 20]
+            values[round_no, lead] = brain.value(DIABOLO, brain.mark(DIABOLO, state), state, 0)
+    assert [values[0, lead] for lead in (-40, -15, 15, 40)] == [-40, -15, 15, 40]
+    assert 0 < values[2, 40] - values[2, 15] < 1 and 0 < values[2, -15] - values[2, -40] < 1
+    assert values[2, 15] > 9 and values[2, -15] < -9
+
+
 def test_diabolo_playouts_play_the_judged_seat_by_the_hands_of_the_world_played_out():
     """Seat 0 holds red 9 and tips a row. In a world where seat 1 holds red 12, the judged seat's playout
     move sends red to the devils; where seat 1 holds yellow 12 instead and no one else more red, it sends
