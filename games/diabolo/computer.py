@@ -159,7 +159,7 @@ def holding_odds(laid: tuple[tuple[str, str], ...]) -> dict[str, float]:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class LastMove:
+class Placement:
     """A seat's placement and the table as it saw it then (the rows without that card and the ones
     laid after it), in the terms of ``estimate``: per colour the row balance, the points out of every
     hand, whether the row was closed and how many more it took per side; and the share of the unseen
@@ -175,7 +175,7 @@ class LastMove:
     share: float
 
 
-def placements(state: DiaboloState, seat: int) -> tuple[LastMove, ...]:
+def placements(state: DiaboloState, seat: int) -> tuple[Placement, ...]:
     """Each of ``seat``'s placements this round, in order, as the table saw it; none when someone
     discarded this round (a blocked seat's turn lays nothing, so the order of the placements is no
     longer the turn order). One table gives the same placements (``_placements`` keeps them), so
@@ -193,7 +193,7 @@ def placements(state: DiaboloState, seat: int) -> tuple[LastMove, ...]:
 
 @lru_cache(maxsize=64)
 def _placements(laid: tuple[tuple[tuple[str, str], ...], ...], seat: int, newest: int, hidden: int, unseen: int,
-                per_side: int, per_row: int) -> tuple[LastMove, ...]:
+                per_side: int, per_row: int) -> tuple[Placement, ...]:
     """``placements`` from the cards each seat laid this round, the latest mover, the cards hidden in
     the other hands and those the seat could not see before any card was laid."""
     n = len(laid)
@@ -209,7 +209,7 @@ def _placements(laid: tuple[tuple[tuple[str, str], ...], ...], seat: int, newest
                 if turns[c] < turns[card]:
                     (angel if other_side == "angel" else devil)[ROW[c]].append(c)
         left = unseen - sum(map(len, devil)) - sum(map(len, angel))
-        out.append(LastMove(
+        out.append(Placement(
             side, card,
             tuple(sum(VALUE[c] for c in a) - sum(VALUE[c] for c in d) for d, a in zip(devil, angel, strict=True)),
             tuple(sum(VALUE[c] for c in d) + sum(VALUE[c] for c in a) for d, a in zip(devil, angel, strict=True)),
@@ -221,7 +221,7 @@ def _placements(laid: tuple[tuple[tuple[str, str], ...], ...], seat: int, newest
 
 
 @lru_cache(maxsize=8192)
-def choice_weights(move: LastMove, colour: int, mine: int, temperature: float) -> tuple[float, ...]:
+def choice_weights(move: Placement, colour: int, mine: int, temperature: float) -> tuple[float, ...]:
     """e to the easy player's worth (``move_worth``, in ``temperature`` points) of laying a ``colour``
     card of each value 1 to 5 on the devil side (the first five) or the angel side (the last five) of
     the table ``move`` saw, holding ``mine`` points of the colour; 0 where that side was full or the
@@ -238,7 +238,7 @@ def choice_weights(move: LastMove, colour: int, mine: int, temperature: float) -
     return tuple(out)
 
 
-def choice_likelihood(move: LastMove, hand: list[str], temperature: float) -> float:
+def choice_likelihood(move: Placement, hand: list[str], temperature: float) -> float:
     """How likely an easy player holding ``hand`` (its hand after the move) made ``move``: a softmax at
     ``temperature`` points of the easy player's worth (``move_worth``) over the placements it had."""
     held = [*hand, move.card]
@@ -256,7 +256,7 @@ def choice_likelihood(move: LastMove, hand: list[str], temperature: float) -> fl
     return chosen / weight
 
 
-def placements_likelihood(seen: tuple[LastMove, ...], laid: list[tuple[str, str]], hand: list[str],
+def placements_likelihood(seen: tuple[Placement, ...], laid: list[tuple[str, str]], hand: list[str],
                           temperature: float) -> float:
     """How likely an easy player holding ``hand`` now made each of its placements ``seen`` this round
     (``choice_likelihood`` of each). ``hand`` is in the order the seat drew its cards, the latest
