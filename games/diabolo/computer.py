@@ -7,7 +7,8 @@ how it changes the row balances and the seat's own holding.
 
 The strong search redeals the others' hands by what each laid this round (``HELD``), since an easy
 player's placements say which colours it leads and which it holds little of, and keeps the hands
-with which an easy player would have made its latest placement (``choice_likelihood``).
+with which an easy player would have made each of its placements this round (``choice_likelihood``,
+``placements_likelihood``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from functools import lru_cache
 from games.base import Action
 from games.computer.brain import Brain, margin, weighted_subset, weighted_subsets
 from games.diabolo.cards import COLOUR, COLOURS, DECK, ROW, VALUE
-from games.diabolo.rules import SIDES, Diabolo
+from games.diabolo.rules import Diabolo
 from games.diabolo.state import DOUBLER, NO, USE, DiaboloState
 
 #: The noise (points) on the judged seat's own playout moves: ties broken, little more.
@@ -157,12 +158,13 @@ def holding_odds(laid: tuple[tuple[str, str], ...]) -> dict[str, float]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class LastMove:
-    """A seat's latest placement and the table as it saw it then (the rows without that card and the
-    ones laid after it), in the terms of ``estimate``: per colour the row balance, the points out of
-    every hand, whether the row was closed and how many more it took per side; and the share of the
-    unseen points an easy player gave each other hand."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Placement:
+    """A seat's placement and the table as it saw it then (the rows without that card and the ones
+    laid after it), in the terms of ``estimate``: per colour the row balance, the points out of every
+    hand, whether the row was closed and how many more it took per side; and the share of the unseen
+    points an easy player gave each other hand. Compared by identity: ``placements`` makes each once
+    per table, and ``choice_weights`` keeps what it read of each."""
 
     side: str
     card: str
@@ -173,60 +175,99 @@ class LastMove:
     share: float
 
 
-def last_move(state: DiaboloState, seat: int) -> LastMove | None:
-    """``seat``'s latest placement this round as the table saw it, or None when the seat laid nothing
-    yet or someone discarded this round (a blocked seat's turn lays nothing, so the order of the
-    latest placements is no longer the turn order)."""
+def placements(state: DiaboloState, seat: int) -> tuple[Placement, ...]:
+    """Each of ``seat``'s placements this round, in order, as the table saw it; none when someone
+    discarded this round (a blocked seat's turn lays nothing, so the order of the placements is no
+    longer the turn order). One table gives the same placements (``_placements`` keeps them), so
+    what ``choice_weights`` read of them serves every redeal of one move."""
     if not state.laid[seat] or state.removed:
-        return None
-    n, options = state.players, state.options
+        return ()
+    n = state.players
     newest = state.current if state.phase == DOUBLER else (state.current - 1) % n  # the latest mover
-    after = [(seat + k) % n for k in range(1, (newest - seat) % n + 1)]
-    later = {state.laid[t][-1][1] for t in after if state.laid[t]}
-    side, card = state.laid[seat][-1]
-    later.add(card)
-    devil = [[c for c in row if c not in later] for row in state.devil]
-    angel = [[c for c in row if c not in later] for row in state.angel]
     drawn = state.phase != DOUBLER  # the seat on turn has drawn since
     hidden = sum(len(h) for s, h in enumerate(state.hands) if s != seat) - drawn
-    unseen = hidden + len(state.pile) + len(after) + drawn
-    return LastMove(
-        side, card,
-        tuple(sum(VALUE[c] for c in a) - sum(VALUE[c] for c in d) for d, a in zip(devil, angel, strict=True)),
-        tuple(sum(VALUE[c] for c in d) + sum(VALUE[c] for c in a) for d, a in zip(devil, angel, strict=True)),
-        tuple(len(d) + len(a) >= options.max_per_row for d, a in zip(devil, angel, strict=True)),
-        tuple((len(d) < options.max_per_side, len(a) < options.max_per_side) for d, a in zip(devil, angel, strict=True)),
-        hidden / unseen / (n - 1) if unseen else 0.0,
-    )
+    cards = len(state.pile) + sum(map(len, state.hands)) + sum(map(len, state.laid))
+    return _placements(tuple(map(tuple, state.laid)), seat, newest, hidden, cards - len(state.hands[seat]) - 1,
+                       state.options.max_per_side, state.options.max_per_row)
 
 
-def choice_likelihood(move: LastMove, hand: list[str], temperature: float) -> float:
+@lru_cache(maxsize=64)
+def _placements(laid: tuple[tuple[tuple[str, str], ...], ...], seat: int, newest: int, hidden: int, unseen: int,
+                per_side: int, per_row: int) -> tuple[Placement, ...]:
+    """``placements`` from the cards each seat laid this round, the latest mover, the cards hidden in
+    the other hands and those the seat could not see before any card was laid."""
+    n = len(laid)
+    placed = sum(map(len, laid))
+    turns = {card: placed - 1 - (newest - s) % n - (len(laid[s]) - 1 - i) * n
+             for s in range(n) for i, (_, card) in enumerate(laid[s])}
+    out = []
+    for side, card in laid[seat]:
+        devil: list[list[str]] = [[] for _ in range(5)]
+        angel: list[list[str]] = [[] for _ in range(5)]
+        for s in range(n):
+            for other_side, c in laid[s]:
+                if turns[c] < turns[card]:
+                    (angel if other_side == "angel" else devil)[ROW[c]].append(c)
+        left = unseen - sum(map(len, devil)) - sum(map(len, angel))
+        out.append(Placement(
+            side, card,
+            tuple(sum(VALUE[c] for c in a) - sum(VALUE[c] for c in d) for d, a in zip(devil, angel, strict=True)),
+            tuple(sum(VALUE[c] for c in d) + sum(VALUE[c] for c in a) for d, a in zip(devil, angel, strict=True)),
+            tuple(len(d) + len(a) >= per_row for d, a in zip(devil, angel, strict=True)),
+            tuple((len(d) < per_side, len(a) < per_side) for d, a in zip(devil, angel, strict=True)),
+            hidden / left / (n - 1) if left else 0.0,
+        ))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def choice_weights(move: Placement, colour: int, mine: int, temperature: float) -> tuple[float, ...]:
+    """e to the easy player's worth (``move_worth``, in ``temperature`` points) of laying a ``colour``
+    card of each value 1 to 5 on the devil side (the first five) or the angel side (the last five) of
+    the table ``move`` saw, holding ``mine`` points of the colour; 0 where that side was full or the
+    row closed. ``placements`` makes each ``move`` once per table, so every redeal of a move reads
+    these once."""
+    if move.closed[colour]:
+        return (0.0,) * 10
+    best = (COLOUR_TOTAL - move.laid[colour] - mine) * move.share * 1.6
+    before = colour_worth(move.balance[colour], mine, best)
+    out: list[float] = []
+    for sign, open_ in ((-1, move.room[colour][0]), (1, move.room[colour][1])):
+        out.extend(math.exp((colour_worth(move.balance[colour] + sign * v, mine - v, best) - before) / temperature)
+                   if open_ else 0.0 for v in range(1, 6))
+    return tuple(out)
+
+
+def choice_likelihood(move: Placement, hand: list[str], temperature: float) -> float:
     """How likely an easy player holding ``hand`` (its hand after the move) made ``move``: a softmax at
     ``temperature`` points of the easy player's worth (``move_worth``) over the placements it had."""
     held = [*hand, move.card]
     mine = [0] * 5
     for c in held:
         mine[ROW[c]] += VALUE[c]
-    worths: dict[tuple[str, int, int], float] = {}
-    for r in range(5):
-        if not mine[r] or move.closed[r]:
-            continue
-        best = (COLOUR_TOTAL - move.laid[r] - mine[r]) * move.share * 1.6
-        before = colour_worth(move.balance[r], mine[r], best)
-        for v in {VALUE[c] for c in held if ROW[c] == r}:
-            for side, sign, open_ in (("devil", -1, move.room[r][0]), ("angel", 1, move.room[r][1])):
-                if open_:
-                    worths[side, r, v] = colour_worth(move.balance[r] + sign * v, mine[r] - v, best) - before
-    chosen = worths.get((move.side, ROW[move.card], VALUE[move.card]))
-    if chosen is None:  # a table the seat cannot have seen: the move tells nothing
+    r = ROW[move.card]
+    chosen = choice_weights(move, r, mine[r], temperature)[(move.side == "angel") * 5 + VALUE[move.card] - 1]
+    if not chosen:  # a table the seat cannot have seen: the move tells nothing
         return 1.0
     weight = 0.0
     for c in held:
-        for side in SIDES:
-            worth = worths.get((side, ROW[c], VALUE[c]))
-            if worth is not None:
-                weight += math.exp((worth - chosen) / temperature)
-    return 1.0 / weight
+        weights = choice_weights(move, ROW[c], mine[ROW[c]], temperature)
+        weight += weights[VALUE[c] - 1] + weights[VALUE[c] + 4]
+    return chosen / weight
+
+
+def placements_likelihood(seen: tuple[Placement, ...], laid: list[tuple[str, str]], hand: list[str],
+                          temperature: float) -> float:
+    """How likely an easy player holding ``hand`` now made each of its placements ``seen`` this round
+    (``choice_likelihood`` of each). ``hand`` is in the order the seat drew its cards, the latest
+    first: each turn drew one card, so before its last k placements the seat held its hand less the
+    first k cards, plus those k placements' cards."""
+    likely = 1.0
+    last = len(seen) - 1
+    for j, move in enumerate(seen):
+        later = last - j
+        likely *= choice_likelihood(move, hand[later:] + [c for _, c in laid[j + 1:]], temperature)
+    return likely
 
 
 class DiaboloBrain(Brain[Diabolo, DiaboloState]):
@@ -240,6 +281,10 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     proposals = 8
     #: Points of move worth that make an easy player's choice e times likelier.
     temperature = 0.25
+    #: In the match's last round only finishing first counts: a playout's lead is worth its tanh at this
+    #: scale (points), so a seat far ahead gives up points for safety and one far behind plays for the
+    #: swing that could still carry it past the leader, where a lead counted in full would not.
+    final_lead = 10.0
 
     def easy(self, game: Diabolo, state: DiaboloState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -279,24 +324,28 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
         seat after seat from the cards the seat cannot see, the rest to the draw pile; the others'
         doubler choices not yet revealed are what their hands would choose. Uniform redeals ignore
         that a seat laying a colour on the devil side hardly ever keeps its high cards. Where the table
-        shows how a seat saw the rows at its latest placement (``last_move``), ``proposals`` hands are
-        drawn by what it laid before and one kept with the chance an easy player holding it made that
-        placement: the odds only count a colour's cards, the choice also tells which card it could
-        have laid instead."""
+        shows how a seat saw the rows at its placements (``placements``), ``proposals`` hands are drawn
+        by those odds and one kept with the chance an easy player holding it made every one of them
+        (``placements_likelihood``, its cards in a random order of drawing): the odds only count a
+        colour's cards, the choices also tell which cards it could have laid instead, and which
+        colours it was building on which side all round, not only at its latest turn."""
         out = game.resample(state, seat, rng)
         others = [(seat + k) % state.players for k in range(1, state.players)]
         pool = sorted(out.pile + [c for s in others for c in out.hands[s] if c not in out.known[s]])
         for s in others:
             hidden = len(out.hands[s]) - sum(1 for c in out.hands[s] if c in out.known[s])
-            move = last_move(state, s) if self.proposals > 1 else None
-            if move is None:
-                odds = holding_odds(tuple(state.laid[s]))
+            odds = holding_odds(tuple(state.laid[s]))
+            seen = placements(state, s) if self.proposals > 1 else ()
+            if not seen:
                 hand = weighted_subset(pool, [odds[c] for c in pool], hidden, rng)
             else:
-                odds = holding_odds(tuple(state.laid[s][:-1]))
                 drawn = weighted_subsets(pool, [odds[c] for c in pool], hidden, self.proposals, rng)
                 shown = [c for c in out.hands[s] if c in out.known[s]]
-                likely = [choice_likelihood(move, shown + h, self.temperature) for h in drawn]
+                likely = []
+                for h in drawn:
+                    held = shown + h
+                    rng.shuffle(held)  # the order it drew them in, the latest first
+                    likely.append(placements_likelihood(seen, state.laid[s], held, self.temperature))
                 hand = rng.choices(drawn, likely)[0]
             taken = set(hand)
             pool = [c for c in pool if c not in taken]
@@ -339,11 +388,15 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
 
     def value(self, game: Diabolo, mark: tuple[int, int], state: DiaboloState, seat: int) -> float:
         """The seat's match points against the best other seat's, the earlier rounds' included: the match
-        is won against the leader, so a round's points taken from a seat far behind count for less."""
+        is won against the leader, so a round's points taken from a seat far behind count for less. In
+        the last round a lead counts as far as it decides who finishes first (``final_lead``)."""
         points = [float(t) for t in state.totals]
         if state.round_no == mark[0] and not game.is_over(state) and state.phase != DOUBLER:
             points = [p + q for p, q in zip(points, leaning_scores(state), strict=True)]
-        return margin(points, seat)
+        lead = margin(points, seat)
+        if mark[0] == state.options.round_count(state.players) - 1:
+            return self.final_lead * math.tanh(lead / self.final_lead)
+        return lead
 
 
 def _placed(state: DiaboloState) -> int:

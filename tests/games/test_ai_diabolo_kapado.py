@@ -15,7 +15,7 @@ from games.computer import choose
 from games.diabolo import GAME as DIABOLO
 from games.diabolo import position as diabolo_position
 from games.diabolo import score_now
-from games.diabolo.computer import last_move
+from games.diabolo.computer import placements, placements_likelihood
 from games.kapado import BRAIN as KAPADO_BRAIN
 from games.kapado import GAME as KAPADO
 from games.kapado.rules import position as kapado_position
@@ -180,21 +180,64 @@ def test_diabolo_redeals_keep_the_high_cards_of_a_colour_away_from_the_seat_that
     assert held[1] == 0 and held[2] > 60, held
 
 
-def test_diabolo_last_move_sees_the_table_as_the_seat_saw_it_when_it_laid_its_latest_card():
-    """Seat 1 laid red to the angels, then seat 2 laid red to the devils, and seat 0 is on turn: seat 1
-    saw the red row without either card (balance 0), seat 2 saw it with seat 1's angel card (+2); after
-    a discard the turn order no longer tells which placement came last, so nothing is read."""
-    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"r": ["r3a"]},
-                             angel={"r": ["r2a"]}, next_cards=("g1d",))
-    state.laid[1] = [("angel", "r2a")]
-    state.laid[2] = [("devil", "r3a")]
-    first, second = last_move(state, 1), last_move(state, 2)
-    assert first is not None and second is not None
-    assert (first.side, first.card, first.balance[0], first.laid[0]) == ("angel", "r2a", 0, 0)
-    assert (second.side, second.card, second.balance[0], second.laid[0]) == ("devil", "r3a", 2, 2)
-    assert last_move(state, 0) is None  # laid nothing yet
-    state.removed.append("y1a")
-    assert last_move(state, 1) is None
+def test_diabolo_placements_see_the_table_as_the_seat_saw_it_at_each_of_its_cards():
+    """Seat 1 laid red to the angels, seat 2 red to the devils, seat 0 green, then seat 1 yellow and seat 2
+    yellow, and seat 0 is on turn: seat 1 saw the red row without either red card (balance 0) and, at its
+    yellow card, with both (balance -1) and seat 0's green; seat 2 saw red with seat 1's angel card (+2),
+    then yellow with seat 1's yellow. After a discard the turn order no longer tells which placement came
+    when, so nothing is read."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"r": ["r3a"], "y": ["y1a"]},
+                             angel={"r": ["r2a"], "g": ["g2a"], "y": ["y4a"]}, next_cards=("g1d",))
+    state.laid[1] = [("angel", "r2a"), ("angel", "y4a")]
+    state.laid[2] = [("devil", "r3a"), ("devil", "y1a")]
+    state.laid[0] = [("angel", "g2a")]
+    (first, third), (second, fourth) = placements(state, 1), placements(state, 2)
+    assert (first.side, first.card, first.balance[:3], first.laid[:3]) == ("angel", "r2a", (0, 0, 0), (0, 0, 0))
+    assert (second.side, second.card, second.balance[:3], second.laid[:3]) == ("devil", "r3a", (2, 0, 0), (2, 0, 0))
+    assert (third.card, third.balance[:3], third.laid[:3]) == ("y4a", (-1, 0, 2), (5, 0, 2))
+    assert (fourth.card, fourth.balance[:3], fourth.laid[:3]) == ("y1a", (-1, 4, 2), (5, 4, 2))
+    assert placements(state, 0)[0].laid[:3] == (5, 0, 0)
+    state.laid[0] = []
+    assert placements(state, 0) == ()  # laid nothing yet
+    state.removed.append("y1b")
+    assert placements(state, 1) == ()
+
+
+def test_diabolo_reading_an_earlier_placement_leaves_out_the_cards_drawn_since():
+    """Seat 1 laid a yellow 1 to the devils on an empty table, then a blue card. An easy player holding a
+    yellow 5 then would not have tipped yellow against itself: a hand whose yellow 5 was there before is
+    far less likely than the same hand whose yellow 5 is the one card drawn since (the hand is listed
+    latest draw first)."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"y": ["y1b"], "r": ["r1a"]},
+                             angel={"b": ["b3a"], "p": ["p2a"], "g": ["g3b"]}, next_cards=("g1d",))
+    state.laid[1] = [("devil", "y1b"), ("angel", "b3a")]
+    state.laid[2] = [("angel", "p2a"), ("devil", "r1a")]
+    state.laid[0] = [("angel", "g3b")]
+    hand = ["r2a", "g2a", "p3a", "b4a", "b5a"]
+    seen = placements(state, 1)
+    kept_before = placements_likelihood(seen, state.laid[1], ["r2a", "y5a", "g2a", "p3a", "b4a", "b5a"], 0.25)
+    drawn_since = placements_likelihood(seen, state.laid[1], ["y5a", *hand], 0.25)
+    assert kept_before < drawn_since / 5
+
+
+def test_diabolo_redeals_keep_a_colours_high_cards_away_from_a_seat_that_laid_it_to_the_devils_before():
+    """The same table: seat 1's latest card is blue, its yellow devil card came a round earlier. Reading
+    every placement of the round, few redeals give seat 1 a yellow 4 or 5 (only as the card drawn since);
+    by the measured odds of its colours (``HELD``) and its latest placement alone, 18 in these 400 did."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"y": ["y1b"], "r": ["r1a"]},
+                             angel={"b": ["b3a"], "p": ["p2a"], "g": ["g3b"]}, next_cards=("g1d",))
+    state.laid[1] = [("devil", "y1b"), ("angel", "b3a")]
+    state.laid[2] = [("angel", "p2a"), ("devil", "r1a")]
+    state.laid[0] = [("angel", "g3b")]
+    high = {"y4a", "y4b", "y5a", "y5b"}
+    held = [0, 0, 0]
+    rng = random.Random(3)
+    for _ in range(400):
+        world = BRAINS["diabolo"].determinize(DIABOLO, state, 0, rng)
+        assert sorted(DIABOLO.cards(world)) == sorted(DIABOLO.cards(state))
+        for s in (1, 2):
+            held[s] += len(high & set(world.hands[s]))
+    assert held[1] <= 6 and held[2] > 2 * held[1], held
 
 
 def test_diabolo_strong_tips_the_row_of_the_match_leader_to_the_devils():
@@ -211,6 +254,23 @@ def test_diabolo_strong_tips_the_row_of_the_match_leader_to_the_devils():
         state.totals[leader] = 30
         for seed in range(3):
             assert strong(DIABOLO, state, 0, seed) == Action("devil", card)
+
+
+def test_diabolo_playouts_in_the_last_round_count_a_lead_as_far_as_it_decides_who_finishes_first():
+    """In the match's first round every point of a playout's lead counts; in its last round only finishing
+    first does, so being 40 points ahead is worth hardly more than 15 ahead, and being 40 behind hardly
+    less than 15 behind: a seat far behind then takes the gamble that could carry it past the leader."""
+    brain = BRAINS["diabolo"]
+    values = {}
+    for round_no in (0, 2):
+        for lead in (-40, -15, 15, 40):
+            state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, next_cards=("g1d",))
+            state.round_no = round_no
+            state.totals = [50 + lead, 50, 20]
+            values[round_no, lead] = brain.value(DIABOLO, brain.mark(DIABOLO, state), state, 0)
+    assert [values[0, lead] for lead in (-40, -15, 15, 40)] == [-40, -15, 15, 40]
+    assert 0 < values[2, 40] - values[2, 15] < 1 and 0 < values[2, -15] - values[2, -40] < 1
+    assert values[2, 15] > 9 and values[2, -15] < -9
 
 
 def test_diabolo_playouts_play_the_judged_seat_by_the_hands_of_the_world_played_out():
