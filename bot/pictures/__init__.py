@@ -54,8 +54,8 @@ class Pictures:
         return self.hand_cards(view), self.trumps(view)
 
     def table_plan(self, view: Any) -> Plan | None:
-        """The table before the bands it does not share with a table drawn lately are compressed
-        (``sheet.deflate(plan.rows)``), which takes most of the time and may go to a thread."""
+        """The table laid out in bands, those it shares with a table drawn lately found compressed
+        (``table_png`` compresses the rest; the table writer calls it in its painter's thread)."""
         sheet = self.table(view)
         return None if sheet is None else Plan.of(sheet)
 

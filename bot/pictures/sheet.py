@@ -264,7 +264,8 @@ class Plan:
     """A picture as PNG rows cut in bands: segments the cache has, and the rows of the bands still
     to compress, drawn from the sprites reaching into them alone.
 
-    ``of`` and ``finish`` read and fill the cache; ``deflate(plan.rows)`` in between may run in a thread.
+    ``of`` and ``finish`` read and fill the cache under its lock; ``deflate(plan.rows)`` between them
+    runs without it, so another thread may draw meanwhile.
     The PNG's bytes depend only on the bands' contents, never on which came from the cache: equal
     pictures are byte-equal PNGs (the host hashes them to skip uploads)."""
 

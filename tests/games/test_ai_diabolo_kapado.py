@@ -161,14 +161,9 @@ def test_diabolo_redeals_draw_the_others_hidden_doubler_choices_from_their_dealt
             assert world.choices[s] == ("use" if expected.arg == "p" else "none")
 
 
-def test_diabolo_redeals_keep_the_high_cards_of_a_colour_away_from_the_seat_that_just_laid_it_to_the_devils():
-    """Seat 1's latest placement was a yellow 1 on the devil side, its first card this round. An easy
-    player tips a colour to the devils only when it holds little of it: with a yellow 4 or 5 in hand it
-    would not have laid that card there, so no redeal gives it one (by the measured odds alone, ``HELD``,
-    some did), and seat 2 still gets its share of them."""
-    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"y": ["y1b"]},
-                             next_cards=("g1d",))
-    state.laid[1] = [("devil", "y1b")]
+def high_yellows_redealt(state) -> list[int]:
+    """Yellow 4s and 5s each seat is dealt over 400 of seat 0's redeals of ``state`` (seeded); every
+    redeal holds the same cards as the table."""
     high = {"y4a", "y4b", "y5a", "y5b"}
     held = [0, 0, 0]
     rng = random.Random(3)
@@ -177,6 +172,18 @@ def test_diabolo_redeals_keep_the_high_cards_of_a_colour_away_from_the_seat_that
         assert sorted(DIABOLO.cards(world)) == sorted(DIABOLO.cards(state))
         for s in (1, 2):
             held[s] += len(high & set(world.hands[s]))
+    return held
+
+
+def test_diabolo_redeals_keep_the_high_cards_of_a_colour_away_from_the_seat_that_just_laid_it_to_the_devils():
+    """Seat 1's latest placement was a yellow 1 on the devil side, its first card this round. An easy
+    player tips a colour to the devils only when it holds little of it: with a yellow 4 or 5 in hand it
+    would not have laid that card there, so no redeal gives it one (by the measured odds alone, ``HELD``,
+    some did), and seat 2 still gets its share of them."""
+    state = diabolo_position(3, {0: ["g5a", "g5b", "g4a", "g3a", "p1a", "b1a"]}, devil={"y": ["y1b"]},
+                             next_cards=("g1d",))
+    state.laid[1] = [("devil", "y1b")]
+    held = high_yellows_redealt(state)
     assert held[1] == 0 and held[2] > 60, held
 
 
@@ -229,14 +236,7 @@ def test_diabolo_redeals_keep_a_colours_high_cards_away_from_a_seat_that_laid_it
     state.laid[1] = [("devil", "y1b"), ("angel", "b3a")]
     state.laid[2] = [("angel", "p2a"), ("devil", "r1a")]
     state.laid[0] = [("angel", "g3b")]
-    high = {"y4a", "y4b", "y5a", "y5b"}
-    held = [0, 0, 0]
-    rng = random.Random(3)
-    for _ in range(400):
-        world = BRAINS["diabolo"].determinize(DIABOLO, state, 0, rng)
-        assert sorted(DIABOLO.cards(world)) == sorted(DIABOLO.cards(state))
-        for s in (1, 2):
-            held[s] += len(high & set(world.hands[s]))
+    held = high_yellows_redealt(state)
     assert held[1] <= 6 and held[2] > 2 * held[1], held
 
 
