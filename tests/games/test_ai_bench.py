@@ -24,6 +24,16 @@ def test_a_strong_row_meets_its_target_only_with_the_win_rate_the_lead_and_the_t
     assert row("easy", (0, 0), -5.0, (0.0,)).status == "info"
 
 
+def test_the_lead_on_the_others_mean_is_printed_but_the_target_reads_the_lead_on_the_best_other_seat():
+    from bench.computer import render
+
+    fast = (0.1, 0.15, 0.2)
+    behind_the_best = Row("mu", 4, "hand", "strong", "easy", (1, 1, 0, 0), -1.2, fast, 26.6)
+    assert behind_the_best.status == MISSED
+    line = render([behind_the_best]).splitlines()[2]
+    assert line.split()[11:13] == ["-1.2", "26.6"]
+
+
 def test_a_row_reports_its_share_of_wins_as_a_multiple_of_the_fair_share_with_its_error():
     r = row("strong", (1, 0, 0.5, 1), 1.0, (0.1,), players=3)
     assert r.rate == pytest.approx(0.625)
