@@ -12,10 +12,12 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import aiohttp.payload
 import discord
 import discord.http
 import discord.interactions
 from discord.enums import InteractionResponseType
+from discord.http import MultipartParameters
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 
@@ -60,6 +62,27 @@ class Upload(io.BytesIO):
             vars(self).pop("close", None)
             return
         super().__setattr__(name, value)
+
+
+def lean_files(params: MultipartParameters) -> MultipartParameters:
+    """``params`` with each uploaded file's part holding its bytes as one aiohttp ``BytesPayload``
+    instead of the file object. discord.py hands each part to ``aiohttp.FormData.add_field`` at every
+    try; a file object there is looked up through aiohttp's whole registry of payload types (ours is
+    a ``BytesIO`` subclass, which its fast lookup misses) and read in chunks, while a payload is taken
+    as it is and written at once. The same bytes go out, and a retry sends them again from the start,
+    as discord.py's ``File.reset`` would. Private: the parts of ``MultipartParameters.multipart``, one
+    dict of ``add_field``'s arguments each, a file's ``value`` its ``fp``. A file over ``LEAN_UP_TO``
+    (a GIF) stays a file: aiohttp warns of a large body held in memory."""
+    if not params.multipart:
+        return params
+    parts = [{**part, "value": aiohttp.payload.BytesPayload(data, content_type=part.get("content_type"))}
+             if isinstance(part["value"], io.BytesIO) and len(data := part["value"].getvalue()) <= LEAN_UP_TO
+             else part for part in params.multipart]
+    return params._replace(multipart=parts)
+
+
+#: The largest file ``lean_files`` passes as bytes (aiohttp's own bound for a body held in memory).
+LEAN_UP_TO = 1024 * 1024
 
 
 #: How many rate-limit buckets discord.py's HTTP client holds before it looks for unused ones to drop.

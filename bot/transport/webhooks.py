@@ -58,6 +58,8 @@ class Tokens:
     """The bot's aiohttp session for requests on interaction tokens; ``close()`` it with the bot.
 
     Every answer is told to ``observe`` (method, URL path, status, reason: the request metrics).
+    A multipart body (an upload) is sent as one piece of bytes (``_flat``): aiohttp writes a
+    multipart body part by part, eight writes for a picture and its message.
     Discord sometimes answers a request on an expired token with a 5xx, and the adapter would try it
     five times over 25 s: no retry can help then, so a 5xx on a token the caller knows is spent is
     raised at once as ``discord.DiscordServerError`` (callers then use the channel's route).
@@ -77,6 +79,7 @@ class Tokens:
     async def _answered(self, request: aiohttp.ClientRequest,
                         handler: Callable[[aiohttp.ClientRequest], Awaitable[aiohttp.ClientResponse]],
                         ) -> aiohttp.ClientResponse:
+        await _flat(request)
         response = await handler(request)
         if self.observe is not None:
             self.observe(request.method, request.url.path, response.status, response.reason)
@@ -90,6 +93,19 @@ class Tokens:
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+
+#: The largest multipart body ``_flat`` joins into one piece (a picture and its message is 5-60 KB).
+FLAT_UP_TO = compat.LEAN_UP_TO
+
+
+async def _flat(request: aiohttp.ClientRequest) -> None:
+    """Send ``request``'s multipart body as the bytes it would write: aiohttp writes each part's
+    boundary, headers, content and line end apart, each a trip to the transport, while bytes go out
+    with the request's headers in one (the same Content-Type, boundary and length)."""
+    body = request.body
+    if isinstance(body, aiohttp.MultipartWriter) and (body.size or FLAT_UP_TO + 1) <= FLAT_UP_TO:
+        await request.update_body(await body.as_bytes())
 
 
 class _Clock(Protocol):
@@ -169,9 +185,9 @@ async def send_message(interaction: discord.Interaction, content: Any = None, *,
     """``interaction.response.send_message(content, view=..., files=..., ephemeral=...)``, unparsed."""
     _responded(interaction)
     flags = discord.MessageFlags(ephemeral=True) if ephemeral else MISSING
-    params = interaction_message_response_params(
+    params = compat.lean_files(interaction_message_response_params(
         type=InteractionResponseType.channel_message.value, content=content, files=files, view=view,
-        flags=flags, previous_allowed_mentions=interaction.client.allowed_mentions)
+        flags=flags, previous_allowed_mentions=interaction.client.allowed_mentions))
     try:
         data = await _callback(interaction, params)
     finally:
@@ -188,17 +204,17 @@ async def update_message(interaction: discord.Interaction, *, view: Any, content
     _responded(interaction)
     if interaction.type not in _COMPONENT_LIKE:
         return None
-    params = interaction_message_response_params(
+    params = compat.lean_files(interaction_message_response_params(
         type=InteractionResponseType.message_update.value, content=content, view=view, attachments=attachments,
-        previous_allowed_mentions=interaction.client.allowed_mentions)
+        previous_allowed_mentions=interaction.client.allowed_mentions))
     data = await _callback(interaction, params)
     compat.responded(interaction, InteractionResponseType.message_update)
     return data
 
 
 def _params(interaction: discord.Interaction, view: Any, content: Any, attachments: Any) -> MultipartParameters:
-    return handle_message_parameters(content=content, attachments=attachments, view=view,
-                                     previous_allowed_mentions=interaction.client.allowed_mentions)
+    return compat.lean_files(handle_message_parameters(content=content, attachments=attachments, view=view,
+                                                       previous_allowed_mentions=interaction.client.allowed_mentions))
 
 
 async def edit_original(interaction: discord.Interaction, *, view: Any, content: Any = MISSING,
@@ -225,9 +241,9 @@ async def send_followup(interaction: discord.Interaction, content: Any = MISSING
     """``interaction.followup.send(content, ...)`` (an application's webhook always waits), unparsed:
     the new message's ``id`` is in it."""
     flags = discord.MessageFlags(ephemeral=True) if ephemeral else MISSING
-    with handle_message_parameters(content=MISSING if content is None else content, files=files, flags=flags,
-                                   view=view, allowed_mentions=allowed_mentions,
-                                   previous_allowed_mentions=interaction.client.allowed_mentions) as params:
+    with compat.lean_files(handle_message_parameters(
+            content=MISSING if content is None else content, files=files, flags=flags, view=view,
+            allowed_mentions=allowed_mentions, previous_allowed_mentions=interaction.client.allowed_mentions)) as params:
         return await _on_webhook(interaction, compat.webhook_adapter().execute_webhook(
             interaction.application_id, interaction.token, payload=params.payload, multipart=params.multipart,
             files=params.files, wait=True, with_components=view is not MISSING, **_sending(interaction)))

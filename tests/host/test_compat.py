@@ -8,6 +8,7 @@ import inspect
 import re
 from types import SimpleNamespace
 
+import aiohttp.payload
 import discord
 import discord.http
 import discord.interactions
@@ -150,3 +151,21 @@ def test_an_interactions_clicked_message_is_built_by_the_one_name_read_clicked_r
     assert isinstance(read, ClickedMessage) and read.id == 7 and read.flags.ephemeral
     parsed = discord.interactions.Message(state=other._connection, channel=None, data=data)
     assert type(parsed) is discord.Message and parsed.id == 7 and parsed.flags.ephemeral
+
+
+def test_an_uploads_parts_hold_each_file_as_its_reader_and_lean_files_passes_its_bytes():
+    """discord.py gives ``aiohttp.FormData.add_field`` one dict per part, a file's ``value`` its file
+    object; ``lean_files`` hands the same bytes as a payload, and leaves a file past its bound alone."""
+    png, gif = b"\x89PNG" + bytes(3000), b"GIF89a" + bytes(compat.LEAN_UP_TO)
+    files = [discord.File(compat.Upload(png), filename="hand-0123.png"), discord.File(compat.Upload(gif), filename="a.gif")]
+    params = discord.http.handle_message_parameters(content="x", files=files)
+    assert [part["value"] for part in params.multipart[1:]] == [file.fp for file in files]
+    lean = compat.lean_files(params)
+    payload_json, picture, big = lean.multipart
+    assert payload_json == params.multipart[0] and big == params.multipart[2]
+    assert isinstance(picture["value"], aiohttp.payload.BytesPayload)
+    assert picture["value"].decode("latin-1").encode("latin-1") == png
+    assert {**picture, "value": None} == {**params.multipart[1], "value": None}
+    assert lean.files == params.files and lean.payload is None
+    plain = discord.http.handle_message_parameters(content="x")
+    assert compat.lean_files(plain) is plain

@@ -7,12 +7,14 @@ import asyncio
 import io
 import logging
 
+import aiohttp
+import aiohttp.http_writer
 import discord
 import pytest
 
 from bench.load import route
 from bot.ops.metrics import Metrics
-from bot.transport import webhooks
+from bot.transport import compat, webhooks
 from bot.ui.base import StaticLayout, StaticView, button, row, text
 from tests.double.test_double import env  # noqa: F401  (the double with the sample bot connected)
 
@@ -210,3 +212,24 @@ async def test_answers_on_tokens_are_counted_and_a_refusal_logged_without_the_to
     assert logged == [f"Discord refused POST /api/v10/interactions/{refused.id}/[redacted]/callback: 404 Not Found"]
     assert refused.token not in caplog.text
     caplog.clear()
+
+
+async def test_an_upload_goes_out_in_one_write_with_the_same_files(env, monkeypatch):  # noqa: F811
+    """A picture and its message leave as one piece of bytes (aiohttp writes a multipart body part by
+    part, eight writes), and the double reads the same message and the same file from it."""
+    d, interaction = env.double, await _interaction(env)
+    writes: list[int] = []
+    write = aiohttp.http_writer.StreamWriter.write
+
+    async def counted(self, chunk, *args, **kwargs):
+        writes.append(len(chunk))
+        return await write(self, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(aiohttp.http_writer.StreamWriter, "write", counted)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    layout = StaticLayout([{"type": 17, "components": [text("Your hand")]}])
+    upload = discord.File(compat.Upload(png), filename="hand-0123.png", description="alt")
+    data = await webhooks.edit_original(interaction, content=None, view=layout, attachments=[upload])
+    assert len(writes) == 1 and writes[0] > len(png)
+    assert d.message(data["id"]).files == {"hand-0123.png": png}
+    assert data["attachments"][0]["description"] == "alt"
