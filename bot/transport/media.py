@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import discord
 
@@ -34,16 +34,18 @@ Shown = dict[tuple[str, str], int | None]
 
 @dataclass(frozen=True)
 class Picture:
-    """One PNG for a message, with the text that says the same (the alt text)."""
+    """One PNG for a message, with the text that says the same (the alt text). ``digest`` is the PNG's
+    content hash, given where it was kept with the PNG (``Painted``), else hashed here."""
 
     png: bytes
     alt: str
     kind: str = "table"
-    digest: str = field(init=False)
+    digest: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "alt", (self.alt.strip() or self.kind)[:MAX_ALT])
-        object.__setattr__(self, "digest", _digest(self.png))
+        if not self.digest:
+            object.__setattr__(self, "digest", _digest(self.png))
 
     @property
     def name(self) -> str:
@@ -73,11 +75,24 @@ class Document:
                             description=self.description[:MAX_ALT] or None)
 
 
+class Painted(NamedTuple):
+    """A PNG kept with its content hash (``bot.ui.pictured`` keeps the tables' and hands' pictures so):
+    every open hand is drawn again after each move at its table, mostly with the same picture, and
+    a picture kept so is never hashed again."""
+
+    png: bytes
+    digest: str
+
+
+def painted(png: bytes | None) -> Painted | None:
+    """``png`` with its content hash (None: nothing was painted)."""
+    return Painted(png, hashlib.sha256(png).hexdigest()) if png is not None else None
+
+
 @lru_cache(maxsize=64)
 def _digest(png: bytes) -> str:
-    """The content hash of a PNG, hashed once: every redraw of an unchanged table or open hand gets
-    the very same bytes back from the picture cache (``bot.ui.pictured``, as many entries, so this
-    keeps hardly any PNG alive that the picture cache has not), whose hash Python keeps."""
+    """The content hash of a PNG that came without one (a result picture, a review's), hashed once
+    for a few redraws of the same bytes."""
     return hashlib.sha256(png).hexdigest()
 
 
@@ -100,12 +115,15 @@ class Showing(Protocol):
     def pictures(self) -> tuple[Picture, ...]: ...
 
 
-def draw(session: Pictured, paint: Callable[[], bytes | None], alt: str, kind: str = "table") -> Picture | None:
+def draw(session: Pictured, paint: Callable[[], bytes | Painted | None], alt: str,
+         kind: str = "table") -> Picture | None:
     """The picture a presenter puts on a table or hand: None when the table has pictures off (the
     lobby setting; nothing is painted then) or the painter drew nothing."""
     if not session.pictures:
         return None
     png = paint()
+    if isinstance(png, Painted):
+        return Picture(png.png, alt, kind, png.digest)
     return Picture(png, alt, kind) if png is not None else None
 
 

@@ -10,7 +10,7 @@ The table writer paints ahead, in one thread of its own (``PAINTER``): a table's
 compressed (``paint_table``), and the pictures of the open hands whose cards changed (``ahead``), so
 a click at another table does not wait in the event loop's queue behind a layout. The drawing kit
 may be called from any thread (``bot.pictures``); the two caches here are read and filled on the
-event loop only, the thread gets a frozen view and hands back bytes.
+event loop only, the thread gets a frozen view and hands back the PNG with its hash.
 The alt text is the text that says the same, without its markdown (a screen reader would read the
 asterisks).
 """
@@ -29,35 +29,36 @@ from typing import Any, TypeVar
 from bot.i18n import t
 from bot.pictures import Pictures
 from bot.transport import media
-from bot.transport.media import Picture
+from bot.transport.media import Painted, Picture
 from bot.ui.base import Rendered, StaticLayout
 from bot.ui.cards import label
 from bot.ui.shown import Shown
 
 #: Table PNGs kept by (kind, game, lang, what is drawn): a table's picture changes with nearly every
 #: move, so this spares the redraws of an unchanged table (its text alone changed) and the rendering
-#: after ``paint_table``. 512 PNGs of 5-50 KB: about 8 MB.
+#: after ``paint_table``. 512 PNGs of 5-50 KB: about 8 MB. Both caches keep each PNG with its content
+#: hash (``media.Painted``), hashed where it was painted.
 CACHE_SIZE = 512
-_drawn: OrderedDict[tuple, bytes | None] = OrderedDict()
+_drawn: OrderedDict[tuple, Painted | None] = OrderedDict()
 #: Each live table's hand PNGs, by (lang, playable, cards), the newest last; gone with the session.
 #: A move changes one or two hands' cards or standing, and every open hand is redrawn for the news
 #: around it: a cache shared by all tables held none of the unchanged ones once more hands were open
 #: than it had room for (1,000 tables, three open hands each), so each was painted again.
-_hands: weakref.WeakKeyDictionary[object, OrderedDict[tuple, bytes | None]] = weakref.WeakKeyDictionary()
+_hands: weakref.WeakKeyDictionary[object, OrderedDict[tuple, Painted | None]] = weakref.WeakKeyDictionary()
 #: Hand pictures a table keeps per seat: its hand now, and one it was shown lately (another language,
 #: or the step before a move that was not made).
 HANDS_PER_SEAT = 2
 _MARKUP = re.compile(r"\*\*|__|^#+ |^-# |^> ", re.MULTILINE)
 
 
-def _png(key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
+def _png(key: tuple, paint: Callable[[], Painted | None]) -> Painted | None:
     if key in _drawn:
         _drawn.move_to_end(key)
         return _drawn[key]
     return _remember(key, paint())
 
 
-def _remember(key: tuple, png: bytes | None) -> bytes | None:
+def _remember(key: tuple, png: Painted | None) -> Painted | None:
     _drawn[key] = png
     if len(_drawn) > CACHE_SIZE:
         _drawn.popitem(last=False)
@@ -75,7 +76,7 @@ PAINT_AHEAD_TRIES = 2
 PAINTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 #: While a rendering is drawn ahead (``ahead``): the hand pictures it found missing, to be painted in
 #: ``PAINTER``; None otherwise (a hand picture missing then is painted where it is asked for).
-_wanted: ContextVar[list[tuple[Shown, tuple, Callable[[], bytes | None]]] | None] = ContextVar("wanted", default=None)
+_wanted: ContextVar[list[tuple[Shown, tuple, Callable[[], Painted | None]]] | None] = ContextVar("wanted", default=None)
 _R = TypeVar("_R")
 
 
@@ -95,7 +96,7 @@ async def paint_table(session: Shown, pictures: Pictures | None) -> None:
         key = _table_key(game, session.lang, view)
         if key in _drawn:
             return
-        _remember(key, await _painted(pictures.table_png, view))
+        _remember(key, await _painted(_hashed, pictures.table_png, view))
 
 
 async def ahead(renders: list[Callable[[], _R]]) -> list[_R]:
@@ -105,7 +106,7 @@ async def ahead(renders: list[Callable[[], _R]]) -> list[_R]:
     is rendered."""
     made, missing = [], []
     for render in renders:
-        wanted: list[tuple[Shown, tuple, Callable[[], bytes | None]]] = []
+        wanted: list[tuple[Shown, tuple, Callable[[], Painted | None]]] = []
         asked = _wanted.set(wanted)
         try:
             made.append(render())
@@ -122,8 +123,13 @@ async def ahead(renders: list[Callable[[], _R]]) -> list[_R]:
     return made
 
 
-def _paint_all(paints: list[Callable[[], bytes | None]]) -> list[bytes | None]:
+def _paint_all(paints: list[Callable[[], Painted | None]]) -> list[Painted | None]:
     return [paint() for paint in paints]
+
+
+def _hashed(paint: Callable[..., bytes | None], *args: Any) -> Painted | None:
+    """What ``paint(*args)`` painted, with its content hash."""
+    return media.painted(paint(*args))
 
 
 def plain(text: str) -> str:
@@ -138,7 +144,7 @@ def table_picture(pictures: Pictures, session: Shown, view: Any, lang: str, alt:
     game = session.game.key
     if not session.pictures or not alt.strip():
         return None
-    return media.draw(session, lambda: _png(_table_key(game, lang, view), lambda: pictures.table_png(view)),
+    return media.draw(session, lambda: _png(_table_key(game, lang, view), lambda: _hashed(pictures.table_png, view)),
                       plain(alt))
 
 
@@ -153,11 +159,11 @@ def hand_picture(pictures: Pictures, session: Shown, view: Any, lang: str, playa
     shown = " ".join(name(card) for card in order)
     said = [alt] + ([t(lang, "table.playable", cards=shown)] if playable else [])
     key = (lang, tuple(sorted(playable)), pictures.hand_key(view))
-    return media.draw(session, lambda: _hand_png(session, key, lambda: pictures.hand_png(view, playable)),
+    return media.draw(session, lambda: _hand_png(session, key, lambda: _hashed(pictures.hand_png, view, playable)),
                       plain("\n".join(said)), "hand")
 
 
-def _hand_png(session: Shown, key: tuple, paint: Callable[[], bytes | None]) -> bytes | None:
+def _hand_png(session: Shown, key: tuple, paint: Callable[[], Painted | None]) -> Painted | None:
     kept = _hands.get(session)
     if kept is not None and key in kept:
         kept.move_to_end(key)
@@ -169,7 +175,7 @@ def _hand_png(session: Shown, key: tuple, paint: Callable[[], bytes | None]) -> 
     return _keep_hand(session, key, paint())
 
 
-def _keep_hand(session: Shown, key: tuple, png: bytes | None) -> bytes | None:
+def _keep_hand(session: Shown, key: tuple, png: Painted | None) -> Painted | None:
     kept = _hands.get(session)
     if kept is None:
         kept = _hands[session] = OrderedDict()

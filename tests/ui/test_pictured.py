@@ -5,10 +5,13 @@ painter's thread."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
+from types import SimpleNamespace
 
 from bot.pictures import Pictures, sheet
 from bot.registry import pictures, presenter
+from bot.transport import media
 from bot.ui import pictured
 from tests.ui import kit
 
@@ -155,3 +158,31 @@ def test_a_tables_hand_pictures_go_with_it(monkeypatch):
     del session
     gc.collect()
     assert len(pictured._hands) == before - 1
+
+
+async def test_a_kept_picture_is_hashed_once_where_it_was_painted(monkeypatch):
+    """Every open hand is drawn again after each move at its table, mostly with the same picture: the
+    PNG's content hash (its file name) is kept with it, hashed in the painter's thread with the
+    table's picture and the hands painted ahead, never again on a redraw."""
+    session = kit.make_session("skippo", 3, seed="hashed")
+    hands = presenter("skippo")
+    expected = [hands.hand(session, seat, "en", "", None) for seat in range(3)]
+    pictured._hands.pop(session, None)
+    pictured._drawn.clear()
+    hashed_in: list[int | str] = []
+
+    def sha256(png: bytes):
+        hashed_in.append(threading.get_ident())
+        return hashlib.sha256(png)
+
+    monkeypatch.setattr(media, "hashlib", SimpleNamespace(sha256=sha256))
+    monkeypatch.setattr(media, "_digest", lambda png: hashed_in.append("again") or hashlib.sha256(png).hexdigest())
+    first = await pictured.ahead([functools.partial(hands.hand, session, seat, "en", "", None) for seat in range(3)])
+    await pictured.paint_table(session, pictures("skippo"))
+    assert len(hashed_in) == 4 and set(hashed_in) == {_painters_thread()}
+    hashed_in.clear()
+    again = [hands.hand(session, seat, "en", "", None) for seat in range(3)] + hands.table(session, "en", None)
+    assert hashed_in == []
+    assert [h.fingerprint() for h in first] == [h.fingerprint() for h in again[:3]] == [
+        h.fingerprint() for h in expected]
+    assert all(p.digest == hashlib.sha256(p.png).hexdigest() for h in again for p in h.pictures)
