@@ -7,6 +7,7 @@ import random
 import typing
 
 from bot.i18n import LANGUAGES, catalogue, t
+from bot.tables.mu import words
 from bot.tables.mu.presenter import PRESENTER
 from bot.transport import ids
 from bot.ui.cards import label
@@ -273,6 +274,20 @@ def test_the_hand_marks_the_legal_cards_and_keeps_the_others_clickable_for_the_r
         raise AssertionError("a card that does not follow red was accepted")
     waiting = hand(session, C)
     assert all(b["disabled"] for b in card_buttons(waiting).values()) and "**P1** is to play." in waiting.text
+
+
+def test_a_hands_card_line_is_worked_out_once_while_its_cards_and_trumps_stay():
+    """Every open hand is drawn again after each move at its table: the line of its cards grouped by
+    suit (the alt text and, in the tricks, the first line) is worked out once for the same cards and
+    trumps, and afresh once a card left the hand."""
+    session = red_led_position()
+    words._grouped.cache_clear()
+    first = hand(session, B)
+    again = hand(session, B)
+    assert again.text == first.text and words._grouped.cache_info().misses == 1
+    kit.play(session, B, "play:r4")
+    after = hand(session, B)
+    assert words._grouped.cache_info().misses == 2 and label("r4") not in after.text.split("\n")[0]
 
 
 def test_a_seat_that_cannot_follow_is_told_any_card_goes():

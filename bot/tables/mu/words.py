@@ -6,6 +6,7 @@ Everything here reads a ``MuView`` (public facts, or the seat's own hand), never
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from bot.i18n import t
 from bot.ui.cards import colour_name, label, symbol
@@ -60,15 +61,24 @@ def trick_text(session: Shown, trick: Sequence[tuple[int, str]]) -> str:
 
 def suits(view: MuView) -> dict[str, tuple[str, int]]:
     """Card -> (effective suit, trump tier), once the Chef's trump settled the trumps."""
-    if view.chef_trump is None:
-        return PLAIN
-    return ranking(view.vize_trump or "", view.chef_trump)
+    return _ranks(view.vize_trump, view.chef_trump)
+
+
+def _ranks(vize: str | None, chef: str | None) -> dict[str, tuple[str, int]]:
+    return PLAIN if chef is None else ranking(vize or "", chef)
 
 
 def grouped(cards: Iterable[str], view: MuView) -> str:
     """A hand in its order (already grouped by effective suit), with ``·`` between suits and
     ``TRUMP_MARK`` before the trumps."""
-    ranks = suits(view)
+    return _grouped(tuple(cards), view.vize_trump, view.chef_trump)
+
+
+@lru_cache(maxsize=4096)
+def _grouped(cards: tuple[str, ...], vize: str | None, chef: str | None) -> str:
+    """``grouped`` by what it reads: every open hand is drawn again after each move at its table, and
+    between a seat's own plays its cards and the trumps stay as they were."""
+    ranks = _ranks(vize, chef)
     groups: list[list[str]] = []
     last = None
     for card in cards:
