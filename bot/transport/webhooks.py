@@ -26,6 +26,7 @@ from typing import Any, Protocol, cast
 
 import aiohttp
 import discord
+from aiohttp.hdrs import CONTENT_LENGTH
 from discord.enums import InteractionResponseType, InteractionType
 from discord.http import HTTPClient, MultipartParameters, handle_message_parameters, json_or_text
 from discord.utils import MISSING
@@ -102,9 +103,10 @@ FLAT_UP_TO = compat.LEAN_UP_TO
 async def _flat(request: aiohttp.ClientRequest) -> None:
     """Send ``request``'s multipart body as the bytes it would write: aiohttp writes each part's
     boundary, headers, content and line end apart, each a trip to the transport, while bytes go out
-    with the request's headers in one (the same Content-Type, boundary and length)."""
+    with the request's headers in one (the same Content-Type, boundary and length). The length was
+    set from the body's size (a multipart body's size walks every part's headers)."""
     body = request.body
-    if isinstance(body, aiohttp.MultipartWriter) and (body.size or FLAT_UP_TO + 1) <= FLAT_UP_TO:
+    if type(body) is aiohttp.MultipartWriter and int(request.headers.get(CONTENT_LENGTH, FLAT_UP_TO + 1)) <= FLAT_UP_TO:
         await request.update_body(await body.as_bytes())
 
 
