@@ -64,6 +64,24 @@ class Upload(io.BytesIO):
         super().__setattr__(name, value)
 
 
+class Unset:
+    """A discord.py view (mixed in before ``discord.ui.View`` or ``LayoutView``) whose own state is set
+    up when discord.py first reads it. ``BaseView.__init__`` draws a random id from the system
+    (``os.urandom``: a system call that lets other threads take the GIL), makes a future and walks
+    its items, for each rendering: the bot renders every open hand after each move and sends only
+    those that changed, through calls that read nothing of the view but what the bot's views
+    override (``to_components``, ``has_components_v2``, ``is_dispatchable``). An attribute of
+    discord.py's own that is missing runs the view's ``__init__`` then (``timeout=None``). Private:
+    that discord.py keeps a view's state in instance attributes its ``__init__`` sets."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or vars(self).get("_unset_done"):
+            raise AttributeError(name)
+        self._unset_done = True
+        super().__init__(timeout=None)  # type: ignore[call-arg]
+        return getattr(self, name)
+
+
 def lean_files(params: MultipartParameters) -> MultipartParameters:
     """``params`` with each uploaded file's part holding its bytes as one aiohttp ``BytesPayload``
     instead of the file object. discord.py hands each part to ``aiohttp.FormData.add_field`` at every

@@ -16,7 +16,7 @@ import discord
 
 from bot.i18n import t
 from bot.storage.status import Status
-from bot.transport import ids, media
+from bot.transport import compat, ids, media
 from bot.transport.media import Picture
 from bot.ui.shown import Shown
 
@@ -28,29 +28,33 @@ YOUR_TURN = 0x57F287
 HAND_TEXT = 2000
 
 
-class StaticView(discord.ui.View):
-    """A legacy message (content plus up to five rows) given as Discord's component dicts."""
+class StaticView(compat.Unset, discord.ui.View):
+    """A legacy message (content plus up to five rows) given as Discord's component dicts; discord.py's
+    own state of the view is set up only if discord.py reads it (``compat.Unset``)."""
 
     def __init__(self, components: list[dict]) -> None:
-        super().__init__(timeout=None)
         self.components = components
 
     def to_components(self) -> list[dict]:
         return self.components
 
+    def has_components_v2(self) -> bool:
+        return False
+
     def is_dispatchable(self) -> bool:
         return False
 
 
-class StaticLayout(discord.ui.LayoutView):
+class StaticLayout(compat.Unset, discord.ui.LayoutView):
     """A Components V2 message (text displays and rows, at most 40 components) as component dicts.
 
     Building the dicts directly instead of ``discord.ui`` items: a table is re-rendered on every move,
-    and the item objects were the largest cost the benchmark found.
+    and the item objects were the largest cost the benchmark found. discord.py's own state of the
+    view is set up only if discord.py reads it (``compat.Unset``): most renderings are compared and
+    dropped, and the bot's requests read only the methods below.
     """
 
     def __init__(self, components: list[dict]) -> None:
-        super().__init__(timeout=None)
         self.components = components
 
     def to_components(self) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import os
 import re
 from types import SimpleNamespace
 
@@ -21,6 +22,7 @@ from bot.app import Spieltisch
 from bot.ops.config import Settings
 from bot.transport import compat, media
 from bot.transport.clicked import ClickedMessage
+from bot.ui.base import StaticLayout, StaticView, button, row, text
 
 
 def _params(function) -> set[str]:
@@ -169,3 +171,23 @@ def test_an_uploads_parts_hold_each_file_as_its_reader_and_lean_files_passes_its
     assert lean.files == params.files and lean.payload is None
     plain = discord.http.handle_message_parameters(content="x")
     assert compat.lean_files(plain) is plain
+
+
+async def test_a_static_views_own_state_is_set_up_when_discord_py_first_reads_it(monkeypatch):
+    """Rendering a view draws no random id (``os.urandom``, a system call per rendering) and makes no
+    future; sending it reads only what the bot's views override; anything else of discord.py's sets the
+    view up as its ``__init__`` would."""
+    drawn = []
+    real = os.urandom
+    monkeypatch.setattr(os, "urandom", lambda n: drawn.append(n) or real(n))
+    layout = StaticLayout([{"type": 17, "components": [text("Your hand")]}])
+    legacy = StaticView([row(button("Hand", "st:1:t:hand"))])
+    for view in (layout, legacy):
+        params = discord.http.handle_message_parameters(content="x", view=view)
+        assert params.payload["components"] == view.components and not view.is_dispatchable()
+    assert drawn == [] and discord.http.handle_message_parameters(view=layout).payload["flags"] == 1 << 15
+    assert "flags" not in discord.http.handle_message_parameters(view=legacy).payload
+    assert not layout.is_finished() and not legacy.is_finished() and drawn == [16, 16]
+    assert layout.timeout is None and len(layout.id) == 32 and layout.children == []
+    with pytest.raises(AttributeError):
+        layout.not_an_attribute  # noqa: B018
