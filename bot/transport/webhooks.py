@@ -60,7 +60,7 @@ class Tokens:
 
     Every answer is told to ``observe`` (method, URL path, status, reason: the request metrics).
     A multipart body (an upload) is sent as one piece of bytes (``_flat``): aiohttp writes a
-    multipart body part by part, eight writes for a picture and its message.
+    multipart body part by part, nine writes for a picture and its message.
     Discord sometimes answers a request on an expired token with a 5xx, and the adapter would try it
     five times over 25 s: no retry can help then, so a 5xx on a token the caller knows is spent is
     raised at once as ``discord.DiscordServerError`` (callers then use the channel's route).
