@@ -19,14 +19,22 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import fields, replace
+from functools import partial
 
+from games.base import Action
 from games.kapado import BRAIN, GAME
 from games.kapado.computer import Judgement, KapadoBrain
+from games.kapado.state import KapadoState
+
+#: A strong seat's move (state, seat, legal moves, its random source), read from its view.
+Favourite = Callable[[KapadoState, int, list[Action], random.Random], Action]
 
 
-def play(judgement: Judgement, number: int) -> tuple[float, int]:
-    """Deal ``number``: the strong seat's credit (1, ½ for a tie, 0) and its lead in cards."""
+def play(judgement: Judgement, number: int, favourite: Favourite | None = None) -> tuple[float, int]:
+    """Deal ``number``: the strong seat's credit (1, ½ for a tie, 0) and its lead in cards; the strong
+    seat plays ``judgement``'s favourite, or ``favourite`` when given (``bench.kapado_fit``)."""
     seed = f"kapado-tuning:{number}"
     brain = KapadoBrain()
     brain.judgement = judgement
@@ -39,7 +47,7 @@ def play(judgement: Judgement, number: int) -> tuple[float, int]:
         if len(legal) == 1:
             action = legal[0]
         elif seat == me:
-            action = brain.default(GAME, state, seat, legal, rngs[seat])
+            action = (favourite or partial(brain.default, GAME))(state, seat, legal, rngs[seat])
         else:
             action = BRAIN.easy(GAME, state, seat, legal, rngs[seat])
         GAME.apply(state, seat, action)
