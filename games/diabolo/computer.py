@@ -275,8 +275,10 @@ class DiaboloBrain(Brain[Diabolo, DiaboloState]):
     cap = 200
     #: Rounds of turns a playout looks ahead before it judges the rows as they stand.
     horizon = 2
-    #: Moves the search compares (the heuristic's favourites).
-    keep = 4
+    #: Moves the search compares (the heuristic's favourites). The heuristic judges a card by its own
+    #: colour only, so a move whose worth lies elsewhere (closing a row ends the round while the
+    #: seat's colour pays) may rank fifth; five cost no more playouts than four (``least``).
+    keep = 5
     #: Hands drawn for each other seat by ``HELD``, one kept by how likely its latest placement was.
     proposals = 8
     #: Points of move worth that make an easy player's choice e times likelier.

@@ -7,6 +7,7 @@ is owned at the end, so a double fit is taken and the extra draw always drawn.
 
 from __future__ import annotations
 
+import copy
 import random
 
 from games import BRAINS
@@ -72,6 +73,27 @@ def test_diabolo_strong_commits_to_the_colour_it_clearly_leads():
     for seed in range(3):
         action = strong(DIABOLO, state, 0, seed)
         assert action.kind == "angel" and action.arg.startswith("g"), action
+
+
+def test_diabolo_strong_ends_the_round_while_its_colour_pays():
+    """Red is closed; blue has one place left, on the angel side, and a card there closes it, which ends
+    the round (two rows closed) with yellow leaning to the angels 5 to 0 and the seat holding its top 10
+    (the table saw the seat's hand; the other yellows are in the draw pile). The heuristic judges a card
+    by its own colour only and ranks that blue 1 fifth of the seat's distinct moves, below four cards
+    sent to the devils; the search compares it and takes the sure 10 before anyone can tip yellow."""
+    hands = {0: ["y5a", "y5b", "g2c", "g1a", "p1a", "b1a"], 1: ["r1c", "g2a", "p2a", "b2b", "y1a", "g3a"],
+             2: ["r2c", "g2b", "p2b", "y1b", "p3a", "g3b"]}
+    state = diabolo_position(3, hands, devil={"r": ["r1a", "r1b"], "b": ["b3a", "b2a", "b1c"]},
+                             angel={"r": ["r5a", "r4a", "r3a"], "y": ["y3a", "y2a"], "b": ["b4a"]},
+                             next_cards=("p4a",))
+    state.known[0] = frozenset(hands[0])
+    legal = DIABOLO.legal_actions(state, 0)
+    narrow = copy.copy(BRAINS["diabolo"])
+    narrow.keep = 4
+    assert Action("angel", "b1a") not in narrow.candidates(DIABOLO, state, 0, legal)
+    assert Action("angel", "b1a") in BRAINS["diabolo"].candidates(DIABOLO, state, 0, legal)
+    for seed in range(4):
+        assert strong(DIABOLO, state, 0, seed) == Action("angel", "b1a")
 
 
 def test_diabolo_strong_compares_distinct_moves_and_not_copies_of_one_card():
