@@ -146,14 +146,20 @@ FITTED: tuple[tuple[float, ...], ...] = (
 )
 
 
-def weights(values: tuple[tuple[float, ...], ...], deck: int) -> tuple[float, ...]:
-    """The value's intercept and coefficients over a pile of ``deck`` cards, interpolated between the
-    bands' middles as ``design`` fits them."""
+def bands(deck: int, count: int) -> tuple[tuple[int, float], tuple[int, float]]:
+    """The two bands (of ``count``) around a pile of ``deck`` cards with their shares: the value is
+    interpolated between the bands' middles, so ``design`` fits it as ``weights`` reads it."""
     at = deck / BAND - 0.5
-    low = max(0, min(int(at), len(values) - 1))
-    high = min(low + 1, len(values) - 1)
+    low = max(0, min(int(at), count - 1))
+    high = min(low + 1, count - 1)
     share = min(1.0, max(0.0, at - low))
-    return tuple((1.0 - share) * a + share * b for a, b in zip(values[low], values[high], strict=True))
+    return (low, 1.0 - share), (high, share)
+
+
+def weights(values: tuple[tuple[float, ...], ...], deck: int) -> tuple[float, ...]:
+    """The value's intercept and coefficients over a pile of ``deck`` cards."""
+    (low, a), (high, b) = bands(deck, len(values))
+    return tuple(a * x + b * y for x, y in zip(values[low], values[high], strict=True))
 
 
 def value(w: tuple[float, ...], x: tuple[float, ...]) -> float:
@@ -258,15 +264,11 @@ def record(number: int, judgement: Judgement, ahead: int) -> list[Row]:
 
 def design(rows: list[Row], count: int) -> np.ndarray:
     """Each row's intercept and features, split between the two bands of the pile around its size
-    as ``games.kapado.fitted.value`` interpolates them (``count`` bands)."""
+    (``bands``, of ``count``)."""
     width = 1 + len(NAMES)
     out = np.zeros((len(rows), count * width))
     for r, (deck, x, *_) in enumerate(rows):
-        at = deck / BAND - 0.5
-        low = max(0, min(int(at), count - 1))
-        high = min(low + 1, count - 1)
-        share = min(1.0, max(0.0, at - low))
-        for band, weight in ((low, 1.0 - share), (high, share)):
+        for band, weight in bands(deck, count):
             out[r, band * width:(band + 1) * width] += weight * np.array((1.0, *x))
     return out
 

@@ -33,22 +33,28 @@ def counted(tops: list[str | None], locks: list[int], banned: frozenset[int], un
             float(len({COLOUR[t] for t in open_tops})))
 
 
-def test_features_after_a_placement_are_those_of_the_stacks_it_leaves():
-    """Features.after counts the stacks a placement leaves from bit sets kept beside each stack; over
-    placements of seeded games (up, down, unlocks opened and failed) it gives what counting those
-    stacks from scratch gives."""
-    rng = random.Random("kapado-features")
-    seen: set[tuple[str, int]] = set()
-    for n in range(60):
-        state = GAME.setup(2, GAME.default_options(), f"features-{n}")
-        for _ in range(rng.randrange(0, 80)):
+def placements(walk: str, tag: str, games: int, most: int):
+    """Games ``tag``-0, -1, ... walked a random number of random moves (up to ``most``, drawn from the
+    seed ``walk``) into a placement: the game's number, its state and the seat to place, for each
+    game that stopped at one."""
+    rng = random.Random(walk)
+    for n in range(games):
+        state = GAME.setup(2, GAME.default_options(), f"{tag}-{n}")
+        for _ in range(rng.randrange(0, most)):
             if GAME.is_over(state):
                 break
             seat = min(GAME.to_act(state))
             GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        if GAME.is_over(state) or state.phase != PLACE:
-            continue
-        seat = state.current
+        if not GAME.is_over(state) and state.phase == PLACE:
+            yield n, state, state.current
+
+
+def test_features_after_a_placement_are_those_of_the_stacks_it_leaves():
+    """Features.after counts the stacks a placement leaves from bit sets kept beside each stack; over
+    placements of seeded games (up, down, unlocks opened and failed) it gives what counting those
+    stacks from scratch gives."""
+    seen: set[tuple[str, int]] = set()
+    for _, state, seat in placements("kapado-features", "features", 60, 80):
         table = _table_of_view(GAME.view(state, seat))
         tops, locks = table.tops[seat], table.locks[seat]
         features = Features(tops, locks, table.banned, table.unseen, table.regimes)
@@ -71,18 +77,8 @@ def test_the_fitted_player_reads_only_the_seats_view():
     """The fitted value weighs unseen cards only: a redeal of the pile, the face-down cards and the
     hidden drawn card leaves its placement unchanged."""
     favourite = fitted_favourite(FITTED, Judgement(ending=0.0))
-    rng = random.Random("kapado-fitted-view")
     checked = 0
-    for n in range(30):
-        state = GAME.setup(2, GAME.default_options(), f"fitted-{n}")
-        for _ in range(rng.randrange(0, 100)):
-            if GAME.is_over(state):
-                break
-            seat = min(GAME.to_act(state))
-            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        if GAME.is_over(state) or state.phase != PLACE:
-            continue
-        seat = state.current
+    for n, state, seat in placements("kapado-fitted-view", "fitted", 30, 100):
         legal = GAME.legal_actions(state, seat)
         chosen = favourite(state, seat, legal, random.Random(n))
         for k in range(2):
