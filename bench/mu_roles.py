@@ -4,7 +4,7 @@ Plays the strong-against-easy Mü deals of ``bench.computer`` (the same seeds, s
 the same hands; deals from 200 on are seeds the benchmark never plays) and sorts each hand by the
 strong seat's role in it: Chef, partner, Vize, defender, or in a Patt the top bidder, its
 Provokateur or another seat (or all passed). Per role: hands, win rate and lead (points against the
-best other seat, the benchmark's lead), and for played hands the same by the contract's cards and
+best other seat, the stricter of the benchmark's two leads), and for played hands the same by the contract's cards and
 whether the Chef's side made it. Last the auctions the strong seat lost: its latest bid reached the
 top and another seat still became Chef. Exits 0.
 """
@@ -78,7 +78,7 @@ def trace(number: int) -> Hand:
     """Deal ``number`` of the benchmark's strong-against-easy Mü, as the strong seat saw it."""
     watcher = Watcher()
     deal = play_deal("mu", "strong", "easy", number, watcher)
-    return watcher.hand(number % 4, deal.credit, deal.lead)
+    return watcher.hand(number % 4, deal.credit, deal.lead_on_best)
 
 
 def render(hands: list[Hand]) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.computer import MISSED, OK, Row, main
+from bench.computer import MISSED, OK, Row, _deal, main
+from games.base import Result
 
 
 def row(level: str, credits: tuple[float, ...], lead: float, times: tuple[float, ...], players: int = 2) -> Row:
@@ -24,14 +25,33 @@ def test_a_strong_row_meets_its_target_only_with_the_win_rate_the_lead_and_the_t
     assert row("easy", (0, 0), -5.0, (0.0,)).status == "info"
 
 
-def test_the_lead_on_the_others_mean_is_printed_but_the_target_reads_the_lead_on_the_best_other_seat():
+def test_the_target_reads_the_lead_on_the_others_mean_and_the_lead_on_the_best_other_seat_is_printed_beside_it():
     from bench.computer import render
 
     fast = (0.1, 0.15, 0.2)
-    behind_the_best = Row("mu", 4, "hand", "strong", "easy", (1, 1, 0, 0), -1.2, fast, 26.6)
-    assert behind_the_best.status == MISSED
-    line = render([behind_the_best]).splitlines()[2]
-    assert line.split()[11:13] == ["-1.2", "26.6"]
+    ahead_of_the_mean = Row("mu", 4, "hand", "strong", "easy", (1, 1, 0, 0), 26.6, fast, -1.2)
+    assert ahead_of_the_mean.status == OK
+    assert Row("mu", 4, "hand", "strong", "easy", (1, 1, 0, 0), -0.5, fast, 3.0).status == MISSED
+    line = render([ahead_of_the_mean]).splitlines()[2]
+    assert line.split()[11:13] == ["26.6", "-1.2"]
+
+
+class _Ended:
+    """A game that has ended with the given scores (the best one wins)."""
+
+    def __init__(self, scores: tuple[int, ...]) -> None:
+        self.scores = scores
+
+    def is_over(self, state: object) -> bool:
+        return True
+
+    def result(self, state: object) -> Result:
+        return Result(self.scores, frozenset({self.scores.index(max(self.scores))}))
+
+
+def test_a_deal_leads_by_its_points_over_the_other_seats_mean_and_over_the_best_of_them():
+    deal = _deal(_Ended((30, 50, 10, -10)), None, "match", 0, (0.1,))  # type: ignore[arg-type]
+    assert (deal.credit, deal.lead, deal.lead_on_best) == (0.0, pytest.approx(30 - 50 / 3), -20)
 
 
 def test_a_row_reports_its_share_of_wins_as_a_multiple_of_the_fair_share_with_its_error():
