@@ -1,9 +1,9 @@
-"""``python -m bench.seeing [--game diabolo|kapado] [--matches N] [--sees hands|all|doubler]``: a strong player seeing hidden cards.
+"""``python -m bench.seeing [--game diabolo|kapado|safaru] [--matches N] [--sees hands|all|doubler]``: a strong player seeing hidden cards.
 
 How much of the strong player's shortfall is the cards it cannot see: the strong-against-easy deals
 of ``bench.computer`` (the same seeds, so the same deals), with the strong seat's search redealing
 less than its information set: with ``hands`` it sees the hidden cards on the table (Diabolo's
-hands, Kapado's face-down cards) and redeals only the draw pile's order, with ``all`` it redeals
+and Safarü's hands, Kapado's face-down cards) and redeals only the draw pile's order, with ``all`` it redeals
 nothing, with ``doubler`` (Diabolo) it sees the others' hands only while it chooses whether to spend
 its doubler (how much of the shortfall that one choice is) and redeals as the product player does
 otherwise. No product player searches like this: the figure is an upper bound for the question
@@ -28,8 +28,10 @@ from games.base import Game, fresh_seed
 from games.diabolo.state import DOUBLER
 
 SEES = ("hands", "all", "doubler")
-#: The games the bound knows: each keeps its draw pile in ``state.pile`` and its secret seed in ``state.seed``.
-GAMES = ("diabolo", "kapado")
+#: The games the bound knows, each with the state's field that holds its draw pile (its secret seed
+#: is ``state.seed``).
+PILES = {"diabolo": "pile", "kapado": "pile", "safaru": "deck"}
+GAMES = tuple(PILES)
 
 Redeal = Callable[[Game[Any, Any, Any], Any, int, random.Random], Any]
 
@@ -51,8 +53,9 @@ def seeing_redeal(sees: str, key: str = "diabolo") -> Redeal:
             return real(brain, game, state, seat, rng)
         new = game.clone(state)
         if sees != "all":
-            new.pile.sort()  # a canonical order first, as the real redeal does
-            rng.shuffle(new.pile)
+            pile = getattr(new, PILES[key])
+            pile.sort()  # a canonical order first, as the real redeal does
+            rng.shuffle(pile)
         new.seed = fresh_seed(rng)
         return new
 

@@ -285,8 +285,13 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
 def play_fit(card: str, play: Play) -> float:
     """How plausible ``play`` is from a hand holding ``card`` too: 1 when ``card`` had no better
     play at that table, less the more its best play would have gained."""
-    gain = max(score(c) for c in plays((card,), play.table)) - score(play.catch)
+    gain = play_gain(card, play)
     return max(PLAY_FLOOR, math.exp(-gain / PLAY_SLACK)) if gain > 0 else 1.0
+
+
+def play_gain(card: str, play: Play) -> float:
+    """How much more ``card``'s best play at that table scores than ``play`` (by ``score``)."""
+    return max(score(c) for c in plays((card,), play.table)) - score(play.catch)
 
 
 def fit(card: str, played: tuple[Play, ...]) -> float:

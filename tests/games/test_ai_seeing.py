@@ -14,6 +14,7 @@ from games.diabolo.computer import DiaboloBrain
 from games.diabolo.state import DOUBLER
 from games.kapado import GAME as KAPADO
 from games.kapado import position as kapado_position
+from games.safaru import GAME as SAFARU
 
 
 def test_a_seeing_redeal_keeps_every_hand_and_with_all_the_pile_order_too():
@@ -84,3 +85,23 @@ def test_the_strong_redeal_reads_the_hands_of_easy_seats_better_than_a_uniform_o
     right, miss = reading(4, BRAINS["diabolo"].determinize)
     uniform_right, uniform_miss = reading(4, uniform)
     assert right > uniform_right + 0.03 and miss < uniform_miss - 0.1, (right, uniform_right, miss, uniform_miss)
+
+
+def test_safaru_seeing_the_hands_deals_the_other_hand_as_it_lies_and_the_product_never_does():
+    """Safarü's hidden cards are the other hand and the deck: within the block the strong search
+    redeals the true hand every time (with ``hands`` the deck's order again), outside it the
+    product's redeal, read from the other seat's plays, never deals it."""
+    state = SAFARU.setup(2, SAFARU.default_options(), "seeing")
+    brain = BRAINS["safaru"]
+    rng = random.Random(0)
+    while not (state.played[1] and state.turn == 0):  # the other seat has played: the product reads it
+        seat = state.turn
+        SAFARU.apply(state, seat, brain.easy(SAFARU, state, seat, SAFARU.legal_actions(state, seat), rng))
+    with seeing("hands", "safaru"):
+        seen = [brain.determinize(SAFARU, state, 0, random.Random(n)) for n in range(20)]
+    assert all(s.hands == state.hands for s in seen)
+    assert all(sorted(s.deck) == sorted(state.deck) for s in seen) and any(s.deck != state.deck for s in seen)
+    with seeing("all", "safaru"):
+        assert brain.determinize(SAFARU, state, 0, random.Random(1)).deck == state.deck
+    guessed = [brain.determinize(SAFARU, state, 0, random.Random(n)) for n in range(20)]
+    assert all(g.hands[0] == state.hands[0] and g.hands[1] != state.hands[1] for g in guessed)
