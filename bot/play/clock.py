@@ -107,6 +107,10 @@ class _ManualAlarm:
     def cancel(self) -> None:
         self.cancelled = True
 
+    def ring(self) -> None:
+        if not self.cancelled:
+            self.callback()
+
 
 class ManualClock:
     """Test time: stands still until ``advance``, which rings due alarms in time order."""
@@ -120,7 +124,16 @@ class ManualClock:
         return self._now
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Alarm:
+        """As the system clock: an alarm already due rings on the loop's next turn, not at the next
+        ``advance`` (a timer runner that read its next due time while the test advanced past it
+        would otherwise wait for a second advance that never comes)."""
         alarm = _ManualAlarm(callback)
+        if when <= self._now:
+            try:
+                asyncio.get_running_loop().call_soon(alarm.ring)
+                return alarm
+            except RuntimeError:  # no loop running: ring at the next advance
+                pass
         heapq.heappush(self._alarms, (when, next(self._order), alarm))
         return alarm
 

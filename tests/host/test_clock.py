@@ -75,6 +75,21 @@ async def test_system_clock_rings_a_past_alarm_at_once():
     await asyncio.wait_for(sleep_until(clock, clock.now() - 1), timeout=5)
 
 
+async def test_manual_clock_rings_an_alarm_already_due_on_the_loops_next_turn_as_the_system_clock_does():
+    """A timer runner that read its next due time while a test advanced past it still fires."""
+    clock = ManualClock(start=10.0)
+    rung: list[str] = []
+    clock.call_at(10.0, lambda: rung.append("due now"))
+    clock.call_at(5.0, lambda: rung.append("past"))
+    clock.call_at(5.0, lambda: rung.append("cancelled")).cancel()
+    clock.call_at(11.0, lambda: rung.append("future"))
+    assert rung == []  # never from inside call_at
+    await asyncio.sleep(0)
+    assert rung == ["due now", "past"] and clock.now() == 10.0
+    clock.advance(1)
+    assert rung == ["due now", "past", "future"]
+
+
 def _garbage_cycles() -> int:
     """The objects only the cyclic collector would free (collected here, the collector paused)."""
     return gc.collect()
