@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from games.safaru import BRAIN, GAME
-from games.safaru.computer import PLAY_FLOOR, PLAY_SLACK, play_gain
+from games.safaru.computer import PLAY_FLOOR, PLAY_SLACK, fit
 from games.safaru.state import Play, SafaruState
 
 #: Readings by name: (slack, floor), None for a uniform redeal. ``exact`` is the easy player's own
@@ -30,15 +30,7 @@ READINGS: dict[str, tuple[float, float] | None] = {
 
 def weight(card: str, played: Sequence[Play], reading: tuple[float, float] | None) -> float:
     """How plausible a seat's plays are from a hand holding ``card`` too, under ``reading``."""
-    if reading is None:
-        return 1.0
-    slack, floor = reading
-    out = 1.0
-    for play in played:
-        gain = play_gain(card, play)
-        if gain > 0:
-            out *= max(floor, math.exp(-gain / slack))
-    return out
+    return 1.0 if reading is None else fit(card, played, *reading)
 
 
 def log_chance(hand: Sequence[str], pool: Sequence[str], played: Sequence[Play],

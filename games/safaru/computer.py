@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -282,21 +282,17 @@ class SafaruBrain(Brain[Safaru, SafaruState]):
 
 
 @lru_cache(maxsize=1 << 14)
-def play_fit(card: str, play: Play) -> float:
+def play_fit(card: str, play: Play, slack: float = PLAY_SLACK, floor: float = PLAY_FLOOR) -> float:
     """How plausible ``play`` is from a hand holding ``card`` too: 1 when ``card`` had no better
-    play at that table, less the more its best play would have gained."""
-    gain = play_gain(card, play)
-    return max(PLAY_FLOOR, math.exp(-gain / PLAY_SLACK)) if gain > 0 else 1.0
+    play at that table, less (by a factor e every ``slack`` points, never below ``floor``) the more
+    its best play would have gained."""
+    gain = max(score(c) for c in plays((card,), play.table)) - score(play.catch)
+    return max(floor, math.exp(-gain / slack)) if gain > 0 else 1.0
 
 
-def play_gain(card: str, play: Play) -> float:
-    """How much more ``card``'s best play at that table scores than ``play`` (by ``score``)."""
-    return max(score(c) for c in plays((card,), play.table)) - score(play.catch)
-
-
-def fit(card: str, played: tuple[Play, ...]) -> float:
+def fit(card: str, played: Sequence[Play], slack: float = PLAY_SLACK, floor: float = PLAY_FLOOR) -> float:
     """How plausible a seat's plays of this deal are from a hand holding ``card`` too."""
-    return math.prod(play_fit(card, play) for play in played)
+    return math.prod(play_fit(card, play, slack, floor) for play in played)
 
 
 def read_seat(state: SafaruState, seat: int) -> int | None:
