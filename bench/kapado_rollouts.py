@@ -30,6 +30,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from bench.kapado import play
 from games.base import Action
 from games.kapado import BRAIN, GAME
 from games.kapado.state import EXTRA, KapadoState
@@ -120,28 +121,21 @@ def summary(choices: list[Choice], per_game: float) -> str:
 def study(number: int, every: int, count: int, choices: list[Choice]) -> int:
     """Play ``bench.kapado``'s deal ``number`` with the product's strong seat, adding every ``every``-th
     of its choices to ``choices``; the number of its choices (moves with more than one legal move)."""
-    seed = f"kapado-tuning:{number}"
-    state = GAME.setup(2, GAME.default_options(), seed)
-    me = number % 2
-    rngs = [random.Random(f"{seed}:{s}") for s in range(2)]
     made = 0
-    while not GAME.is_over(state):
-        seat = state.current
-        legal = GAME.legal_actions(state, seat)
-        if len(legal) == 1:
-            action = legal[0]
-        elif seat == me:
-            action = BRAIN.default(GAME, state, seat, legal, rngs[seat])
-            if state.phase != EXTRA:
-                made += 1
-                if made % every == 0:
-                    rng = random.Random(f"{seed}:choice:{made}")
-                    choices.append(Choice(state.phase, len(state.pile), tuple(map(str, legal)), legal.index(action),
-                                          playouts(state, seat, legal, count, rng),
-                                          playouts(state, seat, legal, count, rng)))
-        else:
-            action = BRAIN.easy(GAME, state, seat, legal, rngs[seat])
-        GAME.apply(state, seat, action)
+
+    def favourite(state: KapadoState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        nonlocal made
+        action = BRAIN.default(GAME, state, seat, legal, rng)
+        if state.phase != EXTRA:
+            made += 1
+            if made % every == 0:
+                studied = random.Random(f"kapado-tuning:{number}:choice:{made}")
+                choices.append(Choice(state.phase, len(state.pile), tuple(map(str, legal)), legal.index(action),
+                                      playouts(state, seat, legal, count, studied),
+                                      playouts(state, seat, legal, count, studied)))
+        return action
+
+    play(BRAIN.judgement, number, favourite)
     return made
 
 
