@@ -32,7 +32,7 @@ LIMITS: dict[str, float] = {"strong": 1.0, "expert": 3.0}
 def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: random.Random, *,
            limit: float | None = None, clock: Callable[[], float] = time.thread_time) -> Action:
     """A legal action of ``seat`` (which must be among ``game.to_act(state)``) at ``level``,
-    thinking at most ``limit`` seconds on ``clock`` (plus the playout under way) when given."""
+    thinking at most ``limit`` seconds on ``clock`` when given (``strong.Deadline``)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")
     if seat not in game.to_act(state):

@@ -54,7 +54,7 @@ def evaluate(game: Game[Any, Any, Any], state: Any, seat: int, rng: random.Rando
     brain would not list). Each is played out in ``worlds`` determinizations (the brain's ``least``
     by default), fewer when ``limit`` CPU seconds on ``clock`` run out first (read before each world;
     a world is played out for every move or for none, so the leads over ``played`` stay paired, and
-    the limit is overrun by at most one world)."""
+    none is begun that would overrun the limit if it took as long as the longest before it)."""
     if seat not in game.to_act(state):
         raise ValueError(f"seat {seat} is not to act")
     if played is not None:

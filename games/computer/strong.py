@@ -10,9 +10,10 @@ drops out. The budget is a number of playouts and of playout actions (whichever 
 the second bounds the CPU time where playouts run long), so equal rngs give equal moves.
 
 A move may also have a ``Deadline``: CPU seconds of the thread, read before every playout. When
-they are up the search stops and plays the best candidate still in the race on the samples it has
-(a slow machine plays weaker, not slower), overrunning the limit by at most the one playout under
-way. Without a deadline the clock is never read.
+what is left of them would not hold another playout as long as the longest so far, the search stops
+and plays the best candidate still in the race on the samples it has (a slow machine plays weaker,
+not slower, and a move ends within its limit unless one playout runs far longer than those before
+it). Without a deadline the clock is never read.
 """
 
 from __future__ import annotations
@@ -35,9 +36,20 @@ class Deadline:
     def __init__(self, limit: float, clock: Callable[[], float] = time.thread_time) -> None:
         self.clock = clock
         self.at = clock() + limit
+        #: When the clock was last read, and the longest stretch between two readings: the work
+        #: one reading stands for (a playout, or a world of them), which must still fit in the limit.
+        self.read: float | None = None
+        self.longest = 0.0
 
     def passed(self) -> bool:
-        return self.clock() >= self.at
+        """Whether the time is up: the limit is reached, or the work until the next reading would
+        overrun it if it took as long as the longest so far. A move's limit is a promise to the
+        players (the host's ``LIMITS``), so the search stops a step early rather than a step late."""
+        now = self.clock()
+        if self.read is not None:
+            self.longest = max(self.longest, now - self.read)
+        self.read = now
+        return now >= self.at or now + self.longest > self.at
 
 
 def contenders(game: Game[Any, Any, Any], root: Any, seat: int, brain: Brain[Any, Any], legal: list[Action],

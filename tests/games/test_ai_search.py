@@ -47,6 +47,23 @@ def test_a_move_stops_when_its_time_is_up(level: str, monkeypatch) -> None:
         assert len(spent) == limit
 
 
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_a_move_ends_within_its_limit_when_its_playouts_run_long(level: str, monkeypatch) -> None:
+    """The host promises a move within its limit (issue 26's max): no playout starts that would
+    overrun it if it took as long as the longest so far. Each playout here costs three units of the
+    fake clock, so a limit of ten holds three playouts, not the fourth that would end at twelve."""
+    game = REGISTRY["calcory"]
+    (state,) = positions(game, 2, 1, "deadline")
+    seat = seats(game, state)[0]
+    spent = count_playouts(monkeypatch)
+    for limit, playouts in ((10, 3), (12, 4), (5, 1), (3, 1)):
+        spent.clear()
+        action = choose(game, state, seat, level, random.Random(3), limit=limit, clock=lambda: 3 * len(spent))
+        game.check(state, seat, action)
+        assert len(spent) == playouts
+        assert 3 * len(spent) <= limit
+
+
 def test_without_a_limit_the_clock_is_never_read_and_a_generous_one_changes_nothing(monkeypatch) -> None:
     game = REGISTRY["rummu"]
     spent = count_playouts(monkeypatch)
@@ -164,9 +181,13 @@ def test_an_evaluation_stops_when_its_time_is_up_and_says_on_how_few_samples_it_
     spent = count_playouts(monkeypatch)
     moves = len(evaluate(CALCORY, state, 0, random.Random(1), worlds=1, clock=never))
     spent.clear()
-    values = evaluate(CALCORY, state, 0, random.Random(1), worlds=50, limit=2 * moves + 1, clock=lambda: len(spent))
-    assert len(spent) == 3 * moves      # the third world began before the time was up, and was finished
+    values = evaluate(CALCORY, state, 0, random.Random(1), worlds=50, limit=3 * moves, clock=lambda: len(spent))
+    assert len(spent) == 3 * moves      # the third world fitted the limit exactly, and was played
     assert [v.samples for v in values] == [3] * moves       # every move in the same worlds: leads stay paired
+    spent.clear()
+    values = evaluate(CALCORY, state, 0, random.Random(1), worlds=50, limit=3 * moves - 1, clock=lambda: len(spent))
+    assert len(spent) == 2 * moves      # a third world would have overrun the limit: it was not begun
+    assert [v.samples for v in values] == [2] * moves
     spent.clear()
     nothing = evaluate(CALCORY, state, 0, random.Random(1), limit=0, clock=lambda: len(spent))
     assert [(v.samples, v.error) for v in nothing] == [(0, math.inf)] * moves
