@@ -4,15 +4,17 @@
 same colour a digit or two away; a yellow card stands in for its digit, so it is worth more). The
 discard is the least useful card, the draw takes the discard pile's top only when that card joins
 something at once. The strong player compares draws, melds and discards by playing the round out
-to the seat's next turn and judging every display and hand (``standing``). It reads the others'
-turns as a player would: whoever has had a turn this hand and still holds a meld or lay-off it
-could make would have made it, so a redeal that gives it one counts little (``likelihood``).
+to the seat's next turn (the expert: a round further) and judging every display and hand
+(``standing``). It reads the others' turns as a player would: whoever has had a turn this hand and
+still holds a meld or lay-off it could make would have made it, so a redeal that gives it one
+counts little (``likelihood``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from games.base import Action
 from games.base import action as _act
@@ -100,9 +102,23 @@ def played(state: RummuState, seat: int, other: int) -> bool:
     return state.generation > 0 or fresh - len(state.stock) >= (seat - first) % state.players + 2
 
 
+def plain_move(game: Rummu, state: RummuState, seat: int) -> Action:
+    """The easy player's turn on the whole state, its moves made lazily: the lay-offs only when
+    there is no meld, and only up to the first."""
+    combos = [(c.kind, c.cards) for c in state.combos]
+    opened = game.opened(state, seat)
+    drawing = state.phase == DRAW
+    melds = [] if drawing else game.melds(state, seat)
+    return play(melds, () if drawing else game.layoffs(state, seat), state.hands[seat], combos, opened,
+                state.options.yellow_is_colour, drawing, state.discard[-1] if state.discard else None)
+
+
 class RummuBrain(Brain[Rummu, RummuState]):
     least, per_arm, most = 120, 24, 240
     cap = 60
+    #: Rounds of turns a playout plays before the hands are judged: the strong player's one, the
+    #: expert's two (``scaled``).
+    rounds = 1
 
     def easy(self, game: Rummu, state: RummuState, seat: int, legal: list[Action],
              rng: random.Random) -> Action:
@@ -115,14 +131,7 @@ class RummuBrain(Brain[Rummu, RummuState]):
         return play(melds, legal, view.hand, combos, opened, yellow, view.phase == DRAW, view.discard_top)
 
     def policy(self, game: Rummu, state: RummuState, seat: int, rng: random.Random) -> Action:
-        """The easy player's turn on the whole state, its moves made lazily: the lay-offs only when
-        there is no meld, and only up to the first."""
-        combos = [(c.kind, c.cards) for c in state.combos]
-        opened = game.opened(state, seat)
-        drawing = state.phase == DRAW
-        melds = [] if drawing else game.melds(state, seat)
-        return play(melds, () if drawing else game.layoffs(state, seat), state.hands[seat], combos, opened,
-                    state.options.yellow_is_colour, drawing, state.discard[-1] if state.discard else None)
+        return plain_move(game, state, seat)
 
     def candidates(self, game: Rummu, state: RummuState, seat: int, legal: list[Action]) -> list[Action]:
         """Drawing: the pile, or the discards' top one or two; playing: every meld, lay-off and
@@ -156,7 +165,29 @@ class RummuBrain(Brain[Rummu, RummuState]):
         """Back at the seat's next draw (a round of turns), or the hand is over."""
         return state.hand_no != mark[0] or (state.turn == mark[1] and state.phase == DRAW)
 
+    def scaled(self, factor: int) -> Brain[Rummu, RummuState]:
+        """The expert plays each playout a second round on before judging the hands: six times the
+        playouts of one round won no more than the strong player, a second round won more
+        (docs/performance.md)."""
+        out = super().scaled(factor)
+        if factor > 1:
+            cast(RummuBrain, out).rounds = 2
+        return out
+
+    def play_on(self, game: Rummu, mark: tuple[int, int, tuple[int, ...]], state: RummuState) -> None:
+        """The playout's own ``state``, played plainly from the seat's draw (``done``) to its next
+        one, or to the hand's end."""
+        for step in range(self.cap):
+            if state.over or state.hand_no != mark[0] or (step and self.done(game, mark, state)):
+                return
+            actor = min(game.to_act(state))
+            game.apply(state, actor, plain_move(game, state, actor))
+
     def value(self, game: Rummu, mark: tuple[int, int, tuple[int, ...]], state: RummuState, seat: int) -> float:
+        """The hand's points if it is over, else every seat's ``standing``: the seat's side against
+        the best other. A brain of more ``rounds`` plays the playout on first."""
+        for _ in range(self.rounds - 1):
+            self.play_on(game, mark, state)
         if state.hand_no != mark[0] or state.over:
             per_seat = state.history[-1].totals
             before = [mark[2][game.side(state, s)] for s in range(state.players)]

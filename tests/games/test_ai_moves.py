@@ -415,6 +415,20 @@ def test_rummu_strong_counts_a_redeal_less_when_a_seat_kept_back_what_it_could_l
     assert brain.likelihood(RUMMU, world, 0) == 1.0
 
 
+def test_rummu_expert_judges_the_hands_a_round_later_than_the_strong_player():
+    """Six times the playouts of one round won no more than the strong player: the expert plays
+    each playout on to the seat's next draw before it judges the hands."""
+    state = rummu_after_a_round()
+    brain = BRAINS["rummu"]
+    mark = brain.mark(RUMMU, state)
+    strong, expert = RUMMU.clone(state), RUMMU.clone(state)
+    brain.value(RUMMU, mark, strong, 0)
+    brain.scaled(6).value(RUMMU, mark, expert, 0)
+    assert strong.hands == state.hands and strong.stock == state.stock, "the strong player judges where it stopped"
+    assert (expert.hand_no, expert.turn, expert.phase) == (state.hand_no, 0, "draw")
+    assert expert.stock != state.stock and expert.hands != state.hands, "a round of turns played on"
+
+
 def test_rummu_a_seat_after_the_strong_one_has_played_once_more_cards_left_the_pile_than_a_round():
     state = rummu_after_a_round()
     state.dealer = 2  # seat 0 plays first
