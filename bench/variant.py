@@ -1,9 +1,9 @@
 """``python -m bench.variant --game G [--matches N] [--start K] NAME=VALUE[,NAME=VALUE...] ...``: a brain's option, paired.
 
 Plays the strong-against-easy deals of ``bench.computer`` (the same seeds, seats and CPU limit) with
-the game's brain as it is and with each variant: its numeric attributes (``SafaruBrain.beyond``, the
-playout budget ``most``) changed for the strong seat's search. The easy seats do not search, so a
-deal differs only by the strong seat's plays. What decides is the paired difference, deal by deal,
+the game's brain as it is and with each variant: its numeric attributes (the playout budget
+``most``, ``per_arm``, or an option a change under study adds) changed for the strong seat's
+search. The easy seats do not search, so a deal differs only by the strong seat's plays. What decides is the paired difference, deal by deal,
 with its standard error: a single row's win rate swings by two or three points over 400 deals, and
 a change to the search alters only some outcomes. Start at deal numbers the bench never plays (say
 2000) so the bench's own 200 stay a judge the variant was not tuned on. Exits 0.
@@ -24,7 +24,7 @@ from games import BRAINS
 
 
 def parse(text: str, brain: Any) -> dict[str, int | float]:
-    """``beyond=1,most=500``: each name a numeric attribute of ``brain``, each value of its type."""
+    """``most=500,per_arm=30``: each name a numeric attribute of ``brain``, each value of its type."""
     changes: dict[str, int | float] = {}
     for part in text.split(","):
         name, _, value = part.partition("=")
