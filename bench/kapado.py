@@ -14,15 +14,15 @@ the pile is searched, by the favourite itself: ``ending=0`` leaves it to the rul
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import fields, replace
 from functools import partial
 
+from bench.computer import Deal
+from bench.variant import paired
 from games.base import Action
 from games.kapado import BRAIN, GAME
 from games.kapado.computer import Judgement, KapadoBrain
@@ -72,11 +72,7 @@ def compare(results: list[tuple[float, int]], base: list[tuple[float, int]]) -> 
     line = f"wins {sum(c for c, _ in results) / n:.1%}  lead {sum(x for _, x in results) / n:+.2f}"
     if results is base:
         return line
-    diffs = [a[0] - b[0] for a, b in zip(results, base, strict=True)]
-    mean = sum(diffs) / n
-    error = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.nan
-    lead = sum(a[1] - b[1] for a, b in zip(results, base, strict=True)) / n
-    return f"{line}  paired {mean:+.1%} ± {error:.1%}, lead {lead:+.2f}"
+    return f"{line}  {paired([Deal(*r, ()) for r in results], [Deal(*b, ()) for b in base])}"
 
 
 def main(argv: list[str] | None = None) -> int:
